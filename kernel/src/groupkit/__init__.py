@@ -1,0 +1,89 @@
+"""groupkit: the kernel's public surface. A tool plugin imports only from here."""
+
+from __future__ import annotations
+
+from .app import create_app
+from .config import Settings, load_settings
+from .credentials import (
+    CLAIM_SECRET_LENGTH,
+    EDIT_TOKEN_LENGTH,
+    PARTICIPANT_TOKEN_LENGTH,
+)
+from .errors import ApiError, bad_request, conflict, not_found
+from .fields import (
+    Choice,
+    Count,
+    Flag,
+    Line,
+    ObjectList,
+    Raw,
+    SpecField,
+    StringList,
+    Text,
+    WholeNumber,
+    clean_line,
+    clean_text,
+    first_duplicate,
+    js_string,
+    truthy,
+    whole_number,
+)
+from .hookspecs import hookimpl
+from .schema import Schema
+from .slots import SlotClaim, claim_slot, claims_by_slot, csv_reply, release_slot, remove_slot
+from .storage import BaseModel, Instance, JsonField, lock_instance, utcnow
+from .tokens import find_token, issue_token, revoke_tokens, rotate_token
+from .tool import Call, Operations, Reply, Tool
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CLAIM_SECRET_LENGTH",
+    "EDIT_TOKEN_LENGTH",
+    "PARTICIPANT_TOKEN_LENGTH",
+    "ApiError",
+    "BaseModel",
+    "Call",
+    "Choice",
+    "Count",
+    "Flag",
+    "Instance",
+    "JsonField",
+    "Line",
+    "ObjectList",
+    "Operations",
+    "Raw",
+    "Reply",
+    "Schema",
+    "Settings",
+    "SlotClaim",
+    "SpecField",
+    "StringList",
+    "Text",
+    "Tool",
+    "WholeNumber",
+    "__version__",
+    "bad_request",
+    "claim_slot",
+    "claims_by_slot",
+    "clean_line",
+    "clean_text",
+    "conflict",
+    "create_app",
+    "csv_reply",
+    "find_token",
+    "first_duplicate",
+    "hookimpl",
+    "issue_token",
+    "js_string",
+    "load_settings",
+    "lock_instance",
+    "not_found",
+    "release_slot",
+    "remove_slot",
+    "revoke_tokens",
+    "rotate_token",
+    "truthy",
+    "utcnow",
+    "whole_number",
+]

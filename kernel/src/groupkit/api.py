@@ -1,0 +1,180 @@
+"""The JSON API: the kernel's create / read / delete / export endpoints and the mounting of
+every tool's operations, all with one body parser, one resolution path and one error shape."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable
+from typing import Any
+
+from quart import Quart, Response, current_app, request
+
+from . import resolve, schema
+from .credentials import digest, new_edit_token, new_slug
+from .storage import Instance, Storage
+from .tool import Call, Operation, Operations, Reply, Tool
+
+
+
+async def json_body() -> Any:
+    """The request body as JSON; invalid JSON (or none) reads as `{}`."""
+    raw = await request.get_data(as_text=False)
+    if not raw:
+        return {}
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return {}
+
+
+def json_response(body: Any, status: int = 200,
+                  headers: dict[str, str] | None = None) -> Response:
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return Response(text, status=status, content_type="application/json",
+                    headers=headers or {})
+
+
+def now() -> dt.datetime:
+    clock: Callable[[], dt.datetime] = current_app.config["GROUPKIT_CLOCK"]
+    return clock()
+
+
+def base_url() -> str:
+    configured: str = current_app.config["GROUPKIT_SETTINGS"].base_url
+    return configured or request.host_url.rstrip("/")
+
+
+def storage() -> Storage:
+    store: Storage = current_app.config["GROUPKIT_STORAGE"]
+    return store
+
+
+def _create(tool: Tool, data: dict[str, Any]) -> dict[str, str]:
+    edit_token = new_edit_token()
+    title = tool.title_of(data)
+    instance = Instance.create(tool=tool.name, slug=new_slug(title, tool.name),
+                               edit_digest=digest(edit_token), title=title)
+    tool.create(instance, data)
+    instance.save()
+    return {"slug": instance.slug, "editToken": edit_token}
+
+
+def create_view(tool: Tool) -> Callable[[], Any]:
+    async def create() -> Response:
+        data = schema.load(tool.create_schema(), await json_body())
+        created = await storage().write(_create, tool, data)
+        return json_response(created, 201)
+    create.__name__ = f"create_{tool.name}"
+    return create
+
+
+def public_read_view(tool: Tool) -> Callable[..., Any]:
+    def read(slug: str) -> dict[str, Any]:
+        return tool.public_view(resolve.by_slug(tool.name, slug))
+
+    async def view(slug: str) -> Response:
+        return json_response(await storage().read(read, slug))
+    view.__name__ = f"read_{tool.name}"
+    return view
+
+
+def _respond(op: Operation, result: dict[str, Any] | Reply) -> Response:
+    if isinstance(result, Reply):
+        if result.content_type.startswith("application/json"):
+            return json_response(result.body, result.status, dict(result.headers))
+        return Response(result.body, status=result.status, content_type=result.content_type,
+                        headers=dict(result.headers))
+    return json_response(result, op.status)
+
+
+def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:
+    async def view(**values: str) -> Response:
+        body = await json_body() if op.writes else {}
+        facts = _RequestFacts(now(), base_url(), dict(request.args))
+
+        def run() -> dict[str, Any] | Reply:
+            # Resolution and handler share one transaction, and so the instance lock.
+            return op.handler(facts.resolve(tool, op, body, values))
+
+        result = await (storage().write(run) if op.writes else storage().read(run))
+        return _respond(op, result)
+    view.__name__ = "_".join(
+        [tool.name, op.kind, *op.path.replace("{", "").replace("}", "").split("/")])
+    return view
+
+
+class _RequestFacts:
+    """What an operation needs from the request, captured before the database thread."""
+
+    def __init__(self, when: dt.datetime, base: str, query: dict[str, str]) -> None:
+        self.when, self.base, self.query = when, base, query
+
+    def resolve(self, tool: Tool, op: Operation, body: Any, values: dict[str, str]) -> Call:
+        lock = op.writes
+        credential = token = edit_token = None
+        if op.kind == "public":
+            slug = body.get("slug") if isinstance(body, dict) else None
+            instance = resolve.by_slug(tool.name, slug, lock=lock)
+        elif op.kind == "read":
+            instance = resolve.by_slug(tool.name, values["slug"], lock=lock)
+        elif op.kind == "organiser":
+            edit_token = values["edit_token"]
+            instance = resolve.by_edit_token(tool.name, edit_token, lock=lock)
+        else:
+            token = values["token"]
+            instance, credential = resolve.by_participant_token(
+                tool.name, op.token_kinds, token, lock=lock)
+        data = schema.load(op.body(), body) if op.body is not None else {}
+        return Call(instance=instance, data=data, now=self.when, base_url=self.base,
+                    credential=credential, token=token, edit_token=edit_token,
+                    query=self.query)
+
+
+def kernel_operations(tool: Tool) -> Operations:
+    """Delete and export: organiser powers every tool has, provided by the kernel."""
+    ops = Operations()
+
+    @ops.organiser("delete", returns={"type": "object", "properties": {
+        "ok": {"type": "boolean"}, "deleted": {"type": "boolean"}}},
+        summary="Delete the instance permanently, with every claim, participant and link.")
+    def delete(call: Call) -> dict[str, Any]:
+        Instance.delete().where(Instance.id == call.instance.id).execute()
+        return {"ok": True, "deleted": True}
+
+    @ops.organiser("export", returns={"type": "object"},
+                   summary="Export the whole instance as the organiser may see it.")
+    def export(call: Call) -> dict[str, Any]:
+        instance = call.instance
+        return {"tool": tool.name, "toolVersion": tool.version, "slug": instance.slug,
+                "created": instance.created.replace(tzinfo=dt.timezone.utc).isoformat(),
+                "title": instance.title, "data": tool.export_of(instance)}
+
+    return ops
+
+
+def route_rule(tool: Tool, op: Operation) -> tuple[str, str]:
+    """(Quart rule, OpenAPI path) of an operation."""
+    base = f"/api/{tool.name}"
+    if op.kind == "public":
+        return f"{base}/{op.path}", f"{base}/{op.path}"
+    if op.kind == "read":
+        return f"{base}/<slug>/{op.path}", f"{base}/{{slug}}/{op.path}"
+    if op.kind == "organiser":
+        return f"{base}/<edit_token>/{op.path}", f"{base}/{{editToken}}/{op.path}"
+    return f"{base}/{op.path.replace('{token}', '<token>')}", f"{base}/{op.path}"
+
+
+def all_operations(tool: Tool) -> list[Operation]:
+    return [*tool.operations.operations, *kernel_operations(tool).operations]
+
+
+def mount(app: Quart, tool: Tool) -> None:
+    app.add_url_rule(f"/api/{tool.name}", f"create_{tool.name}", create_view(tool),
+                     methods=["POST"])
+    app.add_url_rule(f"/api/{tool.name}/<slug>", f"read_{tool.name}", public_read_view(tool),
+                     methods=["GET"])
+    for op in all_operations(tool):
+        rule, _ = route_rule(tool, op)
+        view = operation_view(tool, op)
+        app.add_url_rule(rule, view.__name__, view, methods=[op.method])

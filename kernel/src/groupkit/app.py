@@ -1,0 +1,194 @@
+"""`create_app`: the one place where settings, storage, plugins, API, pages and documents are
+wired together."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from jinja2 import ChoiceLoader, FileSystemLoader
+from quart import Quart, Response, request
+from werkzeug.exceptions import HTTPException
+
+from . import api, limits, web
+from .config import Settings
+from .errors import ApiError
+from .openapi import OPENAPI_PATH, CATALOG_PROFILE, api_catalog, openapi_document
+from .plugins import Registry, load_tools
+from .slots import SlotClaim
+from .storage import KERNEL_MODELS, Storage, apply_migrations, initial_migration, open_database
+
+HERE = Path(__file__).parent
+log = logging.getLogger("groupkit")
+
+UNEXPECTED = "Something went wrong on our side — nothing was changed. Try again in a moment."
+HTTP_MESSAGES = {
+    404: "Nothing here — check the link you were given.",
+    405: "That method isn't allowed here.",
+    413: "That request is too large.",
+}
+
+
+def utc_clock() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:
+    """Bring the kernel's and every enabled tool's tables up to date; returns what ran."""
+    plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter])]}
+    for tool in registry.tools.values():
+        steps = list(tool.migrations) or ([initial_migration(tool.models)] if tool.models else [])
+        plan[f"tool:{tool.name}"] = steps
+
+    def run() -> dict[str, list[str]]:
+        return {app: apply_migrations(app, steps) for app, steps in plan.items()}
+
+    return storage.run_sync(run, write=False)
+
+
+def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[object] = (),
+               entry_points: bool = True, clock: Callable[[], dt.datetime] | None = None,
+               run_migrations: bool = True) -> Quart:
+    settings = settings or Settings()
+    registry = load_tools(settings, extra_plugins, entry_points)
+    storage = Storage(open_database(settings.database_url, settings.database_threads),
+                      settings.database_threads)
+    storage.bind()
+    if run_migrations:
+        migrate(storage, registry)
+
+    app = Quart("groupkit", static_folder=str(HERE / "static"), static_url_path="/static",
+                template_folder=str(HERE / "templates"))
+    app.config.update(
+        GROUPKIT_SETTINGS=settings, GROUPKIT_TOOLS=registry.tools,
+        GROUPKIT_REGISTRY=registry, GROUPKIT_STORAGE=storage,
+        GROUPKIT_CLOCK=clock or utc_clock, MAX_CONTENT_LENGTH=settings.max_body_bytes,
+        JSON_SORT_KEYS=False)
+    app.jinja_loader = ChoiceLoader([FileSystemLoader(str(HERE / "templates")),
+                                     *(FileSystemLoader(str(t.templates))
+                                       for t in registry.tools.values())])
+    app.jinja_env.autoescape = True
+    app.jinja_env.globals.update(enabled_tools=registry.tools)
+
+    for tool in registry.tools.values():
+        api.mount(app, tool)
+        if tool.static is not None:
+            app.add_url_rule(f"/static/{tool.name}/<path:filename>", f"static_{tool.name}",
+                             _static_view(tool.static))
+    web.mount(app)
+    _mount_documents(app, registry)
+    _install_limits(app, settings)
+    _install_errors(app)
+    _install_request_log(app)
+
+    @app.after_serving
+    async def close_storage() -> None:
+        storage.close()
+
+    return app
+
+
+def _static_view(folder: Path) -> Callable[..., Any]:
+    from quart import send_from_directory
+
+    async def serve(filename: str) -> Response:
+        return await send_from_directory(folder, filename)
+    return serve
+
+
+def _mount_documents(app: Quart, registry: Registry) -> None:
+    document: dict[str, Any] = {}
+
+    async def openapi() -> Response:
+        if not document:
+            document.update(openapi_document(registry.tools))
+        return api.json_response(document)
+
+    async def catalog() -> Response:
+        body = api_catalog(api.base_url())
+        return Response(api.json.dumps(body), content_type=(
+            f'application/linkset+json; profile="{CATALOG_PROFILE}"'))
+
+    app.add_url_rule(OPENAPI_PATH, "openapi", openapi)
+    app.add_url_rule("/.well-known/api-catalog", "api_catalog", catalog, methods=["GET", "HEAD"])
+
+
+def _install_limits(app: Quart, settings: Settings) -> None:
+    trusted = limits.parse_networks(settings.trusted_proxies)
+    create_paths = {f"/api/{name}" for name in app.config["GROUPKIT_TOOLS"]}
+
+    @app.before_request
+    async def rate_limit() -> Response | None:
+        if request.method != "POST" or not request.path.startswith("/api/"):
+            return None
+        client = limits.client_address(request.remote_addr,
+                                       request.headers.get("X-Forwarded-For"), trusted)
+        is_create = request.path.rstrip("/") in create_paths
+        if is_create and not settings.production:
+            return None
+        bucket, allowed, message = (
+            (limits.CREATE, settings.create_per_hour, limits.CREATE_LIMIT_MESSAGE) if is_create
+            else (limits.POST, settings.post_per_hour, limits.POST_LIMIT_MESSAGE))
+        count = await api.storage().write(limits.count_request, client, bucket, api.now())
+        if count > allowed:
+            return api.json_response({"error": message}, 429, {"Retry-After": _retry_after()})
+        return None
+
+
+def _retry_after() -> str:
+    now = time.time()
+    return str(int(3600 - now % 3600) + 1)
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _install_errors(app: Quart) -> None:
+    @app.errorhandler(ApiError)
+    async def api_error(error: ApiError) -> Response:
+        if not _wants_json():
+            return await web.not_found_page()
+        return api.json_response(error.body(), error.status)
+
+    @app.errorhandler(HTTPException)
+    async def http_error(error: HTTPException) -> Response:
+        status = error.code or 500
+        if _wants_json() or status not in (404,):
+            message = HTTP_MESSAGES.get(status, error.name)
+            response = api.json_response({"error": message}, status)
+            if status == 405 and error.get_response().headers.get("Allow"):
+                response.headers["Allow"] = error.get_response().headers["Allow"]
+            return response
+        return await web.not_found_page()
+
+    @app.errorhandler(Exception)
+    async def unexpected(error: Exception) -> Response:
+        log.exception("unexpected failure on %s %s", request.method, _redacted(request.path))
+        return api.json_response({"error": UNEXPECTED}, 500)
+
+
+def _redacted(path: str) -> str:
+    """The path with capability codes hidden: logs must never grant access."""
+    parts = path.split("/")
+    return "/".join("…" if len(part) >= 16 and i >= 2 else part for i, part in enumerate(parts))
+
+
+def _install_request_log(app: Quart) -> None:
+    access = logging.getLogger("groupkit.access")
+
+    @app.before_request
+    async def start_timer() -> None:
+        request.groupkit_started = time.perf_counter()  # type: ignore[attr-defined]
+
+    @app.after_request
+    async def log_request(response: Response) -> Response:
+        started = getattr(request, "groupkit_started", None)
+        duration = (time.perf_counter() - started) * 1000 if started else 0.0
+        access.info("%s %s %s %.1fms", request.method, _redacted(request.path),
+                    response.status_code, duration)
+        return response

@@ -1,0 +1,335 @@
+"""marshmallow fields for the spec's shorthands.
+
+Each field receives every value, including a missing key (`marshmallow.missing`) and null,
+because the spec gives absent, null and wrong-typed input precise meanings (usually: treat
+as empty, never crash). Every field either returns a clean value or raises one
+`ValidationError` carrying the spec's exact message; the kernel reports the first one in
+field declaration order, so declaration order is check order.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import marshmallow as ma
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+def js_string(value: Any) -> str:
+    """Text for a non-string the way a browser's `String(value)` writes it, so 'non-strings
+    converted to text' means the same here as in the page that sent them."""
+    if value is None or value is ma.missing:
+        return "null" if value is None else ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isfinite(value) and value == int(value) and abs(value) < 1e21:
+            return str(int(value))
+        return repr(value)
+    if isinstance(value, list):
+        return ",".join("" if item is None else js_string(item) for item in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)
+
+
+def truthy(value: Any) -> bool:
+    """JavaScript truthiness, which is what 'any truthy value' means to the page authors."""
+    if value is None or value is ma.missing or value is False:
+        return False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value != 0 and not (isinstance(value, float) and math.isnan(value))
+    if isinstance(value, str):
+        return value != ""
+    return True
+
+
+def clean_line(value: str, limit: int) -> str:
+    """C(n): trim, collapse every whitespace run to one space, then cut to n code points."""
+    return _WHITESPACE.sub(" ", value).strip()[:limit]
+
+
+def clean_text(value: str, limit: int, crlf: bool = False) -> str:
+    """T(n): trim both ends, keep inner whitespace and line breaks, cut to n code points."""
+    if crlf:
+        value = value.replace("\r\n", "\n")
+    return value.strip()[:limit]
+
+
+def as_text(value: Any, convert: str) -> str:
+    """A string, or the text of a non-string when the rule says to convert it.
+
+    convert: "never" (non-strings count as empty), "always" (null becomes "null"),
+    "truthy" (falsy non-strings count as empty, truthy ones become text).
+    """
+    if isinstance(value, str):
+        return value
+    if value is ma.missing:
+        return ""
+    if convert == "always" or (convert == "truthy" and truthy(value)):
+        return js_string(value)
+    return ""
+
+
+class SpecField(ma.fields.Field):
+    """Base: route every value, missing and null included, through `clean`."""
+
+    openapi_type: str | list[str] = "string"
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_none", True)
+        super().__init__(**kwargs)
+
+    def deserialize(self, value: Any, attr: str | None = None,
+                    data: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+        return self.clean(value)
+
+    def clean(self, value: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": self.openapi_type}
+
+
+class Line(SpecField):
+    """C(n) with optional 'required' message and default for an empty result."""
+
+    def __init__(self, limit: int, *, required: str | None = None, default: str = "",
+                 convert: str = "never", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.limit, self.required_message, self.default_value = limit, required, default
+        self.convert = convert
+
+    def clean(self, value: Any) -> str:
+        text = clean_line(as_text(value, self.convert), self.limit)
+        if not text and self.required_message is not None:
+            raise ma.ValidationError(self.required_message)
+        return text or self.default_value
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": "string", "maxLength": self.limit,
+                "description": f"C({self.limit}): trimmed, whitespace collapsed, truncated"}
+
+
+class Text(SpecField):
+    """T(n), optionally with CRLF normalised to LF first."""
+
+    def __init__(self, limit: int, *, crlf: bool = False, required: str | None = None,
+                 default: str = "", convert: str = "never", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.limit, self.crlf, self.required_message = limit, crlf, required
+        self.default_value, self.convert = default, convert
+
+    def clean(self, value: Any) -> str:
+        text = clean_text(as_text(value, self.convert), self.limit, self.crlf)
+        if not text and self.required_message is not None:
+            raise ma.ValidationError(self.required_message)
+        return text or self.default_value
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": "string", "maxLength": self.limit,
+                "description": f"T({self.limit}): trimmed, truncated"}
+
+
+class Choice(SpecField):
+    """Exactly one of `choices`, anything else the default; never an error."""
+
+    def __init__(self, choices: Sequence[str], default: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.choices, self.default_value = tuple(choices), default
+
+    def clean(self, value: Any) -> str:
+        return value if isinstance(value, str) and value in self.choices else self.default_value
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": "string", "enum": list(self.choices), "default": self.default_value}
+
+
+class Flag(SpecField):
+    """A boolean read with JavaScript truthiness; `only_false_clears` for 'default true, only
+    an explicit false turns it off'."""
+
+    openapi_type = "boolean"
+
+    def __init__(self, default: bool = False, only_false_clears: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.default_value, self.only_false_clears = default, only_false_clears
+
+    def clean(self, value: Any) -> bool:
+        if self.only_false_clears:
+            return value is not False
+        if value is ma.missing:
+            return self.default_value
+        return truthy(value)
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": "boolean", "default": self.default_value}
+
+
+def whole_number(value: Any, numeric_strings: bool = True, bools: bool = False) -> int | None:
+    """The integer a value stands for, or None: missing, null, fractions, text and (unless
+    `bools`) booleans stand for nothing."""
+    if isinstance(value, bool):
+        return int(value) if bools else None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if math.isfinite(value) and value.is_integer() else None
+    if isinstance(value, str) and numeric_strings:
+        text = value.strip()
+        if re.fullmatch(r"[+-]?\d+", text):
+            return int(text)
+        if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?|[+-]?\d+[eE][+-]?\d+", text):
+            number = float(text)
+            return int(number) if math.isfinite(number) and number.is_integer() else None
+    return None
+
+
+class WholeNumber(SpecField):
+    """A whole number in [minimum, maximum]; numeric strings accepted; anything else is `message`."""
+
+    openapi_type = "integer"
+
+    def __init__(self, minimum: int, maximum: int, message: str, *, bools: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.minimum, self.maximum, self.message, self.bools = minimum, maximum, message, bools
+
+    def clean(self, value: Any) -> int:
+        number = whole_number(value, bools=self.bools)
+        if number is None or not self.minimum <= number <= self.maximum:
+            raise ma.ValidationError(self.message)
+        return number
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": ["integer", "string"], "minimum": self.minimum,
+                "maximum": self.maximum,
+                "description": "whole number; numeric strings accepted"}
+
+
+def first_duplicate(names: Sequence[str]) -> str | None:
+    """The first name that repeats an earlier one ignoring case, in its cleaned form."""
+    seen: set[str] = set()
+    for name in names:
+        key = name.casefold()
+        if key in seen:
+            return name
+        seen.add(key)
+    return None
+
+
+class Count:
+    """A bound on how many entries remain, with the message for breaking it.
+
+    `message` may contain `{n}` for the count found."""
+
+    def __init__(self, limit: int, message: str) -> None:
+        self.limit, self.message = limit, message
+
+
+class StringList(SpecField):
+    """A list of cleaned strings: non-array counts as empty, empties dropped, silent caps,
+    count bounds and case-insensitive distinctness (message gets the repeated name as
+    `{name}`)."""
+
+    openapi_type = "array"
+
+    def __init__(self, item_limit: int, *, text: bool = False, convert: str = "never",
+                 read_first: int | None = None, keep_first: int | None = None,
+                 at_least: Count | None = None, at_most: Count | None = None,
+                 distinct: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.item_limit, self.text, self.convert = item_limit, text, convert
+        self.read_first, self.keep_first = read_first, keep_first
+        self.at_least, self.at_most, self.distinct = at_least, at_most, distinct
+
+    def clean_item(self, value: Any) -> str:
+        raw = as_text(value, self.convert)
+        return clean_text(raw, self.item_limit) if self.text else clean_line(raw, self.item_limit)
+
+    def clean(self, value: Any) -> list[str]:
+        entries = value if isinstance(value, list) else []
+        if self.read_first is not None:
+            entries = entries[: self.read_first]
+        items = [item for item in (self.clean_item(entry) for entry in entries) if item]
+        if self.keep_first is not None:
+            items = items[: self.keep_first]
+        check_count(len(items), self.at_least, self.at_most)
+        if self.distinct is not None:
+            repeated = first_duplicate(items)
+            if repeated is not None:
+                raise ma.ValidationError(self.distinct.format(name=repeated))
+        return items
+
+    def openapi(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "array",
+                                  "items": {"type": "string", "maxLength": self.item_limit}}
+        if self.at_least:
+            schema["description"] = f"at least {self.at_least.limit} after cleaning"
+        return schema
+
+
+def check_count(found: int, at_least: Count | None, at_most: Count | None) -> None:
+    if at_least is not None and found < at_least.limit:
+        raise ma.ValidationError(at_least.message.format(n=found))
+    if at_most is not None and found > at_most.limit:
+        raise ma.ValidationError(at_most.message.format(n=found))
+
+
+class ObjectList(SpecField):
+    """A list of small objects checked in the spec's order: count bounds on the entries as
+    sent, then each entry's fields in declaration order, then distinctness of one key.
+
+    A non-array counts as empty and a non-object entry as `{}`; unlisted keys are dropped."""
+
+    openapi_type = "array"
+
+    def __init__(self, entry: Mapping[str, SpecField], *, at_least: Count | None = None,
+                 at_most: Count | None = None, keep_first: int | None = None,
+                 distinct: tuple[str, str] | None = None,
+                 keep: Callable[[dict[str, Any]], bool] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.entry, self.at_least, self.at_most = dict(entry), at_least, at_most
+        self.keep_first, self.distinct, self.keep = keep_first, distinct, keep
+
+    def clean(self, value: Any) -> list[dict[str, Any]]:
+        entries = value if isinstance(value, list) else []
+        if self.keep_first is not None:
+            entries = entries[: self.keep_first]
+        check_count(len(entries), self.at_least, self.at_most)
+        cleaned = []
+        for raw in entries:
+            source = raw if isinstance(raw, dict) else {}
+            item = {key: field.clean(source.get(key, ma.missing))
+                    for key, field in self.entry.items()}
+            if self.keep is None or self.keep(item):
+                cleaned.append(item)
+        if self.distinct is not None:
+            key, message = self.distinct
+            if first_duplicate([item[key] for item in cleaned]) is not None:
+                raise ma.ValidationError(message)
+        return cleaned
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": "array", "items": {
+            "type": "object",
+            "properties": {key: field.openapi() for key, field in self.entry.items()}}}
+
+
+class Raw(SpecField):
+    """Any JSON value, passed through for the tool to interpret (e.g. a nullable result)."""
+
+    openapi_type = ["string", "number", "integer", "boolean", "object", "array", "null"]
+
+    def clean(self, value: Any) -> Any:
+        return value
+
+    def openapi(self) -> dict[str, Any]:
+        return {}

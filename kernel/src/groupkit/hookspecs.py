@@ -1,0 +1,44 @@
+"""The plugin contract: every hook a groupkit tool plugin can implement.
+
+A plugin is a module (or object) registered through the entry-point group `groupkit.tools`;
+the entry point's name is the tool's url name. Implement hooks with `groupkit.hookimpl`:
+
+    from groupkit import Tool, hookimpl
+
+    @hookimpl
+    def groupkit_tool() -> Tool:
+        return Tool(name="sweeps", ...)
+
+The kernel owns everything common (create endpoint, credentials, resolution and the one
+404, delete, export, rate limits, page headers, OpenAPI). A plugin declares what is its own
+and nothing else; it imports only from `groupkit` and never from another plugin.
+
+Hooks are synchronous: pluggy has no asyncio, and the kernel calls each one once at start-up.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .tool import Tool
+
+hookspec = pluggy.HookspecMarker("groupkit")
+hookimpl = pluggy.HookimplMarker("groupkit")
+
+
+@hookspec
+def groupkit_tool() -> Tool:  # type: ignore[empty-body]
+    """Declare the tool this plugin provides.
+
+    Return one `groupkit.Tool`: url name, title, version, create schema and create
+    function, public / organiser / participant views (the pages and the JSON reads render
+    from them, so they cannot drift), operations, models and migrations, templates, static
+    files and capacity limits. See `groupkit.Tool` for each field.
+
+    Called once per application at start-up, only for enabled tools. A plugin whose hook
+    raises, or whose declaration fails validation, is reported (`groupkit tools`) and
+    skipped; the others still load.
+    """

@@ -1,0 +1,156 @@
+"""The OpenAPI 3.1.0 document, generated from the enabled tools' schemas and operations
+(never written by hand), and the RFC 9727 API catalog that points at it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import marshmallow as ma
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+
+from .api import all_operations, route_rule
+from .fields import SpecField
+from .limits import CREATE_LIMIT_MESSAGE
+from .tool import BodyDoc, Operation, Tool
+
+OPENAPI_PATH = "/openapi.json"
+DOCUMENT_VERSION = "1.0.0"
+CATALOG_PROFILE = "https://www.rfc-editor.org/info/rfc9727"
+
+ERROR_DESCRIPTIONS = {
+    400: "Validation failed; `error` says what to fix (the first failing check).",
+    404: "Unknown, missing, deleted or wrong-tool credential.",
+    409: "Someone else got there first, or a capacity or state conflict; re-read state.",
+    413: "Request body too large.",
+    429: "Rate limited (per client IP, per clock hour).",
+}
+
+PARAMETERS = {
+    "slug": "The group's public link code (from `/s/{slug}`).",
+    "editToken": "The organiser's secret code (from `/e/{editToken}`).",
+    "token": "A participant's private token.",
+}
+
+
+def _spec_field_properties(self: Any, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
+    return field.openapi() if isinstance(field, SpecField) else {}
+
+
+class DocumentBuilder:
+    def __init__(self, tools: Mapping[str, Tool]) -> None:
+        self.tools = tools
+        self.marshmallow = MarshmallowPlugin()
+        self.spec = APISpec(
+            title="groupkit", version=DOCUMENT_VERSION, openapi_version="3.1.0",
+            plugins=[self.marshmallow],
+            info={"description": "Small tools for organising groups of people. No accounts: "
+                                 "possession of a link is the whole authorisation."})
+        converter = self.marshmallow.converter
+        assert converter is not None
+        converter.add_attribute_function(_spec_field_properties)
+        self.spec.components.schema("Error", {
+            "type": "object", "required": ["error"],
+            "properties": {"error": {"type": "string"}}})
+        self.spec.components.schema("Created", {
+            "type": "object", "required": ["slug", "editToken"],
+            "properties": {"slug": {"type": "string"},
+                           "editToken": {"type": "string", "minLength": 26, "maxLength": 26}}})
+
+    def body_schema(self, doc: BodyDoc | None, extra: Mapping[str, Any] | None = None
+                    ) -> dict[str, Any]:
+        if doc is None:
+            schema: dict[str, Any] = {"type": "object"}
+        elif isinstance(doc, Mapping):
+            schema = dict(doc)
+        else:
+            instance = doc() if isinstance(doc, type) else doc
+            converter = self.marshmallow.converter
+            assert converter is not None
+            schema = converter.schema2jsonschema(instance)
+            schema.pop("required", None)
+        if extra:
+            schema = {**schema, "properties": {**schema.get("properties", {}), **extra},
+                      "required": sorted(set(schema.get("required", [])) | set(extra))}
+        return schema
+
+    def error_responses(self, statuses: Mapping[int, str]) -> dict[str, Any]:
+        responses = {}
+        for status in sorted(set(statuses) | {404, 413}):
+            description = statuses.get(status) or ERROR_DESCRIPTIONS.get(status, "Error")
+            responses[str(status)] = {
+                "description": description,
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        return responses
+
+    def add_create(self, tool: Tool) -> None:
+        errors = {400: ERROR_DESCRIPTIONS[400], 429: CREATE_LIMIT_MESSAGE}
+        self.spec.path(path=f"/api/{tool.name}", operations={"post": {
+            "tags": [tool.name], "operationId": f"{tool.name}_create",
+            "summary": f"Create a {tool.title}",
+            "requestBody": {"required": False, "content": {"application/json": {
+                "schema": self.body_schema(tool.create_schema)}}},
+            "responses": {"201": {"description": "Created: keep both codes.", "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Created"}}}},
+                **self.error_responses(errors)}}})
+        self.spec.path(path=f"/api/{tool.name}/{{slug}}", operations={"get": {
+            "tags": [tool.name], "operationId": f"{tool.name}_read",
+            "summary": f"Read a {tool.title} as its public page shows it",
+            "parameters": [self.parameter("slug")],
+            "responses": {"200": {"description": "What the public page shows.", "content": {
+                "application/json": {"schema": self.body_schema(tool.public_schema)}}},
+                **self.error_responses({})}}})
+
+    @staticmethod
+    def parameter(name: str) -> dict[str, Any]:
+        return {"name": name, "in": "path", "required": True, "schema": {"type": "string"},
+                "description": PARAMETERS[name]}
+
+    def add_operation(self, tool: Tool, op: Operation) -> None:
+        _, path = route_rule(tool, op)
+        parameters = [self.parameter(name) for name in PARAMETERS if f"{{{name}}}" in path]
+        operation: dict[str, Any] = {
+            "tags": [tool.name],
+            "operationId": "_".join([tool.name, *path.split("/")[3:]]).replace(
+                "{", "").replace("}", ""),
+            "summary": op.summary or op.path, "parameters": parameters}
+        errors = dict(op.errors)
+        if op.writes:
+            errors.setdefault(429, ERROR_DESCRIPTIONS[429])
+            extra = {"slug": {"type": "string"}} if op.kind == "public" else None
+            if op.body is not None or extra:
+                operation["requestBody"] = {"required": op.kind == "public", "content": {
+                    "application/json": {"schema": self.body_schema(op.body, extra)}}}
+        if op.body is not None:
+            errors.setdefault(400, ERROR_DESCRIPTIONS[400])
+        success: dict[str, Any] = {"description": "Success."}
+        if op.content_type.startswith("application/json"):
+            success["content"] = {"application/json": {"schema": self.body_schema(op.returns)}}
+        else:
+            success["content"] = {op.content_type.split(";")[0]: {"schema": {"type": "string"}}}
+        operation["responses"] = {str(op.status): success, **self.error_responses(errors)}
+        self.spec.path(path=path, operations={op.method.lower(): operation})
+
+    def build(self) -> dict[str, Any]:
+        for tool in self.tools.values():
+            self.spec.tag({"name": tool.name, "description": f"{tool.title} {tool.version}"})
+            self.add_create(tool)
+            for op in all_operations(tool):
+                self.add_operation(tool, op)
+        document: dict[str, Any] = self.spec.to_dict()
+        return document
+
+
+def openapi_document(tools: Mapping[str, Tool]) -> dict[str, Any]:
+    return DocumentBuilder(tools).build()
+
+
+def api_catalog(base_url: str) -> dict[str, Any]:
+    """RFC 9727 linkset: one API, described by the OpenAPI document (`service-desc`)."""
+    return {"linkset": [{
+        "anchor": f"{base_url}/api/",
+        "service-desc": [{"href": f"{base_url}{OPENAPI_PATH}",
+                          "type": "application/vnd.oai.openapi+json;version=3.1"}],
+        "service-doc": [{"href": f"{base_url}/", "type": "text/html"}],
+    }]}

@@ -1,0 +1,117 @@
+"""Finding tool plugins, validating their declarations and choosing the enabled subset."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.metadata
+import logging
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import pluggy
+
+from . import hookspecs
+from .config import Settings
+from .tool import Tool
+
+ENTRY_POINT_GROUP = "groupkit.tools"
+NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]{1,29}$")
+RESERVED_NAMES = frozenset({"static", "openapi", "docs", "healthz", "api", "new"})
+REQUIRED_TEMPLATES = ("create.html", "public.html", "organiser.html")
+
+log = logging.getLogger("groupkit.plugins")
+
+
+@dataclasses.dataclass
+class Installed:
+    """One plugin as `groupkit tools` reports it."""
+
+    name: str
+    version: str
+    enabled: bool
+    tool: Tool | None = None
+    problem: str | None = None
+
+
+@dataclasses.dataclass
+class Registry:
+    tools: dict[str, Tool]
+    installed: list[Installed]
+    manager: pluggy.PluginManager
+
+
+def make_manager() -> pluggy.PluginManager:
+    manager = pluggy.PluginManager("groupkit")
+    manager.add_hookspecs(hookspecs)
+    return manager
+
+
+def validate(tool: Any, expected_name: str | None) -> str | None:
+    """The reason a declaration cannot be served, or None."""
+    if not isinstance(tool, Tool):
+        return "groupkit_tool() did not return a groupkit.Tool"
+    if not NAME_PATTERN.match(tool.name) or tool.name in RESERVED_NAMES:
+        return f"invalid tool name {tool.name!r}"
+    if expected_name is not None and tool.name != expected_name:
+        return f"entry point {expected_name!r} declares tool {tool.name!r}"
+    missing = [t for t in REQUIRED_TEMPLATES if not (tool.templates / tool.name / t).is_file()]
+    if tool.participant_view is not None:
+        if not (tool.templates / tool.name / "participant.html").is_file():
+            missing.append("participant.html")
+    if missing:
+        return f"missing templates: {', '.join(missing)}"
+    return None
+
+
+def _dist_version(entry_point: importlib.metadata.EntryPoint) -> str:
+    dist = getattr(entry_point, "dist", None)
+    return dist.version if dist is not None else "?"
+
+
+def load_tools(settings: Settings, extra_plugins: Iterable[object] = (),
+               entry_points: bool = True) -> Registry:
+    """Load enabled entry points (and `extra_plugins`, used by tests), ask each for its
+    declaration, and keep the valid ones. One broken plugin never stops the others."""
+    manager = make_manager()
+    installed: list[Installed] = []
+    tools: dict[str, Tool] = {}
+
+    def admit(plugin: object, expected: str | None, version: str) -> None:
+        name = expected or getattr(plugin, "__name__", repr(plugin))
+        try:
+            manager.register(plugin, name=f"groupkit-tool-{name}")
+            declaration = plugin.groupkit_tool()  # type: ignore[attr-defined]
+        except Exception as exc:  # a plugin bug must not take the service down
+            log.exception("tool plugin %s failed to load", name)
+            installed.append(Installed(name, version, False, problem=f"failed to load: {exc}"))
+            return
+        problem = validate(declaration, expected)
+        if problem is None and declaration.name in tools:
+            problem = f"tool {declaration.name!r} is provided twice"
+        if problem:
+            log.error("tool plugin %s refused: %s", name, problem)
+            installed.append(Installed(name, version, False, problem=problem))
+            return
+        tools[declaration.name] = declaration
+        installed.append(Installed(declaration.name, declaration.version, True, declaration))
+
+    if entry_points:
+        for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            version = _dist_version(entry_point)
+            if not settings.tool_enabled(entry_point.name):
+                installed.append(Installed(entry_point.name, version, False))
+                continue
+            try:
+                plugin = entry_point.load()
+            except Exception as exc:
+                log.exception("tool plugin %s failed to import", entry_point.name)
+                installed.append(Installed(entry_point.name, version, False,
+                                           problem=f"failed to import: {exc}"))
+                continue
+            admit(plugin, entry_point.name, version)
+    for plugin in extra_plugins:
+        admit(plugin, None, "test")
+    manager.check_pending()
+    installed.sort(key=lambda item: item.name)
+    return Registry(tools=dict(sorted(tools.items())), installed=installed, manager=manager)

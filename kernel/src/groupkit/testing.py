@@ -1,0 +1,119 @@
+"""pytest fixtures for testing groupkit and its tool plugins (a pytest plugin, loaded
+automatically once `groupkit` is installed).
+
+    async def test_claim(make_app):
+        app = make_app(tools=["plate"])
+        client = app.test_client()
+        created = await create(client, "plate", {...})
+
+Every app gets a fresh database: a SQLite file in the test's tmp_path, or, when
+$GROUPKIT_TEST_POSTGRES_URL is set, a fresh schema in that PostgreSQL database.
+$GROUPKIT_REQUIRE_EXTERNAL=1 (set in CI) turns every "PostgreSQL / Chromium not available"
+skip into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
+
+import pytest
+
+from .app import create_app
+from .config import Settings
+
+POSTGRES_ENV = "GROUPKIT_TEST_POSTGRES_URL"
+REQUIRE_ENV = "GROUPKIT_REQUIRE_EXTERNAL"
+
+
+def external_missing(what: str) -> None:
+    """Skip on a laptop without `what`; fail in CI, where everything must be present."""
+    if os.environ.get(REQUIRE_ENV) == "1":
+        pytest.fail(f"{what} is required here ({REQUIRE_ENV}=1) but not available")
+    pytest.skip(f"{what} not available")
+
+
+def postgres_url() -> str | None:
+    return os.environ.get(POSTGRES_ENV) or None
+
+
+def _with_search_path(url: str, schema: str) -> str:
+    parts = urlsplit(url)
+    query = (parts.query + "&" if parts.query else "") + "options=" + quote(
+        f"-csearch_path={schema}")
+    return urlunsplit(parts._replace(query=query))
+
+
+class PostgresSchema:
+    """A throw-away schema: full isolation without creating databases."""
+
+    def __init__(self, url: str) -> None:
+        import psycopg2
+
+        self.url, self.name = url, f"t_{secrets.token_hex(6)}"
+        self._connect = lambda: psycopg2.connect(url)
+        with self._connect() as conn, conn.cursor() as cursor:
+            cursor.execute(f"CREATE SCHEMA {self.name}")
+        conn.close()
+
+    @property
+    def database_url(self) -> str:
+        return _with_search_path(self.url, self.name)
+
+    def drop(self) -> None:
+        conn = self._connect()
+        try:
+            with conn, conn.cursor() as cursor:
+                cursor.execute(f"DROP SCHEMA IF EXISTS {self.name} CASCADE")
+        finally:
+            conn.close()
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database for this test (PostgreSQL when configured, else SQLite)."""
+    url = postgres_url()
+    if url is None:
+        yield f"sqlite:///{tmp_path / 'groupkit.db'}"
+        return
+    schema = PostgresSchema(url)
+    try:
+        yield schema.database_url
+    finally:
+        schema.drop()
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings(database_url=database_url, database_threads=4)
+
+
+@pytest.fixture
+def make_app(settings: Settings) -> Iterator[Callable[..., Any]]:
+    """Build an app on this test's database: `make_app(tools=["plate"], mode="production")`.
+    Only one app per test is live at a time (they share the database binding)."""
+    apps: list[Any] = []
+
+    def factory(tools: Sequence[str] = ("*",), extra_plugins: Sequence[object] = (),
+                entry_points: bool = True, clock: Callable[[], Any] | None = None,
+                **changes: Any) -> Any:
+        app = create_app(settings.replace(enabled_tools=tuple(tools), **changes),
+                         extra_plugins=extra_plugins, entry_points=entry_points, clock=clock)
+        apps.append(app)
+        return app
+
+    yield factory
+    for app in apps:
+        app.config["GROUPKIT_STORAGE"].close()
+
+
+async def create(client: Any, tool: str, body: Any) -> dict[str, str]:
+    """Create an instance through the API and return `{slug, editToken}` (asserts 201)."""
+    response = await client.post(f"/api/{tool}", json=body)
+    payload = await response.get_json()
+    assert response.status_code == 201, payload
+    return dict(payload)

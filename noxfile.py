@@ -1,0 +1,79 @@
+"""Developer and CI sessions. Run them through uv, e.g. `uv run nox -s lint types`.
+
+Every session runs its tools with `uv run` inside the workspace's own uv-managed environment
+(.venv), so nox creates no virtualenvs and installs nothing itself. Arguments after `--` go to
+the tool, e.g. `uv run nox -s tests -- -k limits -x`.
+
+    tests           the whole suite, as `uv run pytest` (SQLite; browser tests included)
+    tests_postgres  the suite without browser tests against $GROUPKIT_TEST_POSTGRES_URL
+                    (start a throwaway server with `.ci/postgres.sh`, which prints the URL)
+    e2e             only the browser tests (headless Chromium; set $GROUPKIT_CHROMIUM)
+    lint            ruff check
+    types           mypy over the kernel and every plugin
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import nox
+
+ROOT = Path(__file__).resolve().parent
+
+nox.options.default_venv_backend = "none"
+# A bare `uv run nox` runs these; tests_postgres and e2e need outside services.
+nox.options.sessions = ["lint", "types", "tests"]
+
+
+def uv_run(session: nox.Session, *args: str, env: dict[str, str] | None = None) -> None:
+    session.run("uv", "run", *args, env=env or {}, external=True)
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The whole test suite on SQLite, browser tests included."""
+    uv_run(session, "pytest", *session.posargs)
+
+
+@nox.session
+def tests_postgres(session: nox.Session) -> None:
+    """The test suite (without browser tests) against a real PostgreSQL server."""
+    url = os.environ.get("GROUPKIT_TEST_POSTGRES_URL", "").strip()
+    if not url:
+        session.error(
+            "GROUPKIT_TEST_POSTGRES_URL is not set. Start a test server with "
+            "`.ci/postgres.sh` and run: GROUPKIT_TEST_POSTGRES_URL=$(.ci/postgres.sh) "
+            "uv run nox -s tests_postgres"
+        )
+    uv_run(
+        session,
+        "pytest",
+        "-m",
+        "not browser",
+        *session.posargs,
+        env={"GROUPKIT_TEST_POSTGRES_URL": url},
+    )
+
+
+@nox.session
+def e2e(session: nox.Session) -> None:
+    """Only the browser tests: Playwright driving headless Chromium."""
+    uv_run(session, "pytest", "-m", "browser", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """Ruff over the whole repository."""
+    uv_run(session, "ruff", "check", *(session.posargs or ["."]))
+
+
+@nox.session
+def types(session: nox.Session) -> None:
+    """Mypy over the kernel and the source of every plugin."""
+    targets = session.posargs or [
+        str(path.relative_to(ROOT))
+        for path in [ROOT / "kernel" / "src", *sorted(ROOT.glob("plugins/*/src"))]
+        if path.is_dir()
+    ]
+    uv_run(session, "mypy", *targets)

@@ -1,0 +1,27 @@
+"""Office Sweep: random assignment of outcomes to names, fixed at creation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from groupkit import Tool, hookimpl
+
+from .api import DRAW_SCHEMA, create, ops, organiser_view, public_view
+from .schema import CreateSweep
+
+__version__ = "0.1.0"
+
+
+@hookimpl
+def groupkit_tool() -> Tool:
+    return Tool(
+        name="sweeps", title="Office Sweep", version=__version__,
+        summary="Draw grand-final teams or Cup horses to names, fixed the moment you create it.",
+        create_schema=CreateSweep, create=create, public_view=public_view,
+        organiser_view=organiser_view, operations=ops,
+        templates=Path(__file__).parent / "templates",
+        public_schema={"type": "object", "properties": {
+            "heading": {"type": "string"}, "kind": {"type": "string"},
+            "draw": DRAW_SCHEMA["properties"]["draw"],
+            "surplus": DRAW_SCHEMA["properties"]["surplus"]}},
+    )

@@ -1,0 +1,55 @@
+"""Office Sweep: create, views and the organiser's redraw."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from groupkit import Call, Instance, Operations
+
+from .draw import draw
+from .schema import CUP
+
+ops = Operations()
+
+WORDING = {
+    CUP: {"heading": "Cup sweep", "outcome": "horse", "outcomes": "horses",
+          "event": "the race"},
+    "final": {"heading": "Grand final sweep", "outcome": "result", "outcomes": "results",
+              "event": "the grand final"},
+}
+
+
+def create(instance: Instance, data: dict[str, Any]) -> None:
+    instance.data = {"kind": data["kind"], "outcomes": data["outcomes"],
+                     "names": data["names"],
+                     "draw": draw(data["outcomes"], data["names"])}
+
+
+def public_view(instance: Instance) -> dict[str, Any]:
+    data = instance.data
+    wording = WORDING[data["kind"]]
+    return {"title": instance.title, "heading": instance.title or wording["heading"],
+            "kind": data["kind"], "wording": wording, "draw": data["draw"]["pairs"],
+            "surplus": data["draw"]["surplus"]}
+
+
+def organiser_view(instance: Instance) -> dict[str, Any]:
+    return {**public_view(instance), "outcomes": instance.data["outcomes"],
+            "names": instance.data["names"]}
+
+
+DRAW_SCHEMA = {"type": "object", "properties": {
+    "ok": {"type": "boolean"},
+    "draw": {"type": "array", "items": {"type": "object", "properties": {
+        "outcome": {"type": "string"}, "name": {"type": "string"}}}},
+    "surplus": {"type": "array", "items": {"type": "string"}}}}
+
+
+@ops.organiser("redraw", returns=DRAW_SCHEMA)
+def redraw(call: Call) -> dict[str, Any]:
+    """Reshuffle the whole draw."""
+    data = dict(call.instance.data)
+    data["draw"] = draw(data["outcomes"], data["names"])
+    call.instance.data = data
+    call.instance.save()
+    return {"ok": True, "draw": data["draw"]["pairs"], "surplus": data["draw"]["surplus"]}

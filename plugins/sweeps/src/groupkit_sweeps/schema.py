@@ -1,0 +1,16 @@
+"""Office Sweep bodies, fields in the spec's check order."""
+
+from __future__ import annotations
+
+from groupkit import Choice, Count, Schema, StringList, Text
+
+CUP = "cup"
+GRAND_FINAL = "final"
+
+
+class CreateSweep(Schema):
+    title = Text(80)
+    kind = Choice([CUP], default=GRAND_FINAL)
+    outcomes = StringList(60, keep_first=64, at_least=Count(2, "Add at least two outcomes."),
+                          distinct="Outcomes contain a duplicate — each one must be different.")
+    names = StringList(40, keep_first=300, at_least=Count(2, "Add at least two names."))
