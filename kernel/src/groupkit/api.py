@@ -16,7 +16,6 @@ from .storage import Instance, Storage
 from .tool import Call, Operation, Operations, Reply, Tool
 
 
-
 async def json_body() -> Any:
     """The request body as JSON; invalid JSON (or none) reads as `{}`."""
     raw = await request.get_data(as_text=False)
@@ -147,7 +146,7 @@ def kernel_operations(tool: Tool) -> Operations:
     def export(call: Call) -> dict[str, Any]:
         instance = call.instance
         return {"tool": tool.name, "toolVersion": tool.version, "slug": instance.slug,
-                "created": instance.created.replace(tzinfo=dt.timezone.utc).isoformat(),
+                "created": instance.created.replace(tzinfo=dt.UTC).isoformat(),
                 "title": instance.title, "data": tool.export_of(instance)}
 
     return ops

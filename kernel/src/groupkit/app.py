@@ -17,7 +17,7 @@ from werkzeug.exceptions import HTTPException
 from . import api, limits, web
 from .config import Settings
 from .errors import ApiError
-from .openapi import OPENAPI_PATH, CATALOG_PROFILE, api_catalog, openapi_document
+from .openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
 from .plugins import Registry, load_tools
 from .slots import SlotClaim
 from .storage import KERNEL_MODELS, Storage, apply_migrations, initial_migration, open_database
@@ -34,7 +34,7 @@ HTTP_MESSAGES = {
 
 
 def utc_clock() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:

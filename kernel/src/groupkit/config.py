@@ -105,6 +105,7 @@ def load_settings(path: str | os.PathLike[str] | None = None,
     then apply $GROUPKIT_DATABASE_URL."""
     env = os.environ if environ is None else environ
     chosen = path or env.get("GROUPKIT_CONFIG")
+    config_path: Path | None
     if chosen:
         config_path = Path(chosen)
         if not config_path.is_file():

@@ -193,7 +193,7 @@ def whole_number(value: Any, numeric_strings: bool = True, bools: bool = False) 
 
 
 class WholeNumber(SpecField):
-    """A whole number in [minimum, maximum]; numeric strings accepted; anything else is `message`."""
+    """A whole number in [minimum, maximum], numeric strings accepted; else `message`."""
 
     openapi_type = "integer"
 
@@ -326,7 +326,6 @@ class ObjectList(SpecField):
 class Raw(SpecField):
     """Any JSON value, passed through for the tool to interpret (e.g. a nullable result)."""
 
-    openapi_type = ["string", "number", "integer", "boolean", "object", "array", "null"]
 
     def clean(self, value: Any) -> Any:
         return value

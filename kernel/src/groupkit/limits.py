@@ -19,7 +19,8 @@ CREATE = "create"
 POST = "post"
 
 CREATE_LIMIT_MESSAGE = "Steady on — too many requests from this connection. Give it a few minutes."
-POST_LIMIT_MESSAGE = "Steady on — that's a lot of changes from this connection. Give it a few minutes."
+POST_LIMIT_MESSAGE = (
+    "Steady on — that's a lot of changes from this connection. Give it a few minutes.")
 
 
 class RateCounter(BaseModel):
@@ -36,7 +37,7 @@ class RateCounter(BaseModel):
 def clock_hour(now: dt.datetime) -> str:
     """The window key: the UTC clock hour, e.g. `2026-11-22T09`."""
     if now.tzinfo is not None:
-        now = now.astimezone(dt.timezone.utc)
+        now = now.astimezone(dt.UTC)
     return now.strftime("%Y-%m-%dT%H")
 
 

@@ -56,9 +56,9 @@ def validate(tool: Any, expected_name: str | None) -> str | None:
     if expected_name is not None and tool.name != expected_name:
         return f"entry point {expected_name!r} declares tool {tool.name!r}"
     missing = [t for t in REQUIRED_TEMPLATES if not (tool.templates / tool.name / t).is_file()]
-    if tool.participant_view is not None:
-        if not (tool.templates / tool.name / "participant.html").is_file():
-            missing.append("participant.html")
+    private_page = tool.templates / tool.name / "participant.html"
+    if tool.participant_view is not None and not private_page.is_file():
+        missing.append("participant.html")
     if missing:
         return f"missing templates: {', '.join(missing)}"
     return None
@@ -78,7 +78,7 @@ def load_tools(settings: Settings, extra_plugins: Iterable[object] = (),
     tools: dict[str, Tool] = {}
 
     def admit(plugin: object, expected: str | None, version: str) -> None:
-        name = expected or getattr(plugin, "__name__", repr(plugin))
+        name = str(expected or getattr(plugin, "__name__", repr(plugin)))
         try:
             manager.register(plugin, name=f"groupkit-tool-{name}")
             declaration = plugin.groupkit_tool()  # type: ignore[attr-defined]

@@ -32,7 +32,7 @@ database = pw.DatabaseProxy()
 
 
 def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 class JsonField(pw.TextField):
@@ -55,6 +55,7 @@ class BaseModel(pw.Model):
 class Instance(BaseModel):
     """One created tool instance. `data` holds what the tool stores from its create body."""
 
+    id = pw.AutoField()
     tool = pw.CharField(max_length=40, index=True)
     slug = pw.CharField(max_length=80, unique=True)
     edit_digest = pw.CharField(max_length=64, unique=True)

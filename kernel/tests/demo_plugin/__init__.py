@@ -1,0 +1,150 @@
+"""A tool plugin used only by the kernel's tests: it exercises every operation kind, a
+model of its own, participant tokens, the instance lock and slot claims."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import peewee as pw
+from groupkit import (
+    ApiError,
+    BaseModel,
+    Call,
+    Count,
+    Instance,
+    Line,
+    Operations,
+    Schema,
+    StringList,
+    Tool,
+    claim_slot,
+    claims_by_slot,
+    csv_reply,
+    hookimpl,
+    issue_token,
+    lock_instance,
+    release_slot,
+    remove_slot,
+    rotate_token,
+)
+
+CAP = 3
+ops = Operations()
+
+
+class Note(BaseModel):
+    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
+    text = pw.TextField()
+
+    class Meta:
+        table_name = "demo_note"
+
+
+class CreateDemo(Schema):
+    title = Line(40, required="Name it.")
+    names = StringList(20, at_least=Count(1, "Add a name."), distinct='"{name}" twice.')
+
+
+class NoteBody(Schema):
+    text = Line(50, required="Say something.")
+
+
+class SlotBody(Schema):
+    slotId = Line(10, required="Which slot?")
+    name = Line(40, required="Who?")
+
+
+def create(instance: Instance, data: dict[str, Any]) -> None:
+    instance.data = {"names": data["names"]}
+
+
+def public_view(instance: Instance) -> dict[str, Any]:
+    notes = [note.text for note in Note.select().where(Note.instance == instance).order_by(Note.id)]
+    return {"title": instance.title, "notes": notes,
+            "slots": {slot: claim.name for slot, claim in claims_by_slot(instance).items()}}
+
+
+def organiser_view(instance: Instance) -> dict[str, Any]:
+    return {**public_view(instance), "names": instance.data["names"]}
+
+
+def participant_view(instance: Instance, credential: Any) -> dict[str, Any]:
+    return {"name": credential.ref}
+
+
+@ops.public("note", body=NoteBody, status=201, errors={409: "Full."})
+def add_note(call: Call) -> dict[str, Any]:
+    """Add a note, at most CAP per instance (checked under the instance lock)."""
+    lock_instance(call.instance)
+    if Note.select().where(Note.instance == call.instance).count() >= CAP:
+        raise ApiError(409, "Full.")
+    note = Note.create(instance=call.instance, text=call.data["text"])
+    return {"id": note.id}
+
+
+@ops.public("join", body=NoteBody, status=201)
+def join(call: Call) -> dict[str, Any]:
+    return {"token": issue_token(call.instance, "demo-player", call.data["text"])}
+
+
+@ops.participant("p/{token}/whoami", token_kinds=["demo-player"])
+def whoami(call: Call) -> dict[str, Any]:
+    assert call.credential is not None
+    return {"name": call.credential.ref}
+
+
+@ops.organiser("rotate", body=NoteBody)
+def rotate(call: Call) -> dict[str, Any]:
+    return {"token": rotate_token(call.instance, "demo-player", call.data["text"])}
+
+
+@ops.public("claim", body=SlotBody, status=201)
+def claim(call: Call) -> dict[str, Any]:
+    return {"secret": claim_slot(call.instance, call.data["slotId"], call.data["name"], {},
+                                 "Taken.")}
+
+
+class ReleaseBody(Schema):
+    slotId = Line(10)
+    secret = Line(20)
+
+
+@ops.public("unclaim", body=ReleaseBody)
+def unclaim(call: Call) -> dict[str, Any]:
+    release_slot(call.instance, call.data["slotId"], call.data["secret"])
+    return {"ok": True}
+
+
+@ops.organiser("remove", body=SlotBody)
+def remove(call: Call) -> dict[str, Any]:
+    return {"removed": remove_slot(call.instance, call.data["slotId"])}
+
+
+@ops.organiser("csv", method="GET", content_type="text/csv")
+def export_csv(call: Call) -> Any:
+    return csv_reply(["slot", "name"],
+                     [(slot, claim.name) for slot, claim in claims_by_slot(call.instance).items()],
+                     "demo.csv")
+
+
+@ops.read("count")
+def count(call: Call) -> dict[str, Any]:
+    return {"notes": Note.select().where(Note.instance == call.instance).count()}
+
+
+@ops.public("boom")
+def boom(call: Call) -> dict[str, Any]:
+    raise RuntimeError("an unexpected bug with a secret inside: /e/abc")
+
+
+@hookimpl
+def groupkit_tool() -> Tool:
+    return Tool(name="demo", title="Demo", version="9.9", summary="A test tool.",
+                create_schema=CreateDemo, create=create, public_view=public_view,
+                organiser_view=organiser_view, participant_view=participant_view,
+                participant_kinds=("demo-player",), operations=ops, models=[Note],
+                templates=Path(__file__).parent / "templates", limits={"notes": CAP})
+
+
+__all__ = ["Note", "groupkit_tool"]

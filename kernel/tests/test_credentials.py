@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import re
+
+from groupkit import credentials
+from groupkit.credentials import ALPHABET
+
+
+def test_alphabet_has_31_characters_without_look_alikes() -> None:
+    assert len(set(ALPHABET)) == 31
+    assert not set("01ilo") & set(ALPHABET)
+    assert ALPHABET.lower() == ALPHABET
+
+
+def test_lengths() -> None:
+    assert len(credentials.new_edit_token()) == 26
+    assert len(credentials.new_participant_token()) == 22
+    assert len(credentials.new_claim_secret()) == 16
+
+
+def test_tokens_use_only_the_alphabet_and_do_not_repeat() -> None:
+    tokens = {credentials.new_edit_token() for _ in range(2000)}
+    assert len(tokens) == 2000
+    assert all(set(token) <= set(ALPHABET) for token in tokens)
+    used = set("".join(tokens))
+    assert used == set(ALPHABET)
+
+
+def test_slug_is_title_words_then_a_14_character_tail() -> None:
+    slug = credentials.new_slug("Office Grand-Final Sweep 2026: the big one!")
+    words, tail = slug.rsplit("-", 1)
+    assert words == "office-grand-final-sweep"
+    assert len(tail) == 14 and set(tail) <= set(ALPHABET)
+
+
+def test_slug_transliterates_and_falls_back_to_a_default_word() -> None:
+    assert credentials.slug_words("Café Zoë") == "cafe-zoe"
+    assert credentials.slug_words("🎉🎉", default="sweeps") == "sweeps"
+    assert credentials.slug_words("") == credentials.DEFAULT_SLUG_WORD
+    assert re.fullmatch(r"[a-z0-9-]+", credentials.slug_words("x" * 500))
+
+
+def test_slug_and_edit_token_are_independent() -> None:
+    first = credentials.new_slug("Same title")
+    second = credentials.new_slug("Same title")
+    assert first != second
+
+
+def test_digest_is_sha256_hex() -> None:
+    assert credentials.digest("abc") == (
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+
+
+def test_looks_like_token() -> None:
+    token = credentials.new_participant_token()
+    assert credentials.looks_like_token(token, 22)
+    assert not credentials.looks_like_token(token, 26)
+    assert not credentials.looks_like_token(token[:-1] + "0", 22)
+    assert not credentials.looks_like_token(None, 22)

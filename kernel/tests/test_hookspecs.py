@@ -1,0 +1,39 @@
+"""Meta-tests on the plugin contract, after Datasette's: every hook is documented, tested,
+and described in the plugin docs."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+from groupkit import hookspecs
+
+TESTS = Path(__file__).parent
+REPO = TESTS.parents[1]
+
+
+def hook_names() -> list[str]:
+    return [name for name, value in vars(hookspecs).items()
+            if name.startswith("groupkit_") and inspect.isfunction(value)]
+
+
+def test_there_are_hooks() -> None:
+    assert hook_names() == ["groupkit_tool"]
+
+
+def test_every_hook_has_a_docstring() -> None:
+    for name in hook_names():
+        doc = inspect.getdoc(getattr(hookspecs, name)) or ""
+        assert len(doc) > 80, name
+
+
+def test_every_hook_is_used_by_the_test_plugin() -> None:
+    source = (TESTS / "demo_plugin" / "__init__.py").read_text()
+    for name in hook_names():
+        assert f"def {name}(" in source
+
+
+def test_every_hook_is_in_the_readme() -> None:
+    readme = (REPO / "README.md").read_text()
+    for name in hook_names():
+        assert name in readme

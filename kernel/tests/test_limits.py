@@ -1,0 +1,96 @@
+"""Per-IP, per-clock-hour limits, counted in the database."""
+
+from __future__ import annotations
+
+import datetime as dt
+import ipaddress
+from typing import Any
+
+import demo_plugin
+from groupkit import limits
+from groupkit.limits import CREATE_LIMIT_MESSAGE, client_address, clock_hour
+
+BODY = {"title": "x", "names": ["a"]}
+
+
+def test_clock_hour_is_the_utc_hour() -> None:
+    sydney = dt.timezone(dt.timedelta(hours=11))
+    assert clock_hour(dt.datetime(2026, 11, 22, 9, 59, tzinfo=sydney)) == "2026-11-21T22"
+
+
+def test_client_address_trusts_forwarded_for_only_from_trusted_proxies() -> None:
+    trusted = limits.parse_networks(["10.0.0.0/8"])
+    assert client_address("203.0.113.9", "1.2.3.4", trusted) == "203.0.113.9"
+    assert client_address("10.0.0.2", "1.2.3.4", trusted) == "1.2.3.4"
+    assert client_address("10.0.0.2", "6.6.6.6, 1.2.3.4, 10.0.0.7", trusted) == "1.2.3.4"
+    assert client_address("10.0.0.2", "", trusted) == "10.0.0.2"
+    assert client_address(None, None, ()) == "unknown"
+    assert ipaddress.ip_network("::1/128") in limits.parse_networks(["::1"])
+
+
+async def test_production_create_limit_is_shared_and_exact(make_app: Any, clock: Any) -> None:
+    app = make_app(tools=["demo", "sweeps"], extra_plugins=[demo_plugin], clock=clock,
+                   mode="production")
+    client = app.test_client()
+    statuses = []
+    for i in range(20):
+        tool, body = ("demo", BODY) if i % 2 else (
+            "sweeps", {"outcomes": ["a", "b"], "names": ["x", "y"]})
+        statuses.append((await client.post(f"/api/{tool}", json=body)).status_code)
+    assert statuses == [201] * 20
+    over = await client.post("/api/demo", json=BODY)
+    assert over.status_code == 429
+    assert await over.get_json() == {"error": CREATE_LIMIT_MESSAGE}
+    # Failed creates count too: the limit is on requests, before validation.
+    assert (await client.post("/api/sweeps", json={})).status_code == 429
+
+
+async def test_window_resets_on_the_clock_hour(make_app: Any, clock: Any) -> None:
+    app = make_app(tools=["demo"], extra_plugins=[demo_plugin], clock=clock,
+                   mode="production", create_per_hour=2)
+    client = app.test_client()
+    clock.now = clock.now.replace(minute=59, second=58)
+    assert [(await client.post("/api/demo", json=BODY)).status_code for _ in range(3)] == [
+        201, 201, 429]
+    clock.advance(seconds=3)
+    assert (await client.post("/api/demo", json=BODY)).status_code == 201
+
+
+async def test_development_mode_does_not_limit_creates(make_app: Any, clock: Any) -> None:
+    app = make_app(tools=["demo"], extra_plugins=[demo_plugin], clock=clock, create_per_hour=1)
+    client = app.test_client()
+    assert [(await client.post("/api/demo", json=BODY)).status_code for _ in range(3)] == [
+        201, 201, 201]
+
+
+async def test_other_posts_have_their_own_counter_and_gets_are_free(
+        make_app: Any, clock: Any) -> None:
+    app = make_app(tools=["demo"], extra_plugins=[demo_plugin], clock=clock,
+                   mode="production", post_per_hour=3, create_per_hour=1)
+    client = app.test_client()
+    made = await (await client.post("/api/demo", json=BODY)).get_json()
+    for _ in range(5):
+        assert (await client.get(f"/api/demo/{made['slug']}")).status_code == 200
+    statuses = [(await client.post("/api/demo/note", json={"slug": made["slug"], "text": "x"})
+                 ).status_code for _ in range(4)]
+    assert statuses == [201, 201, 201, 429]
+    limited = await client.post("/api/demo/note", json={"slug": made["slug"], "text": "x"})
+    assert "error" in await limited.get_json()
+    assert limited.headers["Retry-After"].isdigit()
+
+
+async def test_limits_are_per_client(make_app: Any, clock: Any) -> None:
+    app = make_app(tools=["demo"], extra_plugins=[demo_plugin], clock=clock,
+                   mode="production", create_per_hour=1, trusted_proxies=("127.0.0.1",))
+    client = app.test_client()
+    for ip in ("198.51.100.1", "198.51.100.2"):
+        options = {"headers": {"X-Forwarded-For": ip},
+                   "scope_base": {"client": ("127.0.0.1", 40000)}}
+        assert (await client.post("/api/demo", json=BODY, **options)).status_code == 201
+        assert (await client.post("/api/demo", json=BODY, **options)).status_code == 429
+    # An untrusted peer's X-Forwarded-For is ignored: it cannot dodge its own limit.
+    spoof = {"headers": {"X-Forwarded-For": "198.51.100.3"},
+             "scope_base": {"client": ("203.0.113.5", 40000)}}
+    assert (await client.post("/api/demo", json=BODY, **spoof)).status_code == 201
+    spoof["headers"] = {"X-Forwarded-For": "198.51.100.4"}
+    assert (await client.post("/api/demo", json=BODY, **spoof)).status_code == 429

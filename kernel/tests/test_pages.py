@@ -1,0 +1,89 @@
+"""Pages, their headers, robots.txt and the well-known documents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from groupkit.testing import create
+
+XSS = "<script>alert('x')</script>"
+
+
+async def made(client: Any, title: str = "Lunch") -> dict[str, str]:
+    return await create(client, "demo", {"title": title, "names": ["Ann"]})
+
+
+async def test_capability_pages_carry_the_headers(client: Any) -> None:
+    created = await made(client)
+    token = (await (await client.post("/api/demo/join", json={
+        "slug": created["slug"], "text": "Ann"})).get_json())["token"]
+    for path, private in ((f"/s/{created['slug']}", False), (f"/e/{created['editToken']}", True),
+                          (f"/p/{token}", True)):
+        response = await client.get(path)
+        assert response.status_code == 200, path
+        headers = response.headers
+        assert headers["Referrer-Policy"] == "same-origin"
+        assert "noindex" in headers["X-Robots-Tag"]
+        csp = headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        assert (headers.get("Cache-Control") == "no-store") is private
+
+
+async def test_robots_txt_disallows_capability_paths(client: Any) -> None:
+    text = await (await client.get("/robots.txt")).get_data(as_text=True)
+    assert text.splitlines() == ["User-agent: *", "Disallow: /s/", "Disallow: /e/",
+                                 "Disallow: /p/"]
+
+
+async def test_no_authorization_server(client: Any) -> None:
+    for path in ("/.well-known/oauth-protected-resource",
+                 "/.well-known/oauth-authorization-server"):
+        assert (await client.get(path)).status_code == 404
+
+
+async def test_api_catalog_points_at_the_openapi_document(client: Any) -> None:
+    response = await client.get("/.well-known/api-catalog")
+    assert response.headers["Content-Type"].startswith("application/linkset+json")
+    linkset = (await response.get_json())["linkset"][0]
+    assert linkset["service-desc"][0]["href"].endswith("/openapi.json")
+    head = await client.head("/.well-known/api-catalog")
+    assert head.status_code == 200
+
+
+async def test_home_lists_enabled_tools_and_links_create_pages(client: Any) -> None:
+    html = await (await client.get("/")).get_data(as_text=True)
+    assert 'href="/new/demo"' in html and "Demo" in html
+    create_page = await client.get("/new/demo")
+    assert create_page.status_code == 200
+    assert 'data-api="/api/demo"' in await create_page.get_data(as_text=True)
+    assert (await client.get("/new/nothing")).status_code == 404
+
+
+async def test_user_text_is_escaped_everywhere(client: Any) -> None:
+    created = await made(client, XSS)
+    await client.post("/api/demo/note", json={"slug": created["slug"], "text": XSS})
+    for path in (f"/s/{created['slug']}", f"/e/{created['editToken']}"):
+        html = await (await client.get(path)).get_data(as_text=True)
+        assert XSS not in html
+        assert "&lt;script&gt;" in html
+
+
+async def test_organiser_page_shows_both_links_with_copy_buttons(client: Any) -> None:
+    created = await made(client)
+    html = await (await client.get(f"/e/{created['editToken']}?new=1")).get_data(as_text=True)
+    assert f"/s/{created['slug']}" in html and f"/e/{created['editToken']}" in html
+    assert html.count("data-copy=") == 2
+    assert "Keep this one to yourself" in html
+
+
+async def test_unknown_pages_are_html_404s(client: Any) -> None:
+    for path in ("/s/unknown-aaaaaaaaaaaaaa", "/e/" + "a" * 26, "/p/" + "a" * 22, "/p/x",
+                 "/nothing"):
+        response = await client.get(path)
+        assert response.status_code == 404
+        assert response.headers["Content-Type"].startswith("text/html")
+
+
+async def test_healthz_checks_the_database(client: Any) -> None:
+    response = await client.get("/healthz")
+    assert response.status_code == 200 and await response.get_json() == {"ok": True}

@@ -1,0 +1,78 @@
+"""Plugin discovery, validation and the enabled subset."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from pathlib import Path
+from typing import Any
+
+import demo_plugin
+from groupkit import Tool, hookimpl
+from groupkit.config import Settings
+from groupkit.plugins import load_tools, validate
+
+
+def test_installed_tools_are_found_through_entry_points() -> None:
+    registry = load_tools(Settings())
+    assert {"sweeps", "plate"} <= set(registry.tools)
+    sweeps = next(item for item in registry.installed if item.name == "sweeps")
+    assert sweeps.enabled and sweeps.version
+
+
+def test_only_the_configured_subset_is_enabled() -> None:
+    registry = load_tools(Settings(enabled_tools=("sweeps",)))
+    assert list(registry.tools) == ["sweeps"]
+    plate = next(item for item in registry.installed if item.name == "plate")
+    assert not plate.enabled and plate.problem is None
+
+
+async def test_a_disabled_tool_has_no_paths_pages_or_openapi(make_app: Any) -> None:
+    app = make_app(tools=["sweeps"])
+    client = app.test_client()
+    response = await client.post("/api/plate", json={})
+    assert response.status_code == 404
+    assert (await client.get("/new/plate")).status_code == 404
+    document = await (await client.get("/openapi.json")).get_json()
+    assert not [path for path in document["paths"] if path.startswith("/api/plate")]
+    assert "/new/plate" not in await (await client.get("/")).get_data(as_text=True)
+
+
+def plugin_returning(value: Any) -> types.SimpleNamespace:
+    @hookimpl
+    def groupkit_tool() -> Any:
+        return value
+    return types.SimpleNamespace(groupkit_tool=groupkit_tool, __name__="broken")
+
+
+def test_a_plugin_that_raises_is_reported_and_skipped() -> None:
+    @hookimpl
+    def groupkit_tool() -> Tool:
+        raise RuntimeError("kaboom")
+    broken = types.SimpleNamespace(groupkit_tool=groupkit_tool, __name__="broken")
+    registry = load_tools(Settings(), [broken, demo_plugin], entry_points=False)
+    assert list(registry.tools) == ["demo"]
+    report = next(item for item in registry.installed if item.name == "broken")
+    assert not report.enabled and "kaboom" in (report.problem or "")
+
+
+def test_invalid_declarations_are_refused_with_a_reason() -> None:
+    good = demo_plugin.groupkit_tool()
+    assert validate(good, "demo") is None
+    assert validate("not a tool", None) == "groupkit_tool() did not return a groupkit.Tool"
+    assert "invalid tool name" in (validate(dataclasses.replace(good, name="Bad Name"), None)
+                                   or "")
+    assert "invalid tool name" in (validate(dataclasses.replace(good, name="static"), None)
+                                   or "")
+    assert "declares tool" in (validate(good, "other") or "")
+    assert "missing templates" in (validate(dataclasses.replace(good, templates=Path("/nope")),
+                                            None) or "")
+    registry = load_tools(Settings(), [plugin_returning(42)], entry_points=False)
+    assert registry.tools == {}
+
+
+def test_a_tool_provided_twice_is_refused() -> None:
+    registry = load_tools(Settings(), [demo_plugin, plugin_returning(
+        demo_plugin.groupkit_tool())], entry_points=False)
+    assert list(registry.tools) == ["demo"]
+    assert any("provided twice" in (item.problem or "") for item in registry.installed)
