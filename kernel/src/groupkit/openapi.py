@@ -90,7 +90,8 @@ class DocumentBuilder:
             "tags": [tool.name], "operationId": f"{tool.name}_create",
             "summary": f"Create a {tool.title}",
             "requestBody": {"required": False, "content": {"application/json": {
-                "schema": self.body_schema(tool.create_schema)}}},
+                "schema": self.body_schema(tool.create_schema),
+                "example": dict(tool.example)}}},
             "responses": {"201": {"description": "Created: keep both codes.", "content": {
                 "application/json": {"schema": {"$ref": "#/components/schemas/Created"}}}},
                 **self.error_responses(errors)}}})

@@ -148,6 +148,9 @@ class Tool:
     limits:     capacity limits by name (e.g. `{"messages": 400}`), shown in the OpenAPI
                 document and enforced by the tool under the instance lock.
     preview:    `(instance) -> dict(title, description)` for link previews; default: title.
+    public_schema: JSON Schema (or marshmallow schema) of `public_view`, for OpenAPI.
+    example:    a valid create body: the OpenAPI example, and what the shared contract
+                tests create every installed tool with.
     """
 
     name: str
@@ -170,6 +173,7 @@ class Tool:
     limits: Mapping[str, int] = dataclasses.field(default_factory=dict)
     preview: View | None = None
     public_schema: BodyDoc | None = None
+    example: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def export_of(self, instance: Instance) -> dict[str, Any]:
         return (self.export or self.organiser_view)(instance)

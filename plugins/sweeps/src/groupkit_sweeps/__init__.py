@@ -20,6 +20,9 @@ def groupkit_tool() -> Tool:
         create_schema=CreateSweep, create=create, public_view=public_view,
         organiser_view=organiser_view, operations=ops,
         templates=Path(__file__).parent / "templates",
+        example={"title": "Grand final sweep", "outcomes": ["Lions by 1-12", "Lions by 13+",
+                                                           "Swans by 1-12", "Swans by 13+"],
+                 "names": ["Ann", "Bo", "Cy", "Di"]},
         public_schema={"type": "object", "properties": {
             "heading": {"type": "string"}, "kind": {"type": "string"},
             "draw": DRAW_SCHEMA["properties"]["draw"],

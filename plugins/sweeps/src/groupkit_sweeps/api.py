@@ -38,7 +38,7 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
             "names": instance.data["names"]}
 
 
-DRAW_SCHEMA = {"type": "object", "properties": {
+DRAW_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     "ok": {"type": "boolean"},
     "draw": {"type": "array", "items": {"type": "object", "properties": {
         "outcome": {"type": "string"}, "name": {"type": "string"}}}},

@@ -1,0 +1,66 @@
+"""Bring a Plate bodies, fields in the spec's check order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from groupkit import Count, Line, ObjectList, Schema, SpecField, Text, WholeNumber
+
+NO_CATEGORIES = "Add at least one category."
+TOO_MANY_CATEGORIES = "Twelve categories is the limit — combine a couple."
+NO_CATEGORY_NAME = "Every category needs a name."
+BAD_CAPACITY = "Spots per category must be a whole number from 1 to 20."
+DUPLICATE_CATEGORY = "Two categories share a name — make each one different."
+
+MAX_CATEGORIES = 12
+MAX_SPOTS = 20
+NAME_LIMIT = 40
+DISH_LIMIT = 80
+
+
+class CreatePlate(Schema):
+    title = Line(80)
+    eventDate = Line(60)  # the spec's field name
+    note = Text(300)
+    categories = ObjectList(
+        {"name": Line(40, required=NO_CATEGORY_NAME),
+         "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY)},
+        at_least=Count(1, NO_CATEGORIES),
+        at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
+        distinct=("name", DUPLICATE_CATEGORY))
+
+
+class Exact(SpecField):
+    """A string taken exactly as sent (a slot id or a secret); a non-string reads as empty.
+    Never an error: the operation decides what an unknown value means."""
+
+    def __init__(self, description: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.description = description
+
+    def clean(self, value: Any) -> str:
+        return value if isinstance(value, str) else ""
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": "string", "description": self.description}
+
+
+SLOT_ID = "a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1"
+
+
+class ClaimBody(Schema):
+    """Never fails on its own: the slot id is checked against the board first, so the
+    operation checks slot id, then name, then dish."""
+
+    slotId = Exact(SLOT_ID)  # the spec's field name
+    name = Line(NAME_LIMIT)
+    dish = Line(DISH_LIMIT)
+
+
+class UnclaimBody(Schema):
+    slotId = Exact(SLOT_ID)
+    secret = Exact("the 16-character secret the claim returned")
+
+
+class RemoveBody(Schema):
+    slotId = Exact(SLOT_ID)
