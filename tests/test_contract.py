@@ -7,6 +7,7 @@ from typing import Any
 
 import peewee as pw
 import pytest
+
 from groupkit.config import Settings
 from groupkit.credentials import ALPHABET
 from groupkit.plugins import load_tools

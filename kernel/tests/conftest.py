@@ -4,8 +4,9 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-import demo_plugin
 import pytest
+
+import demo_plugin
 
 
 class FakeClock:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import peewee as pw
+
 from demo_plugin import Note
 from groupkit import credentials
 from groupkit.slots import SlotClaim
@@ -195,3 +196,11 @@ def test_models_cascade_on_delete() -> None:
     for model in (Note, Credential, SlotClaim):
         field = model._meta.fields["instance"]
         assert isinstance(field, pw.ForeignKeyField) and field.on_delete == "CASCADE"
+
+
+def test_body_parsing_is_strict_and_never_raises() -> None:
+    from groupkit.api import parse_body
+
+    assert parse_body(b'{"a": 1}') == {"a": 1}
+    for raw in (b"NaN", b'{"a": Infinity}', b"[" * 100_000 + b"]" * 100_000, b"\x00", b"{"):
+        assert parse_body(raw) == {}

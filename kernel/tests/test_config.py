@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from groupkit.config import ConfigError, Settings, load_settings
 
 REPO = Path(__file__).resolve().parents[2]

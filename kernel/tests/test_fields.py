@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 import pytest
+
 from groupkit import fields
 from groupkit.fields import (
     Choice,
@@ -175,3 +176,11 @@ class TestSmallFields:
         assert [truthy(v) for v in (0, 0.0, "", None, False, "0", [], {})] == [
             False, False, False, False, False, True, True, True]
         assert js_string(1e21) == "1e+21"
+
+
+def test_js_string_survives_any_nesting() -> None:
+    deep: list[object] = ["x"]
+    for _ in range(5000):
+        deep = [deep]
+    assert js_string(deep) == ""
+    assert js_string([[["a"], "b"]]) == "a,b"

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from openapi_spec_validator import validate
+
 import demo_plugin
 from groupkit.config import Settings
 from groupkit.openapi import openapi_document
 from groupkit.plugins import load_tools
-from openapi_spec_validator import validate
 
 
 def served_api_routes(app: Any) -> set[tuple[str, str]]:

@@ -87,3 +87,14 @@ async def test_unknown_pages_are_html_404s(client: Any) -> None:
 async def test_healthz_checks_the_database(client: Any) -> None:
     response = await client.get("/healthz")
     assert response.status_code == 200 and await response.get_json() == {"ok": True}
+
+
+async def test_a_page_failure_is_an_html_500_without_details(client: Any) -> None:
+    created = await made(client)
+    token = (await (await client.post("/api/demo/join", json={
+        "slug": created["slug"], "text": "boom"})).get_json())["token"]
+    response = await client.get(f"/p/{token}")
+    assert response.status_code == 500
+    html = await response.get_data(as_text=True)
+    assert "Something went wrong" in html and "renderer bug" not in html
+    assert response.headers["Cache-Control"] == "no-store"

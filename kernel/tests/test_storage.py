@@ -5,8 +5,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import demo_plugin
 import pytest
+
+import demo_plugin
 from groupkit.app import migrate
 from groupkit.config import Settings
 from groupkit.plugins import load_tools

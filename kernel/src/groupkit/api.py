@@ -16,15 +16,24 @@ from .storage import Instance, Storage
 from .tool import Call, Operation, Operations, Reply, Tool
 
 
-async def json_body() -> Any:
-    """The request body as JSON; invalid JSON (or none) reads as `{}`."""
-    raw = await request.get_data(as_text=False)
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_body(raw: bytes) -> Any:
+    """Strict JSON (no NaN or Infinity); anything unreadable, however broken or deeply
+    nested, reads as `{}`."""
     if not raw:
         return {}
     try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+        return json.loads(raw, parse_constant=_refuse_constant)
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return {}
+
+
+async def json_body() -> Any:
+    """The request body as JSON; invalid JSON (or none) reads as `{}`."""
+    return parse_body(await request.get_data(as_text=False))
 
 
 def json_response(body: Any, status: int = 200,

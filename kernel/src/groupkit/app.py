@@ -169,6 +169,8 @@ def _install_errors(app: Quart) -> None:
     @app.errorhandler(Exception)
     async def unexpected(error: Exception) -> Response:
         log.exception("unexpected failure on %s %s", request.method, _redacted(request.path))
+        if not _wants_json():
+            return await web.page("groupkit/error.html", 500)
         return api.json_response({"error": UNEXPECTED}, 500)
 
 

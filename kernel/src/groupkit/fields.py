@@ -19,9 +19,13 @@ import marshmallow as ma
 _WHITESPACE = re.compile(r"\s+")
 
 
-def js_string(value: Any) -> str:
+MAX_DEPTH = 32
+
+
+def js_string(value: Any, depth: int = 0) -> str:
     """Text for a non-string the way a browser's `String(value)` writes it, so 'non-strings
-    converted to text' means the same here as in the page that sent them."""
+    converted to text' means the same here as in the page that sent them. Arrays nested
+    deeper than MAX_DEPTH read as empty rather than exhausting the stack."""
     if value is None or value is ma.missing:
         return "null" if value is None else ""
     if isinstance(value, bool):
@@ -33,7 +37,9 @@ def js_string(value: Any) -> str:
             return str(int(value))
         return repr(value)
     if isinstance(value, list):
-        return ",".join("" if item is None else js_string(item) for item in value)
+        if depth >= MAX_DEPTH:
+            return ""
+        return ",".join("" if item is None else js_string(item, depth + 1) for item in value)
     if isinstance(value, dict):
         return "[object Object]"
     return str(value)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import peewee as pw
+
 from groupkit import (
     ApiError,
     BaseModel,
@@ -70,6 +71,8 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
 
 
 def participant_view(instance: Instance, credential: Any) -> dict[str, Any]:
+    if credential.ref == "boom":
+        raise RuntimeError("a page renderer bug")
     return {"name": credential.ref}
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+
 from groupkit.testing import create
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import pytest
+
 from groupkit.testing import create
 
 NO_CATEGORIES = "Add at least one category."

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+
 from groupkit.testing import create
 
 FEW_OUTCOMES = "Add at least two outcomes."

@@ -1,0 +1,112 @@
+"""Hostile input against every installed tool: arbitrary JSON in every field of every create
+and every operation never gives a 5xx, and every refusal is one JSON `{"error"}`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from groupkit.api import all_operations
+from groupkit.config import Settings
+from groupkit.plugins import load_tools
+from groupkit.testing import create
+
+INSTALLED = load_tools(Settings()).tools
+ALLOWED = {200, 201, 400, 404, 409}
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+    | st.text(max_size=30),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.text(max_size=10), children, max_size=4),
+    max_leaves=12)
+
+
+def bodies(keys: list[str], fixed: dict[str, Any] | None = None) -> st.SearchStrategy[Any]:
+    """Objects with the schema's keys (each maybe absent) holding any JSON, plus non-objects."""
+    objects = st.fixed_dictionaries(
+        dict(fixed or {}), optional={key: json_values for key in keys})
+    return objects | json_values
+
+
+def schema_keys(schema: Any) -> list[str]:
+    return [field.data_key or name for name, field in schema().fields.items()]
+
+
+class Target:
+    """One app with one live instance of every tool, shared by the examples."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.client = app.test_client()
+        self.made: dict[str, dict[str, str]] = {}
+
+    def run(self, coroutine: Any) -> Any:
+        return asyncio.run(coroutine)
+
+    async def setup(self) -> None:
+        for name, tool in INSTALLED.items():
+            self.made[name] = await create(self.client, name, dict(tool.example))
+
+    async def post(self, path: str, body: Any) -> None:
+        response = await self.client.post(path, data=json.dumps(body),
+                                          headers={"Content-Type": "application/json"})
+        assert response.status_code in ALLOWED, (path, body, response.status_code)
+        payload = await response.get_json()
+        if response.status_code >= 400:
+            assert set(payload) == {"error"} and isinstance(payload["error"], str)
+            assert payload["error"] and "Traceback" not in payload["error"]
+
+
+@pytest.fixture
+def target(make_app: Any) -> Iterator[Target]:
+    found = Target(make_app())
+    found.run(found.setup())
+    yield found
+
+
+FUZZ = settings(max_examples=60, deadline=None, database=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                       HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("tool_name", sorted(INSTALLED))
+def test_create_never_fails_badly(tool_name: str, target: Target) -> None:
+    keys = schema_keys(INSTALLED[tool_name].create_schema)
+
+    @FUZZ
+    @given(body=bodies(keys))
+    def check(body: Any) -> None:
+        target.run(target.post(f"/api/{tool_name}", body))
+
+    check()
+
+
+OPERATIONS = [(name, op) for name, tool in INSTALLED.items() for op in all_operations(tool)
+              if op.writes and op.kind in ("public", "organiser") and op.path != "delete"]
+
+
+@pytest.mark.parametrize(("tool_name", "op"), OPERATIONS,
+                         ids=[f"{name}-{op.path}" for name, op in OPERATIONS])
+def test_operations_never_fail_badly(tool_name: str, op: Any, target: Target) -> None:
+    keys = schema_keys(op.body) if op.body is not None else []
+    made = target.made[tool_name]
+    if op.kind == "public":
+        path = f"/api/{tool_name}/{op.path}"
+        fixed = {"slug": st.sampled_from([made["slug"], "x", ""]) | json_values}
+    else:
+        path = f"/api/{tool_name}/{made['editToken']}/{op.path}"
+        fixed = {}
+
+    @FUZZ
+    @given(body=bodies(keys, fixed))
+    def check(body: Any) -> None:
+        target.run(target.post(path, body))
+
+    check()
