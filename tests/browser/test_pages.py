@@ -1,0 +1,310 @@
+"""The pages in a real browser (Playwright driving the system's headless Chromium): creating a
+sweep and a Bring a Plate board through their forms, the organiser page's links, claiming,
+releasing and removing a spot. Every page is screenshotted to artifacts/screenshots/ and must
+load without console errors or Content-Security-Policy violations."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
+
+from groupkit.testing import external_missing
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 10_000
+SETTLE_MS = 100
+
+# Runs before any page script; init scripts are not subject to the page's CSP.
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error("CSP violation: " + event.violatedDirective + " blocked " + event.blockedURI);
+});
+"""
+
+
+def chromium_path() -> str:
+    """Debian's Chromium (or $GROUPKIT_CHROMIUM); Playwright's own browsers are not used."""
+    return os.environ.get("GROUPKIT_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    executable = chromium_path()
+    if not (os.path.isfile(executable) and os.access(executable, os.X_OK)):
+        external_missing("Chromium")
+    with sync_playwright() as driver:
+        yield driver
+
+
+def launch(playwright: Playwright) -> Browser:
+    return playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    chromium = launch(playwright)
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture(scope="module")
+def server(live_server: Callable[..., Any]) -> Any:
+    return live_server(mode="development")
+
+
+@pytest.fixture
+def api(server: Any) -> Iterator[httpx.Client]:
+    with server.client() as client:
+        yield client
+
+
+class Watched:
+    """A page whose console errors, uncaught exceptions and CSP violations are collected;
+    `check(name)` screenshots the page and asserts that nothing went wrong on it."""
+
+    def __init__(self, page: Page, screenshot: Callable[[Any, str], Path]) -> None:
+        self.page = page
+        self.problems: list[str] = []
+        self._screenshot = screenshot
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        page.on("dialog", lambda dialog: dialog.accept())
+
+    def _console(self, message: ConsoleMessage) -> None:
+        source = message.location.get("url", "")
+        if message.type == "error" or "Content Security Policy" in message.text:
+            self.problems.append(f"console {message.type}: {message.text} ({source})")
+
+    def check(self, name: str) -> None:
+        self.page.wait_for_load_state("load")
+        self.page.wait_for_timeout(SETTLE_MS)  # messages logged just after `load`
+        self._screenshot(self.page, name)
+        problems, self.problems = self.problems, []
+        assert problems == [], f"{name} ({self.page.url}): {problems}"
+
+
+@pytest.fixture
+def open_context(browser: Browser, server: Any,
+                 screenshot: Callable[[Any, str], Path]) -> Iterator[Callable[[], Watched]]:
+    """Each call is a fresh browser profile (own localStorage): `watched = open_context()`."""
+    contexts: list[BrowserContext] = []
+    pages: list[Watched] = []
+
+    def start() -> Watched:
+        context = browser.new_context(base_url=server.base_url,
+                                      viewport={"width": 1024, "height": 800})
+        context.grant_permissions(["clipboard-read", "clipboard-write"],
+                                  origin=server.base_url)
+        context.set_default_timeout(TIMEOUT_MS)
+        context.add_init_script(REPORT_CSP_VIOLATIONS)
+        contexts.append(context)
+        pages.append(Watched(context.new_page(), screenshot))
+        return pages[-1]
+
+    yield start
+    for context in contexts:
+        context.close()
+    # Nothing may go wrong after a page's last check either.
+    assert [watched.problems for watched in pages] == [[] for _ in pages]
+
+
+def code_of(url: str, prefix: str) -> str:
+    match = re.search(rf"/{prefix}/([^/?#]+)", url)
+    assert match, url
+    return match.group(1)
+
+
+def test_first_page_of_a_fresh_browser_is_clean(playwright: Playwright, server: Any,
+                                                screenshot: Callable[[Any, str], Path]) -> None:
+    """A visitor's very first page: nothing in the console. (Chromium asks a new browser's
+    first page for /favicon.ico unless the page names an icon: a 404 there is a console
+    error that later pages, and so the other tests, never see.)"""
+    fresh = launch(playwright)
+    try:
+        page = fresh.new_page(base_url=server.base_url)
+        watched = Watched(page, screenshot)
+        page.goto("/")
+        page.wait_for_timeout(400)  # an icon is asked for after `load`
+        watched.check("home-fresh-browser")
+    finally:
+        fresh.close()
+
+
+def test_watcher_catches_csp_violations(server: Any, open_context: Callable[[], Watched]) -> None:
+    """The page CSP really blocks inline script, and the watcher really reports it."""
+    watched = open_context()
+    watched.page.goto("/")
+    watched.page.evaluate("""() => {
+        const script = document.createElement("script");
+        script.textContent = "window.inlineRan = true";
+        document.body.appendChild(script);
+    }""")
+    watched.page.wait_for_timeout(100)
+    assert watched.page.evaluate("window.inlineRan === true") is False
+    assert any("CSP violation" in problem or "Content Security Policy" in problem
+               for problem in watched.problems), watched.problems
+    watched.problems.clear()  # expected here, and only here
+
+
+def test_sweep_create_organiser_and_share(server: Any, api: httpx.Client,
+                                          open_context: Callable[[], Watched]) -> None:
+    watched = open_context()
+    page = watched.page
+    page.goto("/")
+    watched.check("home")
+
+    page.get_by_role("link", name="Office Sweep").click()
+    page.wait_for_url("**/new/sweeps")
+    page.fill("#title", "Office grand final")
+    page.fill("#outcomes", "Cats\nSwans\n\nLions")
+    page.fill("#names", "Ann\nBo")
+    watched.check("sweeps-create")
+    page.get_by_role("button", name="Draw the sweep").click()
+    page.wait_for_url(re.compile(r"/e/[^/?]+\?new=1$"))
+    edit_token = code_of(page.url, "e")
+
+    # The organiser page: both links, each with a copy button, and the draw.
+    assert page.get_by_role("status").inner_text().startswith("Created.")
+    share = page.input_value("#share-link")
+    organiser = page.input_value("#organiser-link")
+    assert organiser == server.url(f"/e/{edit_token}")
+    assert re.fullmatch(re.escape(server.url("/s/")) + r"office-grand-final-[a-z0-9]{14}", share)
+    assert page.locator("button[data-copy]").count() == 2
+    copy = page.locator("button[data-copy='#share-link']")
+    copy.click()
+    expect(copy).to_have_text("Copied")  # once the clipboard write resolves
+    assert page.evaluate("navigator.clipboard.readText()") == share
+    assert page.locator("table.draw tbody tr").count() == 3
+    watched.check("sweeps-organiser")
+
+    # The share link shows the same fixed draw.
+    page.goto(share)
+    watched.check("sweeps-public")
+    assert page.get_by_role("heading", level=1).inner_text() == "Office grand final"
+    rows = [[cell.strip() for cell in row.locator("td").all_inner_texts()]
+            for row in page.locator("table.draw tbody tr").all()]
+    draw = api.get(f"/api/sweeps/{code_of(share, 's')}").raise_for_status().json()["draw"]
+    assert rows == [[pair["outcome"], pair["name"]] for pair in draw]
+    assert [outcome for outcome, _ in rows] == ["Cats", "Swans", "Lions"]
+    assert {name for _, name in rows} == {"Ann", "Bo"}
+
+
+def spot_form(page: Page, slot_id: str) -> Any:
+    return page.locator(f"form:has(input[name='slotId'][value='{slot_id}'])")
+
+
+def release_button(page: Page, slot_id: str) -> Any:
+    return page.locator(f"button[data-secret-key$=':{slot_id}']")
+
+
+def claim(page: Page, slot_id: str, name: str, dish: str) -> None:
+    form = spot_form(page, slot_id)
+    form.locator("input[name='name']").fill(name)
+    form.locator("input[name='dish']").fill(dish)
+    with page.expect_navigation():
+        form.get_by_role("button", name="Claim").click()
+
+
+def board_spot(api: httpx.Client, slug: str, slot_id: str) -> dict[str, Any]:
+    board = api.get(f"/api/plate/{slug}").raise_for_status().json()
+    return next(spot for category in board["categories"] for spot in category["spots"]
+                if spot["slotId"] == slot_id)
+
+
+def test_plate_create_claim_release_remove(server: Any, api: httpx.Client,
+                                           open_context: Callable[[], Watched]) -> None:
+    watched = open_context()
+    page = watched.page
+    page.goto("/")
+    page.get_by_role("link", name="Bring a Plate").click()
+    page.wait_for_url("**/new/plate")
+    page.fill("#title", "Friday lunch")
+    page.fill("#eventDate", "Friday 12:30")
+    rows = page.locator("[data-list='categories'] [data-row]")
+    default_rows = rows.count()
+    page.get_by_role("button", name="Add a category").click()
+    assert rows.count() == default_rows + 1
+    rows.last.locator("[data-key='name']").fill("Nibbles")
+    rows.last.locator("[data-key='capacity']").fill("2")
+    watched.check("plate-create")
+    page.get_by_role("button", name="Make the board").click()
+    page.wait_for_url(re.compile(r"/e/[^/?]+\?new=1$"))
+    edit_token = code_of(page.url, "e")
+    watched.check("plate-organiser-new")
+    assert page.locator("button[data-copy]").count() == 2
+    share = page.input_value("#share-link")
+    slug = code_of(share, "s")
+    board = api.get(f"/api/plate/{slug}").raise_for_status().json()
+    assert board["title"] == "Friday lunch"
+    assert len(board["categories"]) == default_rows + 1
+    assert board["categories"][-1]["name"] == "Nibbles"
+    assert board["categories"][-1]["capacity"] == 2
+    nibbles = f"c{default_rows}-2"
+
+    # A guest claims the second Nibbles spot and sees it taken, with a release button.
+    page.goto(share)
+    watched.check("plate-public")
+    claim(page, nibbles, "Ann", "Sausage rolls")
+    taken = page.locator("li.taken")
+    assert taken.count() == 1
+    assert "Ann" in taken.inner_text() and "Sausage rolls" in taken.inner_text()
+    assert release_button(page, nibbles).is_visible()
+    assert spot_form(page, nibbles).count() == 0
+    watched.check("plate-public-claimed")
+    spot = board_spot(api, slug, nibbles)
+    assert (spot["taken"], spot["name"], spot["dish"]) == (True, "Ann", "Sausage rolls")
+
+    # Another browser sees the claim but not the release button.
+    other = open_context()
+    other.page.goto(share)
+    other_taken = other.page.locator("li.taken")
+    assert other_taken.count() == 1 and "Ann" in other_taken.inner_text()
+    assert release_button(other.page, nibbles).count() == 1
+    assert release_button(other.page, nibbles).is_hidden()
+    other.check("plate-public-other-browser")
+
+    # The guest releases the spot from the browser that claimed it.
+    with page.expect_navigation():
+        release_button(page, nibbles).click()
+    assert page.locator("li.taken").count() == 0
+    assert spot_form(page, nibbles).count() == 1
+    watched.check("plate-public-released")
+    assert board_spot(api, slug, nibbles)["taken"] is False
+
+    # The other browser claims a spot; the organiser removes that claim.
+    claim(other.page, "c0-1", "Bo", "Lasagne")
+    assert release_button(other.page, "c0-1").is_visible()
+    other.check("plate-public-claimed-by-other")
+    page.goto(f"/e/{edit_token}")
+    claimed = page.locator("li.taken")
+    assert claimed.count() == 1 and "Bo" in claimed.inner_text()
+    watched.check("plate-organiser-claimed")
+    with page.expect_navigation():
+        claimed.get_by_role("button", name="Remove").click()
+    assert page.locator("li.taken").count() == 0
+    watched.check("plate-organiser-removed")
+    assert board_spot(api, slug, "c0-1")["taken"] is False
+
+    # The other browser's page now offers the spot again.
+    other.page.reload()
+    assert spot_form(other.page, "c0-1").count() == 1
+    other.check("plate-public-after-remove")
