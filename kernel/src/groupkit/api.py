@@ -20,7 +20,7 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def parse_body(raw: bytes) -> Any:
+def parse_body(raw: bytes | str) -> Any:
     """Strict JSON (no NaN or Infinity); anything unreadable, however broken or deeply
     nested, reads as `{}`."""
     if not raw:

@@ -47,7 +47,7 @@ def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:
     def run() -> dict[str, list[str]]:
         return {app: apply_migrations(app, steps) for app, steps in plan.items()}
 
-    return storage.run_sync(run, write=False)
+    return storage.run_sync(run, write=True)
 
 
 def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[object] = (),

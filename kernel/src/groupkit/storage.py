@@ -159,10 +159,10 @@ class Storage:
     def _unit(self, fn: Callable[..., T], write: bool, args: Sequence[Any]) -> T:
         self.db.connect(reuse_if_open=True)
         try:
-            if write:
-                with transaction():
-                    return fn(*args)
-            return fn(*args)
+            # Reads run in a plain (deferred) transaction too: a page built from several
+            # queries sees one state of the database.
+            with transaction() if write else self.db.atomic():
+                return fn(*args)
         finally:
             if not self.db.in_transaction():
                 self.db.close()
