@@ -10,6 +10,7 @@ the tool, e.g. `uv run nox -s tests -- -k limits -x`.
     e2e             only the browser tests (headless Chromium; set $GROUPKIT_CHROMIUM)
     lint            ruff check
     types           mypy over the kernel and every plugin
+    bench           server CPU per request (bench/request_cost.py)
 """
 
 from __future__ import annotations
@@ -77,3 +78,9 @@ def types(session: nox.Session) -> None:
         if path.is_dir()
     ]
     uv_run(session, "mypy", *targets)
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Server CPU per request against a live server, as ratios to a no-database request."""
+    uv_run(session, "python", "bench/request_cost.py", *session.posargs)
