@@ -94,3 +94,20 @@ async def test_limits_are_per_client(make_app: Any, clock: Any) -> None:
     assert (await client.post("/api/demo", json=BODY, **spoof)).status_code == 201
     spoof["headers"] = {"X-Forwarded-For": "198.51.100.4"}
     assert (await client.post("/api/demo", json=BODY, **spoof)).status_code == 429
+
+
+async def test_refused_paths_count_too(make_app: Any, clock: Any) -> None:
+    """POSTs that match no operation are counted before routing fails."""
+    app = make_app(tools=["demo"], extra_plugins=[demo_plugin], clock=clock,
+                   mode="production", post_per_hour=2)
+    client = app.test_client()
+    assert (await client.post("/api/demo/nothing/here")).status_code == 404
+    assert (await client.post("/api/nothing")).status_code == 404
+    limited = await client.post("/api/demo/nothing/here")
+    assert limited.status_code == 429
+    assert limited.headers["Retry-After"] == str(3600 - 15 * 60)
+
+
+def test_retry_after_counts_to_the_next_clock_hour() -> None:
+    assert limits.retry_after(dt.datetime(2026, 1, 1, 9, 59, 30)) == "30"
+    assert limits.retry_after(dt.datetime(2026, 1, 1, 9, 0, 0)) == "3600"

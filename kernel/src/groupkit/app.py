@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import ChoiceLoader, FileSystemLoader
-from quart import Quart, Response, request
+from quart import Quart, Response, g, request
 from werkzeug.exceptions import HTTPException
 
 from . import api, limits, web
@@ -74,14 +74,15 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     app.jinja_env.autoescape = True
     app.jinja_env.globals.update(enabled_tools=registry.tools)
 
+    counted: set[str] = set()
     for tool in registry.tools.values():
-        api.mount(app, tool)
+        counted |= api.mount(app, tool)
         if tool.static is not None:
             app.add_url_rule(f"/static/{tool.name}/<path:filename>", f"static_{tool.name}",
                              _static_view(tool.static))
     web.mount(app)
     _mount_documents(app, registry)
-    _install_limits(app, settings)
+    _install_limits(app, settings, counted)
     _install_errors(app)
     _install_request_log(app)
 
@@ -117,7 +118,9 @@ def _mount_documents(app: Quart, registry: Registry) -> None:
     app.add_url_rule("/.well-known/api-catalog", "api_catalog", catalog, methods=["GET", "HEAD"])
 
 
-def _install_limits(app: Quart, settings: Settings) -> None:
+def _install_limits(app: Quart, settings: Settings, api_endpoints: set[str]) -> None:
+    """Count every POST /api/ request. For the kernel's API views the count rides along in
+    the view's own database trip (`api.pending_limit`); anything else is counted here."""
     trusted = limits.parse_networks(settings.trusted_proxies)
     create_paths = {f"/api/{name}" for name in app.config["GROUPKIT_TOOLS"]}
 
@@ -133,15 +136,20 @@ def _install_limits(app: Quart, settings: Settings) -> None:
         bucket, allowed, message = (
             (limits.CREATE, settings.create_per_hour, limits.CREATE_LIMIT_MESSAGE) if is_create
             else (limits.POST, settings.post_per_hour, limits.POST_LIMIT_MESSAGE))
-        count = await api.storage().write(limits.count_request, client, bucket, api.now())
-        if count > allowed:
-            return api.json_response({"error": message}, 429, {"Retry-After": _retry_after()})
+        when = api.now()
+
+        def check() -> None:
+            if limits.count_request(client, bucket, when) > allowed:
+                raise ApiError(429, message, {"Retry-After": limits.retry_after(when)})
+
+        if request.endpoint in api_endpoints:
+            g.groupkit_limit = check  # counted in the view's own database trip
+            return None
+        try:
+            await api.storage().write(check)
+        except ApiError as refused:
+            return api.json_response(refused.body(), refused.status, refused.headers)
         return None
-
-
-def _retry_after() -> str:
-    now = time.time()
-    return str(int(3600 - now % 3600) + 1)
 
 
 def _wants_json() -> bool:
@@ -153,7 +161,7 @@ def _install_errors(app: Quart) -> None:
     async def api_error(error: ApiError) -> Response:
         if not _wants_json():
             return await web.not_found_page()
-        return api.json_response(error.body(), error.status)
+        return api.json_response(error.body(), error.status, error.headers)
 
     @app.errorhandler(HTTPException)
     async def http_error(error: HTTPException) -> Response:

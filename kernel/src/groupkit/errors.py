@@ -6,10 +6,12 @@ from __future__ import annotations
 class ApiError(Exception):
     """A refusal a client is meant to read: rendered as `{"error": message}` with `status`."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers or {}
 
     def body(self) -> dict[str, str]:
         return {"error": self.message}

@@ -41,6 +41,11 @@ def clock_hour(now: dt.datetime) -> str:
     return now.strftime("%Y-%m-%dT%H")
 
 
+def retry_after(now: dt.datetime) -> str:
+    """Seconds until the next clock hour, when the window resets."""
+    return str(3600 - (now.minute * 60 + now.second))
+
+
 def count_request(client: str, bucket: str, now: dt.datetime) -> int:
     """Add one request to this client's window and return the new count (call inside a
     write transaction)."""

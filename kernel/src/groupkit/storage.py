@@ -15,7 +15,6 @@ import contextvars
 import datetime as dt
 import functools
 import json
-import threading
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -151,14 +150,18 @@ class Storage:
     def __init__(self, db: pw.Database, threads: int = 8) -> None:
         self.db = db
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="groupkit-db")
-        self._local = threading.local()
 
     def bind(self) -> None:
         database.initialize(self.db)
 
-    def _unit(self, fn: Callable[..., T], write: bool, args: Sequence[Any]) -> T:
+    def _unit(self, fn: Callable[..., T], write: bool, args: Sequence[Any],
+              before: Callable[[], None] | None = None) -> T:
         self.db.connect(reuse_if_open=True)
         try:
+            if before is not None:
+                # Its own transaction: it stands even when `fn` fails (a rate-limit count).
+                with transaction():
+                    before()
             # Reads run in a plain (deferred) transaction too: a page built from several
             # queries sees one state of the database.
             with transaction() if write else self.db.atomic():
@@ -172,10 +175,14 @@ class Storage:
         ctx = contextvars.copy_context()
         return await loop.run_in_executor(self.executor, ctx.run, self._unit, fn, False, args)
 
-    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+    async def write(self, fn: Callable[..., T], *args: Any,
+                    before: Callable[[], None] | None = None) -> T:
+        """Run `fn` in one write transaction; `before`, if given, first in its own, in the
+        same trip to a database thread."""
         loop = asyncio.get_running_loop()
         ctx = contextvars.copy_context()
-        return await loop.run_in_executor(self.executor, ctx.run, self._unit, fn, True, args)
+        return await loop.run_in_executor(self.executor, ctx.run, self._unit, fn, True, args,
+                                          before)
 
     def run_sync(self, fn: Callable[..., T], *args: Any, write: bool = True) -> T:
         """The same unit of work from synchronous code (CLI, migrations, tests)."""
