@@ -77,7 +77,7 @@ def free_port() -> int:
 
 
 class ServerFailed(RuntimeError):
-    pass
+    """The server exited or never became ready; its log tail is in the message."""
 
 
 class LiveServer:
