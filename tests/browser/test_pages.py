@@ -5,132 +5,21 @@ load without console errors or Content-Security-Policy violations."""
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from browsing import Watched, code_of, launch
 from playwright.sync_api import (
-    Browser,
-    BrowserContext,
-    ConsoleMessage,
     Page,
     Playwright,
     expect,
-    sync_playwright,
 )
 
-from groupkit.testing import external_missing
-
 pytestmark = [pytest.mark.browser, pytest.mark.server]
-
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
-TIMEOUT_MS = 10_000
-SETTLE_MS = 100
-
-# Runs before any page script; init scripts are not subject to the page's CSP.
-REPORT_CSP_VIOLATIONS = """
-document.addEventListener("securitypolicyviolation", (event) => {
-  console.error("CSP violation: " + event.violatedDirective + " blocked " + event.blockedURI);
-});
-"""
-
-
-def chromium_path() -> str:
-    """Debian's Chromium (or $GROUPKIT_CHROMIUM); Playwright's own browsers are not used."""
-    return os.environ.get("GROUPKIT_CHROMIUM", "/usr/bin/chromium")
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
-    executable = chromium_path()
-    if not (os.path.isfile(executable) and os.access(executable, os.X_OK)):
-        external_missing("Chromium")
-    with sync_playwright() as driver:
-        yield driver
-
-
-def launch(playwright: Playwright) -> Browser:
-    return playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-
-
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    chromium = launch(playwright)
-    yield chromium
-    chromium.close()
-
-
-@pytest.fixture(scope="module")
-def server(live_server: Callable[..., Any]) -> Any:
-    return live_server(mode="development")
-
-
-@pytest.fixture
-def api(server: Any) -> Iterator[httpx.Client]:
-    with server.client() as client:
-        yield client
-
-
-class Watched:
-    """A page whose console errors, uncaught exceptions and CSP violations are collected;
-    `check(name)` screenshots the page and asserts that nothing went wrong on it."""
-
-    def __init__(self, page: Page, screenshot: Callable[[Any, str], Path]) -> None:
-        self.page = page
-        self.problems: list[str] = []
-        self._screenshot = screenshot
-        page.on("console", self._console)
-        page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
-        page.on("dialog", lambda dialog: dialog.accept())
-
-    def _console(self, message: ConsoleMessage) -> None:
-        source = message.location.get("url", "")
-        if message.type == "error" or "Content Security Policy" in message.text:
-            self.problems.append(f"console {message.type}: {message.text} ({source})")
-
-    def check(self, name: str) -> None:
-        self.page.wait_for_load_state("load")
-        self.page.wait_for_timeout(SETTLE_MS)  # messages logged just after `load`
-        self._screenshot(self.page, name)
-        problems, self.problems = self.problems, []
-        assert problems == [], f"{name} ({self.page.url}): {problems}"
-
-
-@pytest.fixture
-def open_context(browser: Browser, server: Any,
-                 screenshot: Callable[[Any, str], Path]) -> Iterator[Callable[[], Watched]]:
-    """Each call is a fresh browser profile (own localStorage): `watched = open_context()`."""
-    contexts: list[BrowserContext] = []
-    pages: list[Watched] = []
-
-    def start() -> Watched:
-        context = browser.new_context(base_url=server.base_url,
-                                      viewport={"width": 1024, "height": 800})
-        context.grant_permissions(["clipboard-read", "clipboard-write"],
-                                  origin=server.base_url)
-        context.set_default_timeout(TIMEOUT_MS)
-        context.add_init_script(REPORT_CSP_VIOLATIONS)
-        contexts.append(context)
-        pages.append(Watched(context.new_page(), screenshot))
-        return pages[-1]
-
-    yield start
-    for context in contexts:
-        context.close()
-    # Nothing may go wrong after a page's last check either.
-    assert [watched.problems for watched in pages] == [[] for _ in pages]
-
-
-def code_of(url: str, prefix: str) -> str:
-    match = re.search(rf"/{prefix}/([^/?#]+)", url)
-    assert match, url
-    return match.group(1)
 
 
 def test_first_page_of_a_fresh_browser_is_clean(playwright: Playwright, server: Any,

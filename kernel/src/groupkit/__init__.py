@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .app import create_app
+from .calendar import CalendarEvent, calendar_reply
 from .config import Settings, load_settings
 from .credentials import (
     CLAIM_SECRET_LENGTH,
@@ -43,6 +44,7 @@ __all__ = [
     "PARTICIPANT_TOKEN_LENGTH",
     "ApiError",
     "BaseModel",
+    "CalendarEvent",
     "Call",
     "Choice",
     "Count",
@@ -64,6 +66,7 @@ __all__ = [
     "WholeNumber",
     "__version__",
     "bad_request",
+    "calendar_reply",
     "claim_slot",
     "claims_by_slot",
     "clean_line",

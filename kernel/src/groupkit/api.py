@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
 from quart import Quart, Response, current_app, g, request
 
-from . import resolve, schema
+from . import live, resolve, schema
 from .credentials import digest, new_edit_token, new_slug
 from .storage import Instance, Storage
 from .tool import Call, Operation, Operations, Reply, Tool
@@ -95,6 +96,18 @@ def public_read_view(tool: Tool) -> Callable[..., Any]:
     return view
 
 
+def live_view(tool: Tool) -> Callable[..., Any]:
+    async def view(slug: str) -> Response:
+        hub: live.LiveHub = current_app.config["GROUPKIT_LIVE"]
+        events = await live.stream(hub, tool.name, slug)
+        response = Response(events, content_type="text/event-stream",
+                            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        response.timeout = None
+        return response
+    view.__name__ = f"events_{tool.name}"
+    return view
+
+
 def _respond(op: Operation, result: dict[str, Any] | Reply) -> Response:
     if isinstance(result, Reply):
         if result.content_type.startswith("application/json"):
@@ -111,7 +124,11 @@ def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:
 
         def run() -> dict[str, Any] | Reply:
             # Resolution and handler share one transaction, and so the instance lock.
-            return op.handler(facts.resolve(tool, op, body, values))
+            call = facts.resolve(tool, op, body, values)
+            result = op.handler(call)
+            if op.writes:
+                live.changed(call.instance)
+            return result
 
         result = await (storage().write(run, before=pending_limit()) if op.writes
                         else storage().read(run))
@@ -143,9 +160,10 @@ class _RequestFacts:
             instance, credential = resolve.by_participant_token(
                 tool.name, op.token_kinds, token, lock=lock)
         data = schema.load(op.body(), body) if op.body is not None else {}
+        params = {k: v for k, v in values.items() if k not in ("slug", "edit_token", "token")}
         return Call(instance=instance, data=data, now=self.when, base_url=self.base,
                     credential=credential, token=token, edit_token=edit_token,
-                    query=self.query)
+                    query=self.query, params=params)
 
 
 def kernel_operations(tool: Tool) -> Operations:
@@ -170,16 +188,20 @@ def kernel_operations(tool: Tool) -> Operations:
     return ops
 
 
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
 def route_rule(tool: Tool, op: Operation) -> tuple[str, str]:
     """(Quart rule, OpenAPI path) of an operation."""
     base = f"/api/{tool.name}"
-    if op.kind == "public":
-        return f"{base}/{op.path}", f"{base}/{op.path}"
     if op.kind == "read":
-        return f"{base}/<slug>/{op.path}", f"{base}/{{slug}}/{op.path}"
-    if op.kind == "organiser":
-        return f"{base}/<edit_token>/{op.path}", f"{base}/{{editToken}}/{op.path}"
-    return f"{base}/{op.path.replace('{token}', '<token>')}", f"{base}/{op.path}"
+        path = f"{base}/{{slug}}/{op.path}"
+    elif op.kind == "organiser":
+        path = f"{base}/{{editToken}}/{op.path}"
+    else:
+        path = f"{base}/{op.path}"
+    rule = PLACEHOLDER.sub(lambda m: "<edit_token>" if m[1] == "editToken" else f"<{m[1]}>", path)
+    return rule, path
 
 
 def all_operations(tool: Tool) -> list[Operation]:
@@ -193,6 +215,8 @@ def mount(app: Quart, tool: Tool) -> set[str]:
     app.add_url_rule(f"/api/{tool.name}", f"create_{tool.name}", create_view(tool),
                      methods=["POST"])
     app.add_url_rule(f"/api/{tool.name}/<slug>", f"read_{tool.name}", public_read_view(tool),
+                     methods=["GET"])
+    app.add_url_rule(f"/api/{tool.name}/<slug>/events", f"events_{tool.name}", live_view(tool),
                      methods=["GET"])
     for op in all_operations(tool):
         rule, _ = route_rule(tool, op)

@@ -3,6 +3,7 @@ wired together."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 import time
@@ -14,7 +15,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from quart import Quart, Response, g, request
 from werkzeug.exceptions import HTTPException
 
-from . import api, limits, web
+from . import api, limits, live, retention, web
 from .config import Settings
 from .errors import ApiError
 from .openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
@@ -66,7 +67,8 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     app.config.update(
         GROUPKIT_SETTINGS=settings, GROUPKIT_TOOLS=registry.tools,
         GROUPKIT_REGISTRY=registry, GROUPKIT_STORAGE=storage,
-        GROUPKIT_CLOCK=clock or utc_clock, MAX_CONTENT_LENGTH=settings.max_body_bytes,
+        GROUPKIT_CLOCK=clock or utc_clock, GROUPKIT_LIVE=live.LiveHub(storage),
+        MAX_CONTENT_LENGTH=settings.max_body_bytes,
         JSON_SORT_KEYS=False)
     app.jinja_loader = ChoiceLoader([FileSystemLoader(str(HERE / "templates")),
                                      *(FileSystemLoader(str(t.templates))
@@ -86,8 +88,20 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     _install_errors(app)
     _install_request_log(app)
 
+    background: list[asyncio.Task[None]] = []
+
+    @app.before_serving
+    async def start_retention() -> None:
+        if settings.prune_every_minutes > 0:
+            background.append(asyncio.get_running_loop().create_task(retention.prune_forever(
+                storage, registry.tools, app.config["GROUPKIT_CLOCK"],
+                settings.prune_every_minutes * 60)))
+
     @app.after_serving
     async def close_storage() -> None:
+        for task in background:
+            task.cancel()
+        app.config["GROUPKIT_LIVE"].shutdown()
         storage.close()
 
     return app

@@ -1,4 +1,4 @@
-"""The `groupkit` command: serve, tools, openapi, migrate."""
+"""The `groupkit` command: serve, tools, openapi, migrate, prune."""
 
 from __future__ import annotations
 
@@ -87,6 +87,30 @@ def cmd_migrate(args: argparse.Namespace, quiet: bool = False) -> int:
     return 0
 
 
+def cmd_prune(args: argparse.Namespace) -> int:
+    import datetime as dt
+
+    from .app import migrate
+    from .plugins import load_tools
+    from .retention import prune_all
+    from .storage import Storage, open_database
+
+    settings = _settings(args)
+    registry = load_tools(settings)
+    storage = Storage(open_database(settings.database_url, 1), 1)
+    storage.bind()
+    try:
+        migrate(storage, registry)
+        removed = prune_all(storage, registry.tools, dt.datetime.now(dt.UTC))
+    finally:
+        storage.close()
+    for name, count in removed.items():
+        print(f"pruned {name}: {count} row(s)")
+    if not removed:
+        print("no enabled tool keeps data on a schedule")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="groupkit", description=__doc__)
     parser.add_argument("--config", help="TOML config file (default $GROUPKIT_CONFIG, then "
@@ -100,7 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=cmd_serve)
     for name, func, text in (("tools", cmd_tools, "list installed, enabled and refused tools"),
                              ("openapi", cmd_openapi, "print the OpenAPI document"),
-                             ("migrate", cmd_migrate, "create or update database tables")):
+                             ("migrate", cmd_migrate, "create or update database tables"),
+                             ("prune", cmd_prune, "drop data past each tool's retention now")):
         sub = commands.add_parser(name, help=text)
         sub.add_argument("--config", dest="config", default=argparse.SUPPRESS)
         sub.set_defaults(run=func)

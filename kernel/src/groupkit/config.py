@@ -29,6 +29,7 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     max_body_bytes: int = 256 * 1024
     base_url: str = ""
+    prune_every_minutes: int = 60
 
     @property
     def production(self) -> bool:
@@ -58,7 +59,8 @@ def _string_list(value: Any, key: str) -> tuple[str, ...]:
 
 def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
     """Build Settings from parsed TOML; unknown keys are errors, not silently ignored."""
-    known_top = {"mode", "base_url", "database", "tools", "limits", "proxy", "server"}
+    known_top = {"mode", "base_url", "database", "tools", "limits", "proxy", "server",
+                 "retention"}
     unknown = set(data) - known_top
     if unknown:
         raise ConfigError(f"unknown key(s): {', '.join(sorted(unknown))}")
@@ -79,6 +81,7 @@ def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
         },
         "proxy": {"trusted": ("trusted_proxies", list)},
         "tools": {"enabled": ("enabled_tools", list)},
+        "retention": {"every_minutes": ("prune_every_minutes", int)},
         "server": {},
     }
     for section, keys in sections.items():

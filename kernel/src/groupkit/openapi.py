@@ -10,7 +10,7 @@ import marshmallow as ma
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from .api import all_operations, route_rule
+from .api import PLACEHOLDER, all_operations, route_rule
 from .fields import SpecField
 from .limits import CREATE_LIMIT_MESSAGE
 from .tool import BodyDoc, Operation, Tool
@@ -102,20 +102,33 @@ class DocumentBuilder:
             "responses": {"200": {"description": "What the public page shows.", "content": {
                 "application/json": {"schema": self.body_schema(tool.public_schema)}}},
                 **self.error_responses({})}}})
+        self.spec.path(path=f"/api/{tool.name}/{{slug}}/events", operations={"get": {
+            "tags": [tool.name], "operationId": f"{tool.name}_events",
+            "summary": f"Live updates: a Server-Sent Events stream for a {tool.title}",
+            "description": "`event: version` (data: the instance's version number) on connect "
+                           "and whenever the instance changes; `event: gone` when it is "
+                           "deleted. Re-read the public view on each new version. The stream "
+                           "ends after a few minutes; reconnect (EventSource does).",
+            "parameters": [self.parameter("slug")],
+            "responses": {"200": {"description": "An endless event stream.", "content": {
+                "text/event-stream": {"schema": {"type": "string"}}}},
+                **self.error_responses({})}}})
 
     @staticmethod
     def parameter(name: str) -> dict[str, Any]:
         return {"name": name, "in": "path", "required": True, "schema": {"type": "string"},
-                "description": PARAMETERS[name]}
+                "description": PARAMETERS.get(name, f"The {name} this operation acts on.")}
 
     def add_operation(self, tool: Tool, op: Operation) -> None:
         _, path = route_rule(tool, op)
-        parameters = [self.parameter(name) for name in PARAMETERS if f"{{{name}}}" in path]
+        parameters = [self.parameter(name) for name in PLACEHOLDER.findall(path)]
         operation: dict[str, Any] = {
             "tags": [tool.name],
             "operationId": "_".join([tool.name, *path.split("/")[3:]]).replace(
                 "{", "").replace("}", ""),
             "summary": op.summary or op.path, "parameters": parameters}
+        if op.description:
+            operation["description"] = op.description
         errors = dict(op.errors)
         if op.writes:
             errors.setdefault(429, ERROR_DESCRIPTIONS[429])
@@ -135,7 +148,9 @@ class DocumentBuilder:
 
     def build(self) -> dict[str, Any]:
         for tool in self.tools.values():
-            self.spec.tag({"name": tool.name, "description": f"{tool.title} {tool.version}"})
+            about = f"{tool.title} {tool.version}."
+            self.spec.tag({"name": tool.name,
+                           "description": f"{about} {tool.description}".strip()})
             self.add_create(tool)
             for op in all_operations(tool):
                 self.add_operation(tool, op)

@@ -36,6 +36,8 @@ class Call:
     token: str | None = None
     edit_token: str | None = None
     query: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: Values of the operation path's own `{placeholders}` (e.g. `ics/{shiftId}`).
+    params: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -60,6 +62,10 @@ class Operation:
     kind "participant": `/api/<tool>/<path>` where path contains `{token}`, a participant token
     of one of `token_kinds` issued by this tool.
     kind "read": `GET /api/<tool>/{slug}/<path>`, read only.
+
+    A path may carry further `{placeholders}` (`ics/{shiftId}`); their values reach the
+    handler as `call.params`. A successful write operation bumps `instance.version` and
+    tells open pages the instance changed (see `groupkit.live`).
     """
 
     kind: str
@@ -72,6 +78,7 @@ class Operation:
     content_type: str = "application/json"
     errors: Mapping[int, str] = dataclasses.field(default_factory=dict)
     summary: str = ""
+    description: str = ""
     token_kinds: tuple[str, ...] = ()
 
     @property
@@ -145,6 +152,9 @@ class Tool:
     templates:  folder holding `<name>/create.html`, `public.html`, `organiser.html` and
                 `participant.html` (if any), each extending `groupkit/base.html`.
     static:     optional folder served at `/static/<name>/`.
+    description: longer notes for the OpenAPI document (design choices the spec leaves open).
+    prune:      `(now) -> int` drops data past the tool's retention (returns rows removed);
+                run by `groupkit prune` and periodically by the server, in one transaction.
     limits:     capacity limits by name (e.g. `{"messages": 400}`), shown in the OpenAPI
                 document and enforced by the tool under the instance lock.
     preview:    `(instance) -> dict(title, description)` for link previews; default: title.
@@ -174,6 +184,8 @@ class Tool:
     preview: View | None = None
     public_schema: BodyDoc | None = None
     example: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    description: str = ""
+    prune: Callable[[dt.datetime], int] | None = None
 
     def export_of(self, instance: Instance) -> dict[str, Any]:
         return (self.export or self.organiser_view)(instance)

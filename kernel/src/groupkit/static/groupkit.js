@@ -132,6 +132,47 @@
       if (localStorage.getItem(element.dataset.secretKey)) element.hidden = false;
     });
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", revealOwned);
-  else revealOwned();
+
+  /* Live updates: when the instance changes, re-read this page and swap every
+     [data-live-region id=...] for its fresh copy. A region the visitor is busy in (focus
+     inside it, or a field typed into) waits and is retried, so nobody loses what they typed.
+     Plugin scripts hear "groupkit:live" after each swap. */
+  var retry = null;
+  function busy(region) {
+    if (region.contains(document.activeElement) && document.activeElement !== document.body) return true;
+    return Array.prototype.some.call(region.querySelectorAll("input, textarea"), function (field) {
+      return field.type !== "hidden" && field.value !== field.defaultValue;
+    });
+  }
+  function refreshRegions() {
+    retry = null;
+    fetch(window.location.href, { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        if (html === null) { window.location.reload(); return; }
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        var waiting = false;
+        document.querySelectorAll("[data-live-region][id]").forEach(function (region) {
+          if (busy(region)) { waiting = true; return; }
+          var replacement = fresh.getElementById(region.id);
+          if (replacement) region.replaceWith(document.importNode(replacement, true));
+        });
+        if (waiting && retry === null) retry = setTimeout(refreshRegions, 1500);
+        revealOwned();
+        document.dispatchEvent(new CustomEvent("groupkit:live"));
+      });
+  }
+  function startLive() {
+    var body = document.body;
+    if (!body.dataset.live || !document.querySelector("[data-live-region]") || !window.EventSource) return;
+    var seen = body.dataset.liveVersion;
+    var source = new EventSource(body.dataset.live);
+    source.addEventListener("version", function (event) {
+      if (event.data !== seen) { seen = event.data; refreshRegions(); }
+    });
+    source.addEventListener("gone", function () { source.close(); window.location.reload(); });
+  }
+  function ready() { revealOwned(); startLive(); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
 })();

@@ -1,0 +1,205 @@
+"""Live updates: one Server-Sent Events stream per instance, `GET /api/<tool>/{slug}/events`,
+that tells open pages the instance changed, so a reveal shows without a refresh.
+
+Every successful write operation bumps `instance.version` inside its own transaction
+(`changed`). How the other processes hear of it:
+
+- PostgreSQL (several workers, several hosts): `pg_notify('groupkit_live', slug)` in the same
+  transaction, so it is delivered on commit, and only then, to every worker on every host.
+  Each worker holds one LISTEN connection in a small thread; a notification for a watched
+  slug wakes that worker's streams, which re-read the versions they watch in one query.
+- SQLite (one host by definition): each worker reads the versions of the instances its open
+  streams watch, in one indexed query every quarter second, and only while a stream is open.
+
+Both end in the same comparison (version now vs. version last sent), so a missed or
+duplicated wake-up can never send a page a wrong state; at worst it refreshes once more.
+The stream sends `event: version` with the version number on connect and on every change,
+`event: gone` when the instance is deleted, a comment every 15 s to keep proxies open, and
+ends after a few minutes (the browser reconnects on its own, `retry: 1000`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import select
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+from . import resolve
+from .storage import Instance, Storage, database, is_postgres
+
+CHANNEL = "groupkit_live"
+END = -1  # queued on shutdown: end the stream quietly (the browser reconnects elsewhere)
+POLL_SECONDS = 0.25
+KEEPALIVE_SECONDS = 15.0
+STREAM_SECONDS = 300.0
+
+log = logging.getLogger("groupkit.live")
+
+
+def changed(instance: Instance) -> None:
+    """Record that `instance` changed; call inside the write transaction that changed it."""
+    Instance.update(version=Instance.version + 1).where(Instance.id == instance.id).execute()
+    if is_postgres():
+        database.execute_sql("SELECT pg_notify(%s, %s)", (CHANNEL, instance.slug))
+
+
+def _versions(slugs: list[str]) -> dict[str, int]:
+    rows = Instance.select(Instance.slug, Instance.version).where(Instance.slug.in_(slugs))
+    return {row.slug: row.version for row in rows}
+
+
+class LiveHub:
+    """One per worker process: the open streams by slug, and what wakes them."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.queues: dict[str, set[asyncio.Queue[int | None]]] = {}
+        self.sent: dict[str, int | None] = {}
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._listener: _Listener | None = None
+
+    async def open(self, tool: str, slug: str) -> tuple[int, asyncio.Queue[int | None]]:
+        """Start watching; 404 (`ApiError`) for anything `by_slug` would refuse."""
+        instance = await self.storage.read(resolve.by_slug, tool, slug)
+        queue: asyncio.Queue[int | None] = asyncio.Queue()
+        self.queues.setdefault(instance.slug, set()).add(queue)
+        self.sent.setdefault(instance.slug, instance.version)
+        self._ensure_running()
+        return instance.version, queue
+
+    def close(self, slug: str, queue: asyncio.Queue[int | None]) -> None:
+        watchers = self.queues.get(slug)
+        if watchers is not None:
+            watchers.discard(queue)
+            if not watchers:
+                del self.queues[slug]
+                self.sent.pop(slug, None)
+
+    def _ensure_running(self) -> None:
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        if is_postgres(self.storage.db) and self._listener is None:
+            self._listener = _Listener(self, asyncio.get_running_loop())
+            self._listener.start()
+
+    def wake(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while self.queues:
+            if self._listener is not None:
+                # Notifications wake us; the timeout only guards against a lost listener.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), 5.0)
+            else:
+                await asyncio.sleep(POLL_SECONDS)
+            self._wake.clear()
+            slugs = list(self.queues)
+            if not slugs:
+                break
+            try:
+                versions = await self.storage.read(_versions, slugs)
+            except Exception:  # a database hiccup must not kill every stream
+                log.exception("live: reading versions failed")
+                await asyncio.sleep(1.0)
+                continue
+            for slug in slugs:
+                version = versions.get(slug)
+                if slug in self.sent and version != self.sent[slug]:
+                    self.sent[slug] = version
+                    for queue in self.queues.get(slug, ()):
+                        queue.put_nowait(version)
+
+    def shutdown(self) -> None:
+        for watchers in self.queues.values():
+            for queue in watchers:
+                queue.put_nowait(END)
+        if self._listener is not None:
+            self._listener.stop()
+        if self._task is not None:
+            self._task.cancel()
+
+
+class _Listener(threading.Thread):
+    """LISTENs on its own PostgreSQL connection (never a pooled one) and wakes the hub."""
+
+    def __init__(self, hub: LiveHub, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(name="groupkit-live", daemon=True)
+        self.hub, self.loop = hub, loop
+        self.stopping = threading.Event()
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def _connect(self) -> Any:
+        import psycopg2
+        import psycopg2.extensions
+
+        db = self.hub.storage.db
+        conn = psycopg2.connect(database=db.database, **db.connect_params)
+        conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
+        with conn.cursor() as cursor:
+            cursor.execute(f"LISTEN {CHANNEL}")
+        return conn
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                conn = self._connect()
+            except Exception:
+                log.exception("live: cannot LISTEN; retrying")
+                self.stopping.wait(2.0)
+                continue
+            # Anything committed while we were away is caught by this first wake-up.
+            self.loop.call_soon_threadsafe(self.hub.wake)
+            try:
+                while not self.stopping.is_set():
+                    if select.select([conn], [], [], 1.0) == ([], [], []):
+                        continue
+                    conn.poll()
+                    slugs = {note.payload for note in conn.notifies}
+                    conn.notifies.clear()
+                    if slugs & set(self.hub.queues):
+                        self.loop.call_soon_threadsafe(self.hub.wake)
+            except Exception:
+                log.exception("live: LISTEN connection lost; reconnecting")
+            finally:
+                with contextlib.suppress(Exception):
+                    conn.close()
+
+
+async def stream(hub: LiveHub, tool: str, slug: str) -> AsyncIterator[str]:
+    """The text of one SSE stream; raises the usual 404 before any byte is sent."""
+    version, queue = await hub.open(tool, slug)
+    return _events(hub, slug, version, queue)
+
+
+async def _events(hub: LiveHub, slug: str, version: int,
+                  queue: asyncio.Queue[int | None]) -> AsyncIterator[str]:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + STREAM_SECONDS
+    try:
+        yield f"retry: 1000\nevent: version\ndata: {version}\n\n"
+        while loop.time() < deadline:
+            try:
+                current = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+            except TimeoutError:
+                yield ": keep-alive\n\n"
+                continue
+            if current == END:
+                return
+            if current is None:
+                yield "event: gone\ndata: {}\n\n"
+                return
+            yield f"event: version\ndata: {current}\n\n"
+    finally:
+        hub.close(slug, queue)

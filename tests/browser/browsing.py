@@ -1,0 +1,71 @@
+"""What browser tests share besides fixtures: launching Chromium, watched pages, reading
+credentials out of page addresses. Import it as `from browsing import Watched, code_of`."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import (
+    Browser,
+    ConsoleMessage,
+    Page,
+    Playwright,
+)
+
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 10_000
+SETTLE_MS = 100
+
+# Runs before any page script; init scripts are not subject to the page's CSP.
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error("CSP violation: " + event.violatedDirective + " blocked " + event.blockedURI);
+});
+"""
+
+
+def chromium_path() -> str:
+    """Debian's Chromium (or $GROUPKIT_CHROMIUM); Playwright's own browsers are not used."""
+    return os.environ.get("GROUPKIT_CHROMIUM", "/usr/bin/chromium")
+
+
+def launch(playwright: Playwright) -> Browser:
+    return playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+
+
+class Watched:
+    """A page whose console errors, uncaught exceptions and CSP violations are collected;
+    `check(name)` screenshots the page and asserts that nothing went wrong on it."""
+
+    def __init__(self, page: Page, screenshot: Callable[[Any, str], Path]) -> None:
+        self.page = page
+        self.problems: list[str] = []
+        self._screenshot = screenshot
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        page.on("dialog", lambda dialog: dialog.accept())
+
+    def _console(self, message: ConsoleMessage) -> None:
+        source = message.location.get("url", "")
+        if message.type == "error" or "Content Security Policy" in message.text:
+            self.problems.append(f"console {message.type}: {message.text} ({source})")
+
+    def check(self, name: str) -> None:
+        self.page.wait_for_load_state("load")
+        self.page.wait_for_timeout(SETTLE_MS)  # messages logged just after `load`
+        self._screenshot(self.page, name)
+        problems, self.problems = self.problems, []
+        assert problems == [], f"{name} ({self.page.url}): {problems}"
+
+
+def code_of(url: str, prefix: str) -> str:
+    """The credential in a page address: `code_of(page.url, "e")`."""
+    match = re.search(rf"/{prefix}/([^/?#]+)", url)
+    assert match, url
+    return match.group(1)
