@@ -41,3 +41,12 @@ def test_a_bad_config_is_a_clear_exit(tmp_path: Path) -> None:
     path.write_text('mode = "party"\n', encoding="utf-8")
     with pytest.raises(SystemExit, match="mode must be"):
         main(["--config", str(path), "tools"])
+
+
+def test_prune_says_when_no_enabled_tool_keeps_data_on_a_schedule(
+        tmp_path: Path, database_url: str, capsys: Any) -> None:
+    path = tmp_path / "plate-only.toml"
+    path.write_text(f'[database]\nurl = "{database_url}"\n[tools]\nenabled = ["plate"]\n',
+                    encoding="utf-8")
+    assert main(["prune", "--config", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["no enabled tool keeps data on a schedule"]

@@ -51,6 +51,11 @@ async def test_operations_document_bodies_errors_and_fields(demo_app: Any) -> No
     assert whoami["parameters"][0]["name"] == "token"
     csv = document["paths"]["/api/demo/{editToken}/csv"]["get"]
     assert "text/csv" in csv["responses"]["200"]["content"]
+    ics = document["paths"]["/api/demo/{slug}/ics/{day}"]["get"]
+    assert [parameter["name"] for parameter in ics["parameters"]] == ["slug", "day"]
+    assert "text/calendar" in ics["responses"]["200"]["content"]
+    events = document["paths"]["/api/demo/{slug}/events"]["get"]
+    assert "text/event-stream" in events["responses"]["200"]["content"]
 
 
 def test_every_installed_tool_is_documented() -> None:

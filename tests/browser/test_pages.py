@@ -197,3 +197,28 @@ def test_plate_create_claim_release_remove(server: Any, api: httpx.Client,
     other.page.reload()
     assert spot_form(other.page, "c0-1").count() == 1
     other.check("plate-public-after-remove")
+
+
+def test_an_open_board_shows_another_browsers_claim_without_a_reload(
+        api: httpx.Client, open_context: Callable[[], Watched]) -> None:
+    """Live updates: the page learns of the change over its event stream and swaps its
+    board in place (no navigation), within a second; deleting the board takes it away."""
+    created = api.post("/api/plate", json={
+        "title": "Live board", "categories": [{"name": "Mains", "capacity": 2}]}).json()
+    share = f"/s/{created['slug']}"
+    watcher, actor = open_context(), open_context()
+    watcher.page.goto(share)
+    watcher.page.evaluate("window.notReloaded = true")
+    watcher.check("plate-live-before")
+    actor.page.goto(share)
+    claim(actor.page, "c0-2", "Ann", "Dumplings")
+    taken = watcher.page.locator("li.taken")
+    expect(taken).to_have_count(1, timeout=1000)
+    assert "Dumplings" in taken.inner_text()
+    assert watcher.page.evaluate("window.notReloaded") is True
+    watcher.check("plate-live-after")
+
+    api.post(f"/api/plate/{created['editToken']}/delete").raise_for_status()
+    expect(watcher.page.get_by_text("The organiser has deleted this")).to_be_visible(
+        timeout=2000)
+    watcher.check("plate-live-deleted")

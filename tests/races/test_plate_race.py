@@ -5,7 +5,6 @@ winner. On SQLite always, on PostgreSQL when $GROUPKIT_TEST_POSTGRES_URL is set.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from groupkit.testing import REQUIRE_ENV, postgres_url
+from groupkit.testing import server_backends
 
 pytestmark = pytest.mark.server
 
@@ -22,17 +21,7 @@ ROUNDS = 3
 TAKEN = "Someone snapped that spot up seconds ago — pick another."
 
 
-def backends() -> list[str]:
-    """SQLite always; PostgreSQL when $GROUPKIT_TEST_POSTGRES_URL is set. Without the URL the
-    postgres case skips through `external_missing` on a laptop, but it is not generated at all
-    under $GROUPKIT_REQUIRE_EXTERNAL=1: that is CI's SQLite pass, which unsets the URL on
-    purpose and runs the suite again with it (where both cases run)."""
-    if postgres_url() or os.environ.get(REQUIRE_ENV) != "1":
-        return ["sqlite", "postgres"]
-    return ["sqlite"]
-
-
-@pytest.fixture(scope="module", params=backends())
+@pytest.fixture(scope="module", params=server_backends())
 def race_server(request: pytest.FixtureRequest, live_server: Callable[..., Any]) -> Any:
     # Rounds of 50 claims from one address would soon meet the 240 POSTs an hour limit.
     return live_server(workers=2, database=request.param,

@@ -41,6 +41,18 @@ def postgres_url() -> str | None:
     return os.environ.get(POSTGRES_ENV) or None
 
 
+def server_backends() -> list[str]:
+    """Databases a real-server test runs on: `@pytest.fixture(params=server_backends())`.
+
+    SQLite always; PostgreSQL when $GROUPKIT_TEST_POSTGRES_URL is set. Without the URL the
+    postgres case skips through `external_missing` on a laptop, but it is not generated at all
+    under $GROUPKIT_REQUIRE_EXTERNAL=1: that is CI's SQLite pass, which unsets the URL on
+    purpose and runs the suite again with it (where both cases run)."""
+    if postgres_url() or os.environ.get(REQUIRE_ENV) != "1":
+        return ["sqlite", "postgres"]
+    return ["sqlite"]
+
+
 def _with_search_path(url: str, schema: str) -> str:
     parts = urlsplit(url)
     query = (parts.query + "&" if parts.query else "") + "options=" + quote(

@@ -3,6 +3,7 @@ model of its own, participant tokens, the instance lock and slot claims."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import peewee as pw
 from groupkit import (
     ApiError,
     BaseModel,
+    CalendarEvent,
     Call,
     Count,
     Instance,
@@ -19,6 +21,7 @@ from groupkit import (
     Schema,
     StringList,
     Tool,
+    calendar_reply,
     claim_slot,
     claims_by_slot,
     csv_reply,
@@ -28,15 +31,18 @@ from groupkit import (
     release_slot,
     remove_slot,
     rotate_token,
+    utcnow,
 )
 
 CAP = 3
+KEEP_DAYS = 7
 ops = Operations()
 
 
 class Note(BaseModel):
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
     text = pw.TextField()
+    created = pw.DateTimeField(default=utcnow)
 
     class Meta:
         table_name = "demo_note"
@@ -82,7 +88,8 @@ def add_note(call: Call) -> dict[str, Any]:
     lock_instance(call.instance)
     if Note.select().where(Note.instance == call.instance).count() >= CAP:
         raise ApiError(409, "Full.")
-    note = Note.create(instance=call.instance, text=call.data["text"])
+    note = Note.create(instance=call.instance, text=call.data["text"],
+                       created=call.now.replace(tzinfo=None))
     return {"id": note.id}
 
 
@@ -136,6 +143,22 @@ def count(call: Call) -> dict[str, Any]:
     return {"notes": Note.select().where(Note.instance == call.instance).count()}
 
 
+@ops.read("ics/{day}", content_type="text/calendar")
+def calendar(call: Call) -> Any:
+    """A path placeholder reaches the handler as `call.params`."""
+    day = dt.date.fromisoformat(call.params["day"])
+    return calendar_reply([CalendarEvent(uid=f"{call.instance.slug}-{day}@demo",
+                                         summary=call.instance.title, start=day)],
+                          f"{day}.ics", call.now)
+
+
+def prune(now: dt.datetime) -> int:
+    """Notes older than KEEP_DAYS go."""
+    cutoff = now.replace(tzinfo=None) - dt.timedelta(days=KEEP_DAYS)
+    removed: int = Note.delete().where(Note.created < cutoff).execute()
+    return removed
+
+
 @ops.public("boom")
 def boom(call: Call) -> dict[str, Any]:
     raise RuntimeError("an unexpected bug with a secret inside: /e/abc")
@@ -147,7 +170,8 @@ def groupkit_tool() -> Tool:
                 create_schema=CreateDemo, create=create, public_view=public_view,
                 organiser_view=organiser_view, participant_view=participant_view,
                 participant_kinds=("demo-player",), operations=ops, models=[Note],
-                templates=Path(__file__).parent / "templates", limits={"notes": CAP})
+                templates=Path(__file__).parent / "templates", limits={"notes": CAP},
+                prune=prune)
 
 
 __all__ = ["Note", "groupkit_tool"]

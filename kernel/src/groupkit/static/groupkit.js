@@ -170,7 +170,15 @@
     source.addEventListener("version", function (event) {
       if (event.data !== seen) { seen = event.data; refreshRegions(); }
     });
-    source.addEventListener("gone", function () { source.close(); window.location.reload(); });
+    source.addEventListener("gone", function () {
+      source.close();
+      var main = document.querySelector("main");
+      var notice = document.createElement("p");
+      notice.className = "notice";
+      notice.setAttribute("role", "status");
+      notice.textContent = "The organiser has deleted this, so there is nothing more to see here.";
+      main.replaceChildren(notice);
+    });
   }
   function ready() { revealOwned(); startLive(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);

@@ -1,0 +1,81 @@
+"""Live updates against a real two-worker server: a change made through one connection
+reaches an event stream held open on another within a second, on SQLite (version polling)
+and on PostgreSQL (LISTEN/NOTIFY); deleting the instance ends the stream with `gone`."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from groupkit.testing import server_backends
+
+pytestmark = pytest.mark.server
+
+BOARD = {"title": "Live lunch", "categories": [{"name": "Mains", "capacity": 3}]}
+
+
+@pytest.fixture(scope="module", params=server_backends())
+def server(request: pytest.FixtureRequest, live_server: Callable[..., Any]) -> Any:
+    return live_server(workers=2, database=request.param)
+
+
+async def events(client: httpx.AsyncClient, path: str) -> AsyncIterator[tuple[str, str]]:
+    """(event, data) pairs of one SSE stream."""
+    async with client.stream("GET", path) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        name, data = "message", ""
+        async for line in response.aiter_lines():
+            if line.startswith("event:"):
+                name = line[6:].strip()
+            elif line.startswith("data:"):
+                data = line[5:].strip()
+            elif line == "" and data:
+                yield name, data
+                name, data = "message", ""
+
+
+async def next_event(stream: AsyncIterator[tuple[str, str]]) -> tuple[str, str]:
+    return await asyncio.wait_for(anext(stream), 5)
+
+
+async def test_a_claim_reaches_an_open_stream_within_a_second(server: Any) -> None:
+    # Separate connections, so with two workers the stream and the writes are often served
+    # by different processes; the test runs several changes to cross over both ways.
+    async with server.async_client() as watcher, server.async_client() as actor:
+        created = (await actor.post("/api/plate", json=BOARD)).json()
+        slug = created["slug"]
+        stream = events(watcher, f"/api/plate/{slug}/events")
+        assert await next_event(stream) == ("version", "0")
+        for number in range(1, 4):
+            started = time.monotonic()
+            claimed = await actor.post("/api/plate/claim", json={
+                "slug": slug, "slotId": f"c0-{number}", "name": f"Cook {number}",
+                "dish": "Soup"})
+            assert claimed.status_code == 201
+            assert await next_event(stream) == ("version", str(number))
+            assert time.monotonic() - started < 1.0
+        deleted = await actor.post(f"/api/plate/{created['editToken']}/delete")
+        assert deleted.status_code == 200
+        assert await next_event(stream) == ("gone", "{}")
+
+
+async def test_a_failed_write_changes_nothing_and_unknown_slugs_are_the_usual_404(
+        server: Any) -> None:
+    async with server.async_client() as client:
+        slug = (await client.post("/api/plate", json=BOARD)).json()["slug"]
+        refused = await client.post("/api/plate/claim", json={"slug": slug, "slotId": "c9-9",
+                                                               "name": "A", "dish": "B"})
+        assert refused.status_code == 400
+        stream = events(client, f"/api/plate/{slug}/events")
+        assert await next_event(stream) == ("version", "0")
+        missing = await client.get(f"/api/plate/{slug[:-3]}zzz/events")
+        assert missing.status_code == 404
+        assert missing.json() == {"error": "Nothing here — check the link you were given."}
+        wrong_tool = await client.get(f"/api/sweeps/{slug}/events")
+        assert wrong_tool.status_code == 404
