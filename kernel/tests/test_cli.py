@@ -50,3 +50,54 @@ def test_prune_says_when_no_enabled_tool_keeps_data_on_a_schedule(
                     encoding="utf-8")
     assert main(["prune", "--config", str(path)]) == 0
     assert capsys.readouterr().out.splitlines() == ["no enabled tool keeps data on a schedule"]
+
+
+def test_check_reports_every_problem_with_its_line(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('mode = "staging"\n'
+                    "colour = 3\n"
+                    "[database]\n"
+                    'url = "mysql://x"\n'
+                    "threads = 0\n"
+                    "[limits]\n"
+                    "create_per_hour = true\n"
+                    "[tools]\n"
+                    'enabled = ["plate", 7]\n', encoding="utf-8")
+    assert main(["check", "--config", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"{path}:2: unknown key colour",
+        f'{path}:1: mode must be "development" or "production"',
+        f"{path}:4: database.url must start with sqlite:/// or postgresql://",
+        f"{path}:5: database.threads must be at least 1",
+        f"{path}:7: limits.create_per_hour must be a whole number",
+        f"{path}:9: tools.enabled must be a list of strings",
+    ]
+
+
+def test_check_names_enabled_tools_that_are_not_installed(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "tools.toml"
+    path.write_text('[tools]\nenabled = ["plate", "karaoke"]\n', encoding="utf-8")
+    assert main(["check", "--config", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}:2: tools.enabled names 'karaoke', which is not installed")
+
+
+def test_check_passes_the_shipped_configs(capsys: Any) -> None:
+    for shipped in ("config/groupkit.toml", "config/production.example.toml"):
+        assert main(["check", "--config", shipped]) == 0, capsys.readouterr().out
+        assert capsys.readouterr().out == f"{shipped}: ok\n"
+
+
+def test_backup_copies_a_live_sqlite_database(tmp_path: Path, capsys: Any) -> None:
+    import sqlite3
+
+    database = tmp_path / "live.db"
+    path = tmp_path / "groupkit.toml"
+    path.write_text(f'[database]\nurl = "sqlite:///{database}"\n', encoding="utf-8")
+    assert main(["migrate", "--config", str(path)]) == 0
+    copy = tmp_path / "copy.db"
+    assert main(["backup", "--config", str(path), str(copy)]) == 0
+    tables = {row[0] for row in sqlite3.connect(copy).execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"instance", "credential"} <= tables
+    assert main(["backup", "--config", str(path), str(copy)]) == 1  # never overwrites

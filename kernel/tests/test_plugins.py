@@ -76,3 +76,30 @@ def test_a_tool_provided_twice_is_refused() -> None:
         demo_plugin.groupkit_tool())], entry_points=False)
     assert list(registry.tools) == ["demo"]
     assert any("provided twice" in (item.problem or "") for item in registry.installed)
+
+
+def test_a_plugin_for_another_plugin_api_is_refused_by_name_and_the_rest_still_serve(
+        make_app: Any) -> None:
+    future = dataclasses.replace(demo_plugin.groupkit_tool(), name="future", plugin_api=2)
+    future.templates = demo_plugin.groupkit_tool().templates
+    registry = load_tools(Settings(), [demo_plugin, plugin_returning(future)],
+                          entry_points=False)
+    assert list(registry.tools) == ["demo"]
+    report = next(item for item in registry.installed if item.name == "broken")
+    assert report.problem == (
+        "tool 'future' 9.9 is written for groupkit plugin API 2, but this groupkit provides "
+        "plugin API 1: install a release of the plugin made for API 1")
+    assert not report.enabled
+
+
+async def test_the_server_starts_without_a_refused_plugin(make_app: Any) -> None:
+    @hookimpl
+    def groupkit_tool() -> Tool:
+        raise ImportError("needs a module this host lacks")
+    broken = types.SimpleNamespace(groupkit_tool=groupkit_tool, __name__="broken")
+    app = make_app(tools=["demo"], extra_plugins=[broken, demo_plugin], entry_points=False)
+    client = app.test_client()
+    assert (await client.get("/")).status_code == 200
+    assert (await client.post("/api/demo", json={"title": "T", "names": ["A"]})).status_code \
+        == 201
+    assert (await client.post("/api/broken", json={})).status_code == 404

@@ -29,7 +29,7 @@ from .fields import (
     truthy,
     whole_number,
 )
-from .hookspecs import hookimpl
+from .hookspecs import PLUGIN_API_VERSION, hookimpl
 from .schema import Schema
 from .slots import SlotClaim, claim_slot, claims_by_slot, csv_reply, release_slot, remove_slot
 from .storage import BaseModel, Instance, JsonField, lock_instance, utcnow
@@ -42,6 +42,7 @@ __all__ = [
     "CLAIM_SECRET_LENGTH",
     "EDIT_TOKEN_LENGTH",
     "PARTICIPANT_TOKEN_LENGTH",
+    "PLUGIN_API_VERSION",
     "ApiError",
     "BaseModel",
     "CalendarEvent",

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from quart import Quart, Response, g, request
 from werkzeug.exceptions import HTTPException
 
-from . import api, limits, live, retention, web
+from . import api, limits, live, logs, retention, web
 from .config import Settings
 from .errors import ApiError
 from .openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
@@ -86,7 +85,7 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     _mount_documents(app, registry)
     _install_limits(app, settings, counted)
     _install_errors(app)
-    _install_request_log(app)
+    logs.install_request_log(app)
 
     background: list[asyncio.Task[None]] = []
 
@@ -190,29 +189,7 @@ def _install_errors(app: Quart) -> None:
 
     @app.errorhandler(Exception)
     async def unexpected(error: Exception) -> Response:
-        log.exception("unexpected failure on %s %s", request.method, _redacted(request.path))
+        log.exception("unexpected failure on %s %s", request.method, logs.redact(request.path))
         if not _wants_json():
             return await web.page("groupkit/error.html", 500)
         return api.json_response({"error": UNEXPECTED}, 500)
-
-
-def _redacted(path: str) -> str:
-    """The path with capability codes hidden: logs must never grant access."""
-    parts = path.split("/")
-    return "/".join("…" if len(part) >= 16 and i >= 2 else part for i, part in enumerate(parts))
-
-
-def _install_request_log(app: Quart) -> None:
-    access = logging.getLogger("groupkit.access")
-
-    @app.before_request
-    async def start_timer() -> None:
-        request.groupkit_started = time.perf_counter()  # type: ignore[attr-defined]
-
-    @app.after_request
-    async def log_request(response: Response) -> Response:
-        started = getattr(request, "groupkit_started", None)
-        duration = (time.perf_counter() - started) * 1000 if started else 0.0
-        access.info("%s %s %s %.1fms", request.method, _redacted(request.path),
-                    response.status_code, duration)
-        return response

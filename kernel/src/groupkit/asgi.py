@@ -6,15 +6,13 @@ Migrations ran once in `groupkit serve` before the workers started.
 
 from __future__ import annotations
 
-import logging
 import os
 
+from . import logs
 from .app import create_app
 from .config import load_settings
 
-if not logging.getLogger().handlers:
-    # One line per request (credentials redacted) and every unexpected failure, on stderr.
-    logging.basicConfig(level=logging.INFO,
-                        format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
+# JSON lines on stderr: one per request (credentials redacted) and every unexpected failure.
+logs.configure()
 
 app = create_app(load_settings(), run_migrations=os.environ.get("GROUPKIT_MIGRATED") != "1")

@@ -1,4 +1,4 @@
-"""The `groupkit` command: serve, tools, openapi, migrate, prune."""
+"""The `groupkit` command: serve, tools, openapi, migrate, prune, check, backup."""
 
 from __future__ import annotations
 
@@ -111,6 +111,64 @@ def cmd_prune(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    """Report every problem of a config file with its line; exit 1 if there is any."""
+    import importlib.metadata
+
+    from .config import DEFAULT_CONFIG_PATH, check_file, line_of, settings_from_mapping
+    from .plugins import ENTRY_POINT_GROUP
+
+    path = args.config or os.environ.get("GROUPKIT_CONFIG") or str(DEFAULT_CONFIG_PATH)
+    problems = check_file(path)
+    if not problems:
+        from pathlib import Path
+
+        import tomli
+
+        text = Path(path).read_text(encoding="utf-8")
+        settings = settings_from_mapping(tomli.loads(text))
+        installed = {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+        problems = [f"{path}:{line_of(text, 'tools.enabled')}: tools.enabled names {name!r}, "
+                    f"which is not installed (installed: {', '.join(sorted(installed))})"
+                    for name in settings.enabled_tools if name != "*" and name not in installed]
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print(f"{path}: ok")
+    return 1 if problems else 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """A consistent copy of a SQLite database while the service runs (SQLite's online
+    backup API); PostgreSQL has pg_dump for that."""
+    import sqlite3
+    from urllib.parse import unquote, urlsplit
+
+    settings = _settings(args)
+    parts = urlsplit(settings.database_url)
+    if parts.scheme != "sqlite":
+        print("groupkit backup copies SQLite databases; for PostgreSQL use pg_dump "
+              "(see docs/operating.md)", file=sys.stderr)
+        return 2
+    source_path = unquote(parts.path[1:] if parts.path.startswith("/") else parts.path)
+    if not os.path.isfile(source_path):
+        print(f"groupkit: no database at {source_path}", file=sys.stderr)
+        return 1
+    if os.path.exists(args.destination):
+        print(f"groupkit: {args.destination} exists; choose a new file", file=sys.stderr)
+        return 1
+    source = sqlite3.connect(source_path)
+    target = sqlite3.connect(args.destination)
+    try:
+        with target:
+            source.backup(target)
+    finally:
+        target.close()
+        source.close()
+    print(f"backed up {source_path} to {args.destination}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="groupkit", description=__doc__)
     parser.add_argument("--config", help="TOML config file (default $GROUPKIT_CONFIG, then "
@@ -125,9 +183,14 @@ def build_parser() -> argparse.ArgumentParser:
     for name, func, text in (("tools", cmd_tools, "list installed, enabled and refused tools"),
                              ("openapi", cmd_openapi, "print the OpenAPI document"),
                              ("migrate", cmd_migrate, "create or update database tables"),
-                             ("prune", cmd_prune, "drop data past each tool's retention now")):
+                             ("prune", cmd_prune, "drop data past each tool's retention now"),
+                             ("check", cmd_check, "validate a config file, every problem "
+                                                  "with its line"),
+                             ("backup", cmd_backup, "copy a live SQLite database to a file")):
         sub = commands.add_parser(name, help=text)
         sub.add_argument("--config", dest="config", default=argparse.SUPPRESS)
+        if name == "backup":
+            sub.add_argument("destination", help="new file to write the copy to")
         sub.set_defaults(run=func)
     return parser
 

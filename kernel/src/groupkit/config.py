@@ -42,64 +42,119 @@ class Settings:
         return dataclasses.replace(self, **changes)
 
 
-def _expect(value: Any, kind: type | tuple[type, ...], key: str) -> Any:
-    if isinstance(value, bool) and kind is int:
-        raise ConfigError(f"{key} must be a whole number")
-    if not isinstance(value, kind):
-        raise ConfigError(f"{key} has the wrong type ({type(value).__name__})")
-    return value
+class _Problems(list[tuple[str, str]]):
+    """(dotted key, message) pairs, in file order as far as the checks go."""
+
+    def expect(self, value: Any, kind: type, key: str) -> bool:
+        if (isinstance(value, bool) and kind is int) or not isinstance(value, kind):
+            wanted = {int: "a whole number", str: "a string", list: "a list",
+                      dict: "a table"}.get(kind, kind.__name__)
+            self.append((key, f"{key} must be {wanted}"))
+            return False
+        return True
 
 
-def _string_list(value: Any, key: str) -> tuple[str, ...]:
-    _expect(value, list, key)
-    for item in value:
-        _expect(item, str, key)
-    return tuple(value)
+_SECTIONS: dict[str, dict[str, tuple[str, type]]] = {
+    "database": {"url": ("database_url", str), "threads": ("database_threads", int)},
+    "limits": {
+        "create_per_hour": ("create_per_hour", int),
+        "post_per_hour": ("post_per_hour", int),
+        "max_body_bytes": ("max_body_bytes", int),
+    },
+    "proxy": {"trusted": ("trusted_proxies", list)},
+    "tools": {"enabled": ("enabled_tools", list)},
+    "retention": {"every_minutes": ("prune_every_minutes", int)},
+    "server": {},
+}
+_AT_LEAST_ONE = ("create_per_hour", "post_per_hour", "max_body_bytes", "database_threads")
+_TOP = {"mode", "base_url", *_SECTIONS}
+
+
+def check_mapping(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """Every problem of a parsed config (never just the first), and the settings values."""
+    problems = _Problems()
+    values: dict[str, Any] = {}
+    for key in data:
+        if key not in _TOP:
+            problems.append((key, f"unknown key {key}"))
+    if "mode" in data and problems.expect(data["mode"], str, "mode"):
+        if data["mode"] not in MODES:
+            problems.append(("mode", 'mode must be "development" or "production"'))
+        else:
+            values["mode"] = data["mode"]
+    if "base_url" in data and problems.expect(data["base_url"], str, "base_url"):
+        values["base_url"] = data["base_url"].rstrip("/")
+    for section, keys in _SECTIONS.items():
+        table = data.get(section, {})
+        if not problems.expect(table, dict, section):
+            continue
+        for key, value in table.items():
+            dotted = f"{section}.{key}"
+            if key not in keys:
+                problems.append((dotted, f"unknown key {dotted}"))
+                continue
+            field, kind = keys[key]
+            if not problems.expect(value, kind, dotted):
+                continue
+            if kind is list:
+                if not all(isinstance(item, str) for item in value):
+                    problems.append((dotted, f"{dotted} must be a list of strings"))
+                    continue
+                value = tuple(value)
+            if field in _AT_LEAST_ONE and value < 1:
+                problems.append((dotted, f"{dotted} must be at least 1"))
+                continue
+            if field == "prune_every_minutes" and value < 0:
+                problems.append((dotted, f"{dotted} must be 0 (never) or more"))
+                continue
+            if field == "database_url" and not value.startswith(
+                    ("sqlite:///", "postgresql://", "postgres://")):
+                problems.append((dotted, f"{dotted} must start with sqlite:/// or "
+                                         "postgresql://"))
+                continue
+            values[field] = value
+    return values, list(problems)
 
 
 def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
     """Build Settings from parsed TOML; unknown keys are errors, not silently ignored."""
-    known_top = {"mode", "base_url", "database", "tools", "limits", "proxy", "server",
-                 "retention"}
-    unknown = set(data) - known_top
-    if unknown:
-        raise ConfigError(f"unknown key(s): {', '.join(sorted(unknown))}")
-    values: dict[str, Any] = {}
-    if "mode" in data:
-        mode = _expect(data["mode"], str, "mode")
-        if mode not in MODES:
-            raise ConfigError('mode must be "development" or "production"')
-        values["mode"] = mode
-    if "base_url" in data:
-        values["base_url"] = _expect(data["base_url"], str, "base_url").rstrip("/")
-    sections: dict[str, dict[str, tuple[str, type]]] = {
-        "database": {"url": ("database_url", str), "threads": ("database_threads", int)},
-        "limits": {
-            "create_per_hour": ("create_per_hour", int),
-            "post_per_hour": ("post_per_hour", int),
-            "max_body_bytes": ("max_body_bytes", int),
-        },
-        "proxy": {"trusted": ("trusted_proxies", list)},
-        "tools": {"enabled": ("enabled_tools", list)},
-        "retention": {"every_minutes": ("prune_every_minutes", int)},
-        "server": {},
-    }
-    for section, keys in sections.items():
-        table = data.get(section, {})
-        _expect(table, dict, section)
-        for key, value in table.items():
-            if key not in keys:
-                raise ConfigError(f"unknown key {section}.{key}")
-            field, kind = keys[key]
-            dotted = f"{section}.{key}"
-            if kind is list:
-                values[field] = _string_list(value, dotted)
-            else:
-                values[field] = _expect(value, kind, dotted)
-    for key in ("create_per_hour", "post_per_hour", "max_body_bytes", "database_threads"):
-        if key in values and values[key] < 1:
-            raise ConfigError(f"{key} must be at least 1")
+    values, problems = check_mapping(data)
+    if problems:
+        raise ConfigError(problems[0][1])
     return Settings(**values)
+
+
+def line_of(text: str, dotted: str) -> int:
+    """The 1-based line where `dotted` (`key` or `section.key`) is set in TOML `text`;
+    0 when it cannot be found."""
+    section, _, key = dotted.rpartition(".")
+    current = ""
+    header_line = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line.startswith("[") and line.endswith("]"):
+            current = line.strip("[]").strip()
+            if current == dotted:
+                header_line = number
+            continue
+        name = line.split("=", 1)[0].strip().strip('"') if "=" in line else ""
+        if current == section and name == key:
+            return number
+    return header_line
+
+
+def check_file(path: str | os.PathLike[str]) -> list[str]:
+    """`groupkit check`: every problem of a config file as `file:line: message`."""
+    config_path = Path(path)
+    if not config_path.is_file():
+        return [f"{config_path}: file not found"]
+    text = config_path.read_text(encoding="utf-8")
+    try:
+        data = tomli.loads(text)
+    except tomli.TOMLDecodeError as exc:
+        return [f"{config_path}: {exc}"]
+    _, problems = check_mapping(data)
+    return [f"{config_path}:{line_of(text, key)}: {message}" for key, message in problems]
 
 
 def load_settings(path: str | os.PathLike[str] | None = None,

@@ -25,6 +25,12 @@ import pluggy
 if TYPE_CHECKING:
     from .tool import Tool
 
+#: The version of this contract (the hooks plus `groupkit.__all__`). A plugin states the
+#: version it was written for as `Tool(plugin_api=...)`; a plugin asking for another version
+#: is refused at start-up with a message naming it, and the other tools still load. It
+#: changes only when a plugin written for the previous version could break.
+PLUGIN_API_VERSION = 1
+
 hookspec = pluggy.HookspecMarker("groupkit")
 hookimpl = pluggy.HookimplMarker("groupkit")
 

@@ -51,6 +51,11 @@ def validate(tool: Any, expected_name: str | None) -> str | None:
     """The reason a declaration cannot be served, or None."""
     if not isinstance(tool, Tool):
         return "groupkit_tool() did not return a groupkit.Tool"
+    if tool.plugin_api != hookspecs.PLUGIN_API_VERSION:
+        return (f"tool {tool.name!r} {tool.version} is written for groupkit plugin API "
+                f"{tool.plugin_api}, but this groupkit provides plugin API "
+                f"{hookspecs.PLUGIN_API_VERSION}: install a release of the plugin made for "
+                f"API {hookspecs.PLUGIN_API_VERSION}")
     if not NAME_PATTERN.match(tool.name) or tool.name in RESERVED_NAMES:
         return f"invalid tool name {tool.name!r}"
     if expected_name is not None and tool.name != expected_name:

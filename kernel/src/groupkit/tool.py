@@ -155,6 +155,8 @@ class Tool:
     description: longer notes for the OpenAPI document (design choices the spec leaves open).
     prune:      `(now) -> int` drops data past the tool's retention (returns rows removed);
                 run by `groupkit prune` and periodically by the server, in one transaction.
+    plugin_api: the kernel plugin API version the plugin is written for
+                (`groupkit.PLUGIN_API_VERSION`); another version is refused at start-up.
     limits:     capacity limits by name (e.g. `{"messages": 400}`), shown in the OpenAPI
                 document and enforced by the tool under the instance lock.
     preview:    `(instance) -> dict(title, description)` for link previews; default: title.
@@ -186,6 +188,7 @@ class Tool:
     example: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     description: str = ""
     prune: Callable[[dt.datetime], int] | None = None
+    plugin_api: int = 1
 
     def export_of(self, instance: Instance) -> dict[str, Any]:
         return (self.export or self.organiser_view)(instance)
