@@ -74,7 +74,8 @@ def types(session: nox.Session) -> None:
     """Mypy over the kernel and the source of every plugin."""
     targets = session.posargs or [
         str(path.relative_to(ROOT))
-        for path in [ROOT / "kernel" / "src", *sorted(ROOT.glob("plugins/*/src"))]
+        for path in [ROOT / "kernel" / "src", *sorted(ROOT.glob("plugins/*/src")),
+                     *sorted(ROOT.glob("contrib/*/src"))]
         if path.is_dir()
     ]
     uv_run(session, "mypy", *targets)

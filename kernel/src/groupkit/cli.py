@@ -1,4 +1,4 @@
-"""The `groupkit` command: serve, tools, openapi, migrate, prune, check, backup."""
+"""The `groupkit` command: serve, tools, openapi, migrate, prune, check, backup, new-plugin."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from .config import ConfigError, Settings, load_settings
 
@@ -169,6 +170,50 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0
 
 
+TEMPLATE_NAME, TEMPLATE_TITLE = "mytool", "My Tool"
+
+
+def template_folder() -> Path:
+    """The plugin template: packaged in the wheel, or contrib/ in a source checkout."""
+    packaged = Path(__file__).parent / "plugin_template"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[3] / "contrib" / "plugin-template"
+
+
+def cmd_new_plugin(args: argparse.Namespace) -> int:
+    """Copy the plugin template as a new package named for the tool."""
+    import re
+    import shutil
+
+    name, title = args.name, args.title or args.name.capitalize()
+    if not re.fullmatch(r"[a-z][a-z0-9]{1,29}", name):
+        print("groupkit: a tool name is 2 to 30 lower-case letters and digits, starting with "
+              "a letter", file=sys.stderr)
+        return 2
+    target = Path(args.dest) / f"groupkit-{name}"
+    if target.exists():
+        print(f"groupkit: {target} exists; choose another name or --dest", file=sys.stderr)
+        return 1
+    camel = "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", title) if part)
+    swaps = [(TEMPLATE_TITLE, title), ("MyTool", camel or name.capitalize()),
+             (TEMPLATE_NAME, name)]
+    source = template_folder()
+    ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache", ".venv", "*.pyc")
+    shutil.copytree(source, target, ignore=ignore)
+    for path in sorted(target.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+            for old, new in swaps:
+                text = text.replace(old, new)
+            path.write_text(text, encoding="utf-8")
+        if TEMPLATE_NAME in path.name:
+            path.rename(path.with_name(path.name.replace(TEMPLATE_NAME, name)))
+    print(f"created {target}: next, `pip install -e {target}` (or `uv add --editable "
+          f"{target}`), then run its tests with `pytest {target}`")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="groupkit", description=__doc__)
     parser.add_argument("--config", help="TOML config file (default $GROUPKIT_CONFIG, then "
@@ -192,6 +237,11 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "backup":
             sub.add_argument("destination", help="new file to write the copy to")
         sub.set_defaults(run=func)
+    new = commands.add_parser("new-plugin", help="start a tool plugin from the template")
+    new.add_argument("name", help="the tool's url name, e.g. karaoke")
+    new.add_argument("--title", help='human title, e.g. "Karaoke Queue"')
+    new.add_argument("--dest", default=".", help="folder to create the package in")
+    new.set_defaults(run=cmd_new_plugin, config=None)
     return parser
 
 

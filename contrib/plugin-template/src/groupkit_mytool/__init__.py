@@ -1,0 +1,25 @@
+"""My Tool: a groupkit tool plugin. This module holds the hook implementation only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from groupkit import PLUGIN_API_VERSION, Tool, hookimpl
+
+from .api import MAX_ENTRIES, create, ops, organiser_view, public_view
+from .models import Entry
+from .schema import CreateMyTool
+
+__version__ = "0.1.0"
+
+
+@hookimpl
+def groupkit_tool() -> Tool:
+    return Tool(
+        name="mytool", title="My Tool", version=__version__, plugin_api=PLUGIN_API_VERSION,
+        summary="A board where everyone adds a short note.",
+        create_schema=CreateMyTool, create=create, public_view=public_view,
+        organiser_view=organiser_view, operations=ops, models=[Entry],
+        templates=Path(__file__).parent / "templates", limits={"entries": MAX_ENTRIES},
+        example={"title": "Team shout-outs", "prompt": "Who helped you this week?"},
+    )

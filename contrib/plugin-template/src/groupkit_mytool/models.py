@@ -1,0 +1,17 @@
+"""The tool's own table. The foreign key cascades, so deleting the instance removes it all."""
+
+from __future__ import annotations
+
+import peewee as pw
+
+from groupkit import BaseModel, Instance, utcnow
+
+
+class Entry(BaseModel):
+    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE", index=True)
+    name = pw.CharField(max_length=40)
+    text = pw.TextField()
+    created = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "mytool_entry"

@@ -1,0 +1,23 @@
+"""`make_app` and `create` come from the kernel's pytest plugin (`groupkit.testing`), loaded
+automatically once groupkit is installed. The app has only this tool enabled."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import groupkit_mytool
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Any]) -> Any:
+    # extra_plugins registers the tool without installing it; once installed, the entry
+    # point finds it and `make_app(tools=["mytool"])` is enough.
+    return make_app(tools=["mytool"], extra_plugins=[groupkit_mytool], entry_points=False)
+
+
+@pytest.fixture
+def client(app: Any) -> Any:
+    return app.test_client()

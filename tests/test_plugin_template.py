@@ -1,0 +1,61 @@
+"""A third party's path, end to end: `groupkit new-plugin` copies contrib/plugin-template
+under a new name, the generated package's own tests pass against the kernel's public test
+helpers, and once installed its entry point makes the kernel serve it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from groupkit.cli import main
+from groupkit.testing import external_missing
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    dest = tmp_path_factory.mktemp("third-party")
+    assert main(["new-plugin", "karaoke", "--title", "Karaoke Queue", "--dest", str(dest)]) == 0
+    return dest / "groupkit-karaoke"
+
+
+def test_the_template_is_renamed_throughout(generated: Path) -> None:
+    files = [path for path in generated.rglob("*") if path.is_file()]
+    assert generated / "src/groupkit_karaoke/templates/karaoke/public.html" in files
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert "mytool" not in text and "MyTool" not in text and "My Tool" not in text, path
+    pyproject = (generated / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'name = "groupkit-karaoke"' in pyproject
+    assert 'karaoke = "groupkit_karaoke"' in pyproject
+
+
+def test_the_generated_plugins_own_tests_pass(generated: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+                            cwd=generated, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "5 passed" in result.stdout
+
+
+def test_once_installed_the_kernel_serves_it(generated: Path, tmp_path: Path) -> None:
+    uv = shutil.which("uv")
+    if uv is None:
+        external_missing("uv")
+    site = tmp_path / "site"
+    subprocess.run([str(uv), "pip", "install", "--quiet", "--no-deps", "--python",
+                    sys.executable, "--target", str(site), str(generated)],
+                   check=True, timeout=300)
+    config = tmp_path / "groupkit.toml"
+    config.write_text(f'[database]\nurl = "sqlite:///{tmp_path}/g.db"\n'
+                      '[tools]\nenabled = ["karaoke", "plate"]\n', encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    listed = subprocess.run([sys.executable, "-m", "groupkit.cli", "--config", str(config),
+                             "tools"], env=env, capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0, listed.stderr
+    rows = {line.split()[0]: line.split()[1:] for line in listed.stdout.splitlines()}
+    assert rows["karaoke"] == ["0.1.0", "enabled"]
+    assert rows["plate"][1] == "enabled"
