@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit.testing import create
-
 import groupkit_mytool.api as api
+from groupkit.testing import create
 
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}
 
