@@ -83,7 +83,7 @@ class ServerFailed(RuntimeError):
 class LiveServer:
     """One running `groupkit serve`: `base_url`, `url(path)`, `client()`, `log()`, `stop()`."""
 
-    def __init__(self, directory: Path, *, workers: int, mode: str, database: str,
+    def __init__(self, directory: Path, *, workers: int, mode: str, database: str | LiveServer,
                  limits: Mapping[str, int], trusted_proxies: Sequence[str],
                  tools: Sequence[str]) -> None:
         self.directory = directory
@@ -99,7 +99,9 @@ class LiveServer:
         self.port = 0
         self.base_url = ""
 
-    def _database(self, choice: str) -> tuple[str, str]:
+    def _database(self, choice: str | LiveServer) -> tuple[str, str]:
+        if isinstance(choice, LiveServer):  # share another server's database (it owns it)
+            return choice.backend, choice.database_url
         url = postgres_url()
         if choice == "default":
             choice = "postgres" if url else "sqlite"
@@ -179,6 +181,16 @@ class LiveServer:
         except ChildProcessError:
             return True
 
+    def crash(self) -> None:
+        """SIGKILL the whole server at once, as a power cut would; the database stays, and
+        `start()` brings the server back on it."""
+        process, self.process = self.process, None
+        if process is None or process.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=STOP_TIMEOUT)
+
     def _kill(self) -> None:
         """Terminate the process group this server started, and only that group."""
         process, self.process = self.process, None
@@ -236,12 +248,14 @@ class LiveServer:
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., LiveServer]]:
     """Factory: `live_server(workers=1, mode="development", database="default", limits={},
-    trusted_proxies=(), tools=("*",))` starts a fresh server and waits until it serves;
+    trusted_proxies=(), tools=("*",))` starts a fresh server and waits until it serves
+    (`database`: "default", "sqlite", "postgres", or another LiveServer to share its database);
     with `wait=False` it only launches it (call `.wait()` later, e.g. to start several at
     once). All stop at module end."""
     started: list[LiveServer] = []
 
-    def start(*, workers: int = 1, mode: str = "development", database: str = "default",
+    def start(*, workers: int = 1, mode: str = "development",
+              database: str | LiveServer = "default",
               limits: Mapping[str, int] | None = None, trusted_proxies: Sequence[str] = (),
               tools: Sequence[str] = ("*",), wait: bool = True) -> LiveServer:
         if workers not in (1, 2):

@@ -80,3 +80,28 @@ def test_bad_config_is_refused_with_a_reason(tmp_path: Path, text: str, problem:
 def test_missing_named_file_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="not found"):
         load_settings(tmp_path / "nope.toml", environ={})
+
+
+def test_docs_operating_lists_every_key_of_the_shipped_config_with_its_default() -> None:
+    """docs/operating.md is the configuration reference: every key of config/groupkit.toml,
+    with the value the shipped file (and Settings) use as default."""
+    import json
+    from pathlib import Path
+
+    import tomli
+
+    repo = Path(__file__).resolve().parents[2]
+    docs = (repo / "docs" / "operating.md").read_text(encoding="utf-8")
+    shipped = tomli.loads((repo / "config" / "groupkit.toml").read_text(encoding="utf-8"))
+
+    def rows(table: dict[str, object], prefix: str = "") -> list[tuple[str, object]]:
+        found: list[tuple[str, object]] = []
+        for key, value in table.items():
+            if isinstance(value, dict):
+                found += rows(value, f"{prefix}{key}.")
+            else:
+                found.append((f"{prefix}{key}", value))
+        return found
+
+    for key, value in rows(shipped):
+        assert f"| `{key}` | `{json.dumps(value)}` |" in docs, key

@@ -37,3 +37,18 @@ def test_every_hook_is_in_the_readme() -> None:
     readme = (REPO / "README.md").read_text()
     for name in hook_names():
         assert name in readme
+
+
+def test_the_plugin_docs_cover_every_hook_tool_field_and_public_name() -> None:
+    """docs/plugins.md is checked against the code it describes, so it cannot fall behind."""
+    import dataclasses
+
+    import groupkit
+
+    docs = (REPO / "docs" / "plugins.md").read_text()
+    for name in hook_names():
+        assert f"### `{name}(" in docs, name
+    for field in dataclasses.fields(groupkit.Tool):
+        assert f"| `{field.name}` |" in docs, field.name
+    for name in groupkit.__all__:
+        assert f"`{name}`" in docs, name
