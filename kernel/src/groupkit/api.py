@@ -10,9 +10,10 @@ from collections.abc import Callable
 from typing import Any
 
 from quart import Quart, Response, current_app, g, request
+from werkzeug.routing import BaseConverter
 
 from . import live, resolve, schema
-from .credentials import digest, new_edit_token, new_slug
+from .credentials import SLUG_REGEX, digest, new_edit_token, new_slug
 from .storage import Instance, Storage
 from .tool import Call, Operation, Operations, Reply, Tool
 
@@ -189,6 +190,14 @@ def kernel_operations(tool: Tool) -> Operations:
 
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_RULE_NAMES = {"editToken": "<edit_token>", "slug": "<slug:slug>"}
+
+
+class SlugConverter(BaseConverter):
+    """Matches only slug-shaped segments, so an operation's own path (`/api/baby/guess`)
+    never also reads as the public read of an instance called "guess"."""
+
+    regex = SLUG_REGEX
 
 
 def route_rule(tool: Tool, op: Operation) -> tuple[str, str]:
@@ -200,7 +209,7 @@ def route_rule(tool: Tool, op: Operation) -> tuple[str, str]:
         path = f"{base}/{{editToken}}/{op.path}"
     else:
         path = f"{base}/{op.path}"
-    rule = PLACEHOLDER.sub(lambda m: "<edit_token>" if m[1] == "editToken" else f"<{m[1]}>", path)
+    rule = PLACEHOLDER.sub(lambda m: _RULE_NAMES.get(m[1], f"<{m[1]}>"), path)
     return rule, path
 
 
@@ -214,10 +223,10 @@ def mount(app: Quart, tool: Tool) -> set[str]:
     counted = {f"create_{tool.name}"}
     app.add_url_rule(f"/api/{tool.name}", f"create_{tool.name}", create_view(tool),
                      methods=["POST"])
-    app.add_url_rule(f"/api/{tool.name}/<slug>", f"read_{tool.name}", public_read_view(tool),
-                     methods=["GET"])
-    app.add_url_rule(f"/api/{tool.name}/<slug>/events", f"events_{tool.name}", live_view(tool),
-                     methods=["GET"])
+    app.add_url_rule(f"/api/{tool.name}/<slug:slug>", f"read_{tool.name}",
+                     public_read_view(tool), methods=["GET"])
+    app.add_url_rule(f"/api/{tool.name}/<slug:slug>/events", f"events_{tool.name}",
+                     live_view(tool), methods=["GET"])
     for op in all_operations(tool):
         rule, _ = route_rule(tool, op)
         view = operation_view(tool, op)

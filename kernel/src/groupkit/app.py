@@ -75,6 +75,7 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     app.jinja_env.autoescape = True
     app.jinja_env.globals.update(enabled_tools=registry.tools)
 
+    app.url_map.converters["slug"] = api.SlugConverter
     counted: set[str] = set()
     for tool in registry.tools.values():
         counted |= api.mount(app, tool)

@@ -25,6 +25,8 @@ SLUG_WORD_CHARS = 40
 DEFAULT_SLUG_WORD = "group"
 
 _TOKEN_PATTERN = re.compile(f"^[{ALPHABET}]+$")
+#: What a slug looks like (routing uses it, so `/api/<tool>/claim` is never read as a slug).
+SLUG_REGEX = rf"[a-z0-9][a-z0-9-]{{0,{SLUG_WORD_CHARS}}}-[{ALPHABET}]{{{SLUG_TAIL_LENGTH}}}"
 
 
 def random_string(length: int) -> str:
