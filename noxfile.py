@@ -82,6 +82,15 @@ def types(session: nox.Session) -> None:
 
 
 @nox.session
+def fuzz(session: nox.Session) -> None:
+    """The long hostile-input profile: schemathesis with 60 examples per operation and the
+    hypothesis fuzzers with 600 bodies per tool (the test run uses a bounded profile)."""
+    uv_run(session, "pytest", "-q", "-s", "tests/test_schemathesis.py", "tests/test_fuzz.py",
+           *session.posargs, env={"GROUPKIT_FUZZ_EXAMPLES": "60",
+                                  "GROUPKIT_FUZZ_EXAMPLES_PER_TOOL": "600"})
+
+
+@nox.session
 def bench(session: nox.Session) -> None:
     """Server CPU per request against a live server, as ratios to a no-database request."""
     uv_run(session, "python", "bench/request_cost.py", *session.posargs)

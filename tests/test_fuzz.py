@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -71,7 +72,9 @@ def target(make_app: Any) -> Iterator[Target]:
     yield found
 
 
-FUZZ = settings(max_examples=60, deadline=None, database=None,
+# `nox -s fuzz` raises the count; the test run keeps it bounded.
+EXAMPLES = int(os.environ.get("GROUPKIT_FUZZ_EXAMPLES_PER_TOOL", "60"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
 
