@@ -10,7 +10,7 @@ the tool, e.g. `uv run nox -s tests -- -k limits -x`.
     e2e             only the browser tests (headless Chromium; set $GROUPKIT_CHROMIUM)
     lint            ruff check
     types           mypy over the kernel and every plugin
-    bench           server CPU per request (bench/request_cost.py)
+    bench           throughput, latency and CPU as ratios to bare Quart (bench/run.py)
 """
 
 from __future__ import annotations
@@ -92,5 +92,6 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Server CPU per request against a live server, as ratios to a no-database request."""
-    uv_run(session, "python", "bench/request_cost.py", *session.posargs)
+    """Throughput, p50/p99 and CPU per request of every scenario as ratios to a bare Quart
+    route on the same server; writes bench/results.json and docs/performance.md."""
+    uv_run(session, "python", "bench/run.py", *session.posargs)
