@@ -32,7 +32,7 @@ from .fields import (
 from .hookspecs import PLUGIN_API_VERSION, hookimpl
 from .schema import Schema
 from .slots import SlotClaim, claim_slot, claims_by_slot, csv_reply, release_slot, remove_slot
-from .storage import BaseModel, Instance, JsonField, lock_instance, utcnow
+from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
 from .tokens import find_token, issue_token, revoke_tokens, rotate_token
 from .tool import Call, Operations, Reply, Tool
 
@@ -49,6 +49,7 @@ __all__ = [
     "Call",
     "Choice",
     "Count",
+    "Credential",
     "Flag",
     "Instance",
     "JsonField",

@@ -1,0 +1,45 @@
+"""Find a Date: a groupkit tool written as a third party would, against `groupkit` only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from groupkit import PLUGIN_API_VERSION, Tool, hookimpl
+
+from .api import (
+    MAX_RESPONSES,
+    TOKEN_KIND,
+    create,
+    ops,
+    organiser_view,
+    participant_view,
+    public_view,
+)
+from .models import Response
+from .schema import MAX_SLOTS, CreateFindDate
+
+__version__ = "0.1.0"
+
+HERE = Path(__file__).parent
+
+
+@hookimpl
+def groupkit_tool() -> Tool:
+    return Tool(
+        name="finddate", title="Find a Date", version=__version__, plugin_api=PLUGIN_API_VERSION,
+        summary="Propose a few dates or times; everyone marks yes, if need be or no, "
+                "and the best one stands out.",
+        create_schema=CreateFindDate, create=create, public_view=public_view,
+        organiser_view=organiser_view, participant_view=participant_view,
+        participant_kinds=(TOKEN_KIND,), operations=ops, models=[Response],
+        templates=HERE / "templates", static=HERE / "static",
+        limits={"slots": MAX_SLOTS, "responses": MAX_RESPONSES},
+        description="Slots are sorted by date and time and numbered d1, d2, … The best slot "
+                    "has the most yes answers, then the most yes plus if-need-be, then comes "
+                    "first. Times are in the instance's time zone (default "
+                    "Australia/Sydney).",
+        example={"title": "Team dinner", "note": "Somewhere near the office.",
+                 "slots": [{"date": "2026-12-04", "start": "18:30", "end": "21:00"},
+                           {"date": "2026-12-05"},
+                           {"date": "2026-12-11", "start": "18:30"}]},
+    )

@@ -1,0 +1,167 @@
+"""Find a Date: views, answering, choosing the date and the calendar entry."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from typing import Any
+
+from groupkit import (
+    ApiError,
+    CalendarEvent,
+    Call,
+    Credential,
+    Instance,
+    Operations,
+    bad_request,
+    calendar_reply,
+    conflict,
+    issue_token,
+    not_found,
+)
+
+from .models import Response
+from .schema import NO_SLOT, ChangeBody, ChooseBody, RemoveBody, RespondBody
+
+MAX_RESPONSES = 200
+FULL = "Two hundred people have answered — that's the most this poll takes."
+NOT_CHOSEN = "No date has been chosen yet — the organiser picks one when the answers are in."
+TOKEN_KIND = "finddate-response"
+
+ops = Operations()
+
+
+def create(instance: Instance, data: dict[str, Any]) -> None:
+    slots = sorted(data["slots"], key=lambda s: (s["date"], s["start"] or "", s["end"] or ""))
+    instance.data = {"note": data["note"], "timezone": data["timezone"], "chosen": None,
+                     "slots": [{"id": f"d{i + 1}", **slot} for i, slot in enumerate(slots)]}
+
+
+def _label(slot: dict[str, Any]) -> str:
+    day = dt.date.fromisoformat(slot["date"]).strftime("%a %-d %b %Y")
+    if not slot["start"]:
+        return day
+    return f"{day}, {slot['start']}" + (f"–{slot['end']}" if slot["end"] else "")
+
+
+def _responses(instance: Instance) -> list[Response]:
+    return list(Response.select().where(Response.instance == instance).order_by(Response.id))
+
+
+def _board(instance: Instance, with_ids: bool) -> dict[str, Any]:
+    """The grid everyone sees. Best: most yes, then most yes + if-need-be, then earliest."""
+    data = instance.data
+    responses = _responses(instance)
+    slots = []
+    for slot in data["slots"]:
+        answers = [r.answers.get(slot["id"], "no") for r in responses]
+        slots.append({**slot, "label": _label(slot), "yes": answers.count("yes"),
+                      "maybe": answers.count("maybe"), "no": answers.count("no")})
+    ranked = sorted(range(len(slots)), key=lambda i: (-slots[i]["yes"],
+                                                      -slots[i]["yes"] - slots[i]["maybe"], i))
+    best = slots[ranked[0]]["id"] if responses and slots[ranked[0]]["yes"] else None
+    people = [{"name": r.name, "answers": {s["id"]: r.answers.get(s["id"], "no")
+                                           for s in data["slots"]},
+               **({"id": str(r.id)} if with_ids else {})} for r in responses]
+    return {"title": instance.title, "note": data["note"], "timezone": data["timezone"],
+            "slots": slots, "best": best, "chosen": data["chosen"], "responses": people}
+
+
+def public_view(instance: Instance) -> dict[str, Any]:
+    return _board(instance, with_ids=False)
+
+
+def organiser_view(instance: Instance) -> dict[str, Any]:
+    return _board(instance, with_ids=True)
+
+
+def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
+    """One person's own answers, to change them."""
+    response = Response.get_or_none((Response.instance == instance)
+                                    & (Response.id == int(credential.ref)))
+    if response is None:
+        raise not_found()
+    return {**_board(instance, with_ids=False), "me": {"name": response.name,
+                                                       "answers": response.answers}}
+
+
+def _answers(instance: Instance, answers: list[dict[str, str]]) -> dict[str, str]:
+    known = {slot["id"] for slot in instance.data["slots"]}
+    for answer in answers:
+        if answer["slotId"] not in known:
+            raise bad_request(NO_SLOT)
+    return {answer["slotId"]: answer["answer"] for answer in answers}
+
+
+ANSWERED = {"type": "object", "properties": {"token": {"type": "string"},
+                                             "id": {"type": "string"}}}
+
+
+@ops.public("respond", body=RespondBody, status=201, returns=ANSWERED,
+            errors={409: FULL}, description="Slots left out of `answers` count as no. The "
+            "token opens `/p/{token}`, where the same person changes their answers.")
+def respond(call: Call) -> dict[str, Any]:
+    """Answer every proposed slot: yes, maybe (if need be) or no."""
+    answers = _answers(call.instance, call.data["answers"])
+    if Response.select().where(Response.instance == call.instance).count() >= MAX_RESPONSES:
+        raise conflict(FULL)
+    response = Response.create(instance=call.instance, name=call.data["name"], answers=answers,
+                               created=call.now.replace(tzinfo=None))
+    return {"token": issue_token(call.instance, TOKEN_KIND, str(response.id)),
+            "id": str(response.id)}
+
+
+@ops.participant("r/{token}", token_kinds=[TOKEN_KIND], body=ChangeBody)
+def change(call: Call) -> dict[str, Any]:
+    """Change your answers (slots left out keep their answer)."""
+    assert call.credential is not None
+    response = Response.get_or_none((Response.instance == call.instance)
+                                    & (Response.id == int(call.credential.ref)))
+    if response is None:
+        raise not_found()
+    response.answers = {**response.answers, **_answers(call.instance, call.data["answers"])}
+    response.save()
+    return {"ok": True, "answers": response.answers}
+
+
+@ops.organiser("choose", body=ChooseBody, description="`{slotId}` fixes the date everyone "
+               "sees and adds to their calendar; `{slotId: null}` un-chooses it.")
+def choose(call: Call) -> dict[str, Any]:
+    """Choose the date (or clear the choice)."""
+    slot_id = call.data.get("slotId")
+    if slot_id is not None and slot_id not in {s["id"] for s in call.instance.data["slots"]}:
+        raise bad_request(NO_SLOT)
+    call.instance.data = {**call.instance.data, "chosen": slot_id}
+    call.instance.save()
+    return {"ok": True, "chosen": slot_id}
+
+
+@ops.organiser("remove", body=RemoveBody)
+def remove(call: Call) -> dict[str, Any]:
+    """Remove one person's answers; their private link stops working."""
+    removed = Response.delete().where((Response.instance == call.instance)
+                                      & (Response.id == call.data["id"])).execute()
+    if not removed:
+        raise not_found()
+    return {"ok": True}
+
+
+@ops.read("ics", content_type="text/calendar", errors={409: NOT_CHOSEN})
+def calendar(call: Call) -> Any:
+    """The chosen slot as an iCalendar event (all-day when it has no time)."""
+    data = call.instance.data
+    slot = next((s for s in data["slots"] if s["id"] == data["chosen"]), None)
+    if slot is None:
+        raise ApiError(409, NOT_CHOSEN)
+    day = dt.date.fromisoformat(slot["date"])
+    start: dt.date | dt.datetime = day
+    end: dt.date | dt.datetime | None = None
+    if slot["start"]:
+        zone = zoneinfo.ZoneInfo(data["timezone"])
+        start = dt.datetime.combine(day, dt.time.fromisoformat(slot["start"]), zone)
+        if slot["end"]:
+            end = dt.datetime.combine(day, dt.time.fromisoformat(slot["end"]), zone)
+    event = CalendarEvent(uid=f"{call.instance.slug}-{slot['id']}@groupkit",
+                          summary=call.instance.title, start=start, end=end,
+                          description=data["note"], url=f"{call.base_url}/s/{call.instance.slug}")
+    return calendar_reply([event], f"{call.instance.title or 'event'}.ics", call.now)

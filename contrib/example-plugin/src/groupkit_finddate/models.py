@@ -1,0 +1,17 @@
+"""One row per person who answered; their answers per slot live with it."""
+
+from __future__ import annotations
+
+import peewee as pw
+
+from groupkit import BaseModel, Instance, JsonField, utcnow
+
+
+class Response(BaseModel):
+    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE", index=True)
+    name = pw.CharField(max_length=40)
+    answers = JsonField(default=dict)  # slotId -> "yes" | "maybe" | "no"
+    created = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "finddate_response"
