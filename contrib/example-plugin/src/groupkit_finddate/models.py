@@ -8,6 +8,7 @@ from groupkit import BaseModel, Instance, JsonField, utcnow
 
 
 class Response(BaseModel):
+    id = pw.AutoField()
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE", index=True)
     name = pw.CharField(max_length=40)
     answers = JsonField(default=dict)  # slotId -> "yes" | "maybe" | "no"

@@ -8,6 +8,7 @@ from groupkit import BaseModel, Instance, utcnow
 
 
 class Entry(BaseModel):
+    id = pw.AutoField()
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE", index=True)
     name = pw.CharField(max_length=40)
     text = pw.TextField()
