@@ -60,3 +60,4 @@ async def test_a_path_placeholder_reaches_the_operation(client: Any) -> None:
     assert "DTSTART;VALUE=DATE:20261224" in text and "DTEND;VALUE=DATE:20261225" in text
     unknown = await client.get(f"/api/demo/{slug}x/ics/2026-12-24")
     assert unknown.status_code == 404
+

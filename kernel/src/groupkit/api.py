@@ -127,7 +127,7 @@ def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:
             # Resolution and handler share one transaction, and so the instance lock.
             call = facts.resolve(tool, op, body, values)
             result = op.handler(call)
-            if op.writes:
+            if op.writes and op.changes:
                 live.changed(call.instance)
             return result
 
@@ -178,7 +178,7 @@ def kernel_operations(tool: Tool) -> Operations:
         Instance.delete().where(Instance.id == call.instance.id).execute()
         return {"ok": True, "deleted": True}
 
-    @ops.organiser("export", returns={"type": "object"},
+    @ops.organiser("export", returns={"type": "object"}, changes=False,
                    summary="Export the whole instance as the organiser may see it.")
     def export(call: Call) -> dict[str, Any]:
         instance = call.instance

@@ -80,6 +80,9 @@ class Operation:
     summary: str = ""
     description: str = ""
     token_kinds: tuple[str, ...] = ()
+    #: False for a POST that only reads (an export): it does not bump the version or wake
+    #: live pages.
+    changes: bool = True
 
     @property
     def writes(self) -> bool:
