@@ -1,0 +1,161 @@
+"""Tournament Bracket: create, views, and the organiser's result recording."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from groupkit import Call, Instance, Operations, bad_request, conflict, whole_number
+
+from .draw import LISTED, Bracket, new_bracket, round_name
+from .schema import ResultBody
+
+ops = Operations()
+
+DEFAULT_HEADING = "Tournament bracket"
+
+NO_MATCH = "That match isn't in this bracket."
+BAD_WINNER = "The winner has to be one of the two names in that match."
+NO_VERSION = "That result didn't say which version of the bracket it was made on — " \
+             "refresh and tap again."
+BYE = "That one's a bye — it sorted itself out."
+SIDE_MISSING = "Both spots in that match need filling first — decide the earlier games."
+TWO_AT_ONCE = "Two results landed at once — refresh and tap again."
+
+
+def create(instance: Instance, data: dict[str, Any]) -> None:
+    instance.data = new_bracket(data["entrants"], data["seeding"])
+
+
+def _side(bracket: Bracket, name: str | None, bye: bool, listed: bool) -> dict[str, Any]:
+    return {"name": name, "seed": bracket.seed_of(name) if listed else None, "bye": bye}
+
+
+def public_view(instance: Instance) -> dict[str, Any]:
+    """The whole bracket as everyone sees it: every round, who is in each match, results,
+    and the champion once the final is decided. `version` is what a result must quote."""
+    data = instance.data
+    bracket = Bracket(data)
+    listed = data["seeding"] == LISTED
+    rounds = []
+    for round_index in range(bracket.rounds):
+        matches = []
+        for match in range(len(bracket.results[round_index])):
+            bye = bracket.is_bye(round_index, match)
+            top, bottom = bracket.sides(round_index, match)
+            matches.append({
+                "round": round_index, "match": match, "bye": bye,
+                "ready": not bye and top is not None and bottom is not None,
+                "winner": bracket.winner(round_index, match),
+                "sides": [_side(bracket, top, bye and top is None, listed),
+                          _side(bracket, bottom, bye and bottom is None, listed)]})
+        rounds.append({"round": round_index, "name": round_name(round_index, bracket.rounds),
+                       "matches": matches})
+    return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
+            "seeding": data["seeding"], "entrants": list(bracket.seeds),
+            "size": 2 * len(bracket.results[0]),
+            "byes": 2 * len(bracket.results[0]) - len(bracket.seeds),
+            "rounds": rounds, "champion": bracket.champion, "version": data["version"]}
+
+
+def organiser_view(instance: Instance) -> dict[str, Any]:
+    """The organiser sees what everyone sees; nothing about a bracket is private."""
+    return public_view(instance)
+
+
+SIDE_SCHEMA = {"type": "object", "properties": {
+    "name": {"type": ["string", "null"],
+             "description": "null for a bye or a side still to be decided"},
+    "seed": {"type": ["integer", "null"], "description": "seed number with `listed` seeding"},
+    "bye": {"type": "boolean"}}}
+MATCH_SCHEMA = {"type": "object", "properties": {
+    "round": {"type": "integer"}, "match": {"type": "integer"},
+    "bye": {"type": "boolean", "description": "first-round match against a bye"},
+    "ready": {"type": "boolean", "description": "both names known: a result can be recorded"},
+    "winner": {"type": ["string", "null"]},
+    "sides": {"type": "array", "items": SIDE_SCHEMA, "minItems": 2, "maxItems": 2}}}
+BRACKET_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
+    "title": {"type": "string"},
+    "heading": {"type": "string", "description": f"title, or `{DEFAULT_HEADING}`"},
+    "seeding": {"type": "string", "enum": [LISTED, "random"]},
+    "entrants": {"type": "array", "items": {"type": "string"},
+                 "description": "in seed order (seed 1 first)"},
+    "size": {"type": "integer", "description": "field size: the next power of two"},
+    "byes": {"type": "integer"},
+    "rounds": {"type": "array", "items": {"type": "object", "properties": {
+        "round": {"type": "integer"}, "name": {"type": "string"},
+        "matches": {"type": "array", "items": MATCH_SCHEMA}}}},
+    "champion": {"type": ["string", "null"]},
+    "version": {"type": "integer",
+                "description": "the results version: moves on by one with every result "
+                               "recorded or cleared; send it with the next result"}}}
+RESULT_REPLY = {"type": "object", "properties": {
+    "ok": {"type": "boolean"},
+    "version": {"type": "integer", "description": "the bracket's version after this result"},
+    "round": {"type": "integer"}, "match": {"type": "integer"},
+    "winner": {"type": ["string", "null"]},
+    "cleared": {"type": "array", "description": "later results cleared by this change",
+                "items": {"type": "object", "properties": {
+                    "round": {"type": "integer"}, "match": {"type": "integer"}}}},
+    "champion": {"type": ["string", "null"]}}}
+
+RESULT_DESCRIPTION = (
+    "Body `{round, match, winner, version}`. `round` and `match` are 0-based indices (round 0 "
+    "is the first round, match 0 the top match of a round). `winner` is exactly one of the "
+    "two names in the match (compared as stored), or null to clear the result; leaving the "
+    "field out is refused, unlike null. A recorded result may also be changed straight to "
+    "the other name.\n\n"
+    "Clearing or changing a result clears every later result that match fed into (the next "
+    "round's match, the one after, up to the final), because those games had someone else "
+    "in them; the reply lists them in `cleared`. Recording the result already stored clears "
+    "nothing (the version still moves on).\n\n"
+    "Concurrency: `version` is the bracket's `version` from the read the result is based on "
+    "(the public read, or the `version` of the reply to your previous result). Every "
+    "successful result moves it on by one, in the same transaction that holds the bracket's "
+    "lock, so when two results based on the same read land at once, the first wins and the "
+    "other is refused with 409; re-read and send again. Pages send it for you. (This is the "
+    "bracket's own results version, not the number on the live-update stream, which also "
+    "moves for other writes such as an export.)\n\n"
+    "Checks, in order: the match exists; `winner` is present; `version` is present and "
+    "current; the match is not a first-round bye; both names in the match are known; "
+    "`winner` is null or one of them.")
+
+
+@ops.organiser("result", body=ResultBody, returns=RESULT_REPLY, description=RESULT_DESCRIPTION,
+               errors={
+                   400: f"Checked in this order: no such round and match: `{NO_MATCH}`; "
+                        f"`winner` left out: `{BAD_WINNER}`; `version` missing or not a "
+                        f"number: `{NO_VERSION}`; a first-round bye: `{BYE}`; a side still "
+                        f"to be decided: `{SIDE_MISSING}`; `winner` neither null nor one of "
+                        f"the two names: `{BAD_WINNER}`",
+                   409: f"`version` is not the bracket's current version (another result "
+                        f"landed first): `{TWO_AT_ONCE}`"})
+def result(call: Call) -> dict[str, Any]:
+    """Record the winner of one match, or clear it with a null winner."""
+    instance, body = call.instance, call.data
+    bracket = Bracket(instance.data)
+    round_index, match = whole_number(body.get("round")), whole_number(body.get("match"))
+    if round_index is None or match is None or not bracket.exists(round_index, match):
+        raise bad_request(NO_MATCH)
+    if "winner" not in body:
+        raise bad_request(BAD_WINNER)
+    version = whole_number(body.get("version"))
+    if version is None:
+        raise bad_request(NO_VERSION)
+    if version != instance.data["version"]:
+        raise conflict(TWO_AT_ONCE)
+    if bracket.is_bye(round_index, match):
+        raise bad_request(BYE)
+    sides = bracket.sides(round_index, match)
+    if None in sides:
+        raise bad_request(SIDE_MISSING)
+    winner = body["winner"]
+    if winner is not None and (not isinstance(winner, str) or winner not in sides):
+        raise bad_request(BAD_WINNER)
+    cleared = bracket.record(round_index, match, winner)
+    version += 1
+    instance.data = {**instance.data, "results": bracket.results, "version": version}
+    instance.save(only=[Instance.data])
+    return {"ok": True, "version": version, "round": round_index,
+            "match": match, "winner": winner, "cleared": cleared,
+            "champion": bracket.champion}
+

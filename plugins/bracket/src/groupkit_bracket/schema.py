@@ -1,0 +1,54 @@
+"""Tournament Bracket bodies, fields in the spec's check order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from groupkit import Choice, Count, Line, Schema, SpecField, StringList
+
+from .draw import LISTED, SHUFFLED
+
+FEW_ENTRANTS = "Add at least two names — one person is just practice."
+MANY_ENTRANTS = "64 is the limit — run two brackets and stage a grand final."
+DUPLICATE_ENTRANT = '"{name}" is in the list twice — add a surname initial to tell them apart.'
+
+MAX_ENTRANTS = 64
+NAME_LIMIT = 40
+
+
+class CreateBracket(Schema):
+    title = Line(80)
+    entrants = StringList(NAME_LIMIT, convert="always",
+                          at_least=Count(2, FEW_ENTRANTS),
+                          at_most=Count(MAX_ENTRANTS, MANY_ENTRANTS),
+                          distinct=DUPLICATE_ENTRANT)
+    seeding = Choice([LISTED], default=SHUFFLED)
+
+
+class AsSent(SpecField):
+    """A value passed through exactly as sent; an absent key stays absent, so the operation
+    can tell an omitted field from a null one."""
+
+    def __init__(self, types: list[str], description: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.types, self.description = types, description
+
+    def clean(self, value: Any) -> Any:
+        return value
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": self.types, "description": self.description}
+
+
+class ResultBody(Schema):
+    """Never fails on its own: the operation checks the match, the winner and the version
+    against the bracket, in the order its documentation gives."""
+
+    round = AsSent(["integer"], "round index: 0 is the first round")
+    match = AsSent(["integer"], "match index within the round: 0 is the top match")
+    winner = AsSent(["string", "null"],
+                    "exactly one of the two names in that match, or null to clear its result; "
+                    "required: leaving it out is not the same as null")
+    version = AsSent(["integer"],
+                     "the bracket's `version` as you last read it (public read, or the reply "
+                     "to your previous result); required")

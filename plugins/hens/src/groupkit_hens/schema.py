@@ -1,0 +1,73 @@
+"""Hens & Shower Planner bodies, fields in the spec's check order: title, then the
+categories (present, count, each entry's name and capacity, duplicates)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from groupkit import Count, Line, ObjectList, Schema, SpecField, StringList, Text, WholeNumber
+
+NO_TITLE = "Give the event a name — whose hens or shower is it?"
+NO_CATEGORIES = "Add at least one thing to bring or sort."
+TOO_MANY_CATEGORIES = "Twelve lists is the limit — combine a couple."
+NO_CATEGORY_NAME = "Every list needs a name."
+BAD_CAPACITY = "Spots per list must be a whole number from 1 to 20."
+DUPLICATE_CATEGORY = "Two lists share a name — make each one different."
+
+MAX_CATEGORIES = 12
+MAX_SPOTS = 20
+MAX_ACTIVITIES = 20
+NAME_LIMIT = 40
+MESSAGE_LIMIT = 120
+
+
+class CreateHens(Schema):
+    title = Line(80, required=NO_TITLE)
+    forWhom = Line(80)  # the spec's field names
+    when = Line(80)
+    where = Line(120)
+    note = Text(400)
+    kitty = Text(200)
+    categories = ObjectList(
+        {"name": Line(40, required=NO_CATEGORY_NAME),
+         # "after numeric conversion": "4" passes and true counts as 1.
+         "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY, bools=True)},
+        at_least=Count(1, NO_CATEGORIES),
+        at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
+        distinct=("name", DUPLICATE_CATEGORY))
+    activities = StringList(100, keep_first=MAX_ACTIVITIES)
+
+
+class Given(SpecField):
+    """A string taken exactly as sent (a slot id or a secret); a non-string reads as empty.
+    Never an error: the operation decides what an unknown value means."""
+
+    def __init__(self, description: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.description = description
+
+    def clean(self, value: Any) -> str:
+        return value if isinstance(value, str) else ""
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": "string", "description": self.description}
+
+
+SLOT_ID = "a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1"
+
+
+class ClaimBody(Schema):
+    """Never fails on its own: the operation checks slot id, then name."""
+
+    slotId = Given(SLOT_ID)
+    name = Line(NAME_LIMIT)
+    message = Line(MESSAGE_LIMIT)
+
+
+class UnclaimBody(Schema):
+    slotId = Given(SLOT_ID)
+    secret = Given("the 16-character secret the claim returned")
+
+
+class RemoveBody(Schema):
+    slotId = Given(SLOT_ID)
