@@ -115,7 +115,8 @@ async def test_csv_is_formula_safe_and_not_cached(client: Any) -> None:
     assert response.headers["Cache-Control"] == "no-store"
     assert "noindex" in response.headers["X-Robots-Tag"]
     text = await response.get_data(as_text=True)
-    assert text.splitlines() == ["slot,name", "b-1,\"'=HYPERLINK(\"\"x\"\")\""]
+    assert text.startswith("\ufeff")  # so spreadsheets read it as UTF-8
+    assert text[1:].splitlines() == ["slot,name", "b-1,\"'=HYPERLINK(\"\"x\"\")\""]
 
 
 async def test_same_404_for_unknown_wrong_tool_and_deleted(make_app: Any) -> None:

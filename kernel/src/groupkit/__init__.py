@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .app import create_app
 from .calendar import CalendarEvent, calendar_reply
+from .clock import local_date, request_time, week_start
 from .config import Settings, load_settings
 from .credentials import (
     CLAIM_SECRET_LENGTH,
@@ -30,6 +31,7 @@ from .fields import (
     whole_number,
 )
 from .hookspecs import PLUGIN_API_VERSION, hookimpl
+from .live import changed as instance_changed
 from .schema import Schema
 from .slots import SlotClaim, claim_slot, claims_by_slot, csv_reply, release_slot, remove_slot
 from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
@@ -79,16 +81,20 @@ __all__ = [
     "find_token",
     "first_duplicate",
     "hookimpl",
+    "instance_changed",
     "issue_token",
     "js_string",
     "load_settings",
+    "local_date",
     "lock_instance",
     "not_found",
     "release_slot",
     "remove_slot",
+    "request_time",
     "revoke_tokens",
     "rotate_token",
     "truthy",
     "utcnow",
+    "week_start",
     "whole_number",
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Iterable
+from urllib.parse import quote
 
 import icalendar
 
@@ -16,8 +17,9 @@ PRODUCT_ID = "-//groupkit//groupkit//EN"
 
 @dataclasses.dataclass
 class CalendarEvent:
-    """One VEVENT. `start` is a `date` (all-day) or an aware `datetime`; `end` defaults to
-    the next day (all-day) or one hour later."""
+    """One VEVENT. `start` is a `date` (all-day) or a `datetime`: aware for a fixed moment,
+    naive for "this hour wherever you are" (floating time); `end` defaults to the next day
+    (all-day) or one hour later."""
 
     uid: str
     summary: str
@@ -57,7 +59,10 @@ def calendar_text(events: Iterable[CalendarEvent], stamp: dt.datetime) -> bytes:
 def calendar_reply(events: Iterable[CalendarEvent], filename: str,
                    stamp: dt.datetime) -> Reply:
     """An operation's reply that a phone opens straight into its calendar app."""
-    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in filename) or "event.ics"
+    stem = filename[:-4] if filename.lower().endswith(".ics") else filename
+    ascii_stem = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-"
+                         for c in stem).strip("-") or "event"
+    disposition = (f'attachment; filename="{ascii_stem}.ics"; '
+                   f"filename*=UTF-8''{quote(stem or 'event', safe='')}.ics")
     return Reply(calendar_text(events, stamp), content_type="text/calendar; charset=utf-8",
-                 headers={"Content-Disposition": f'attachment; filename="{safe}"',
-                          "Cache-Control": "no-store"})
+                 headers={"Content-Disposition": disposition, "Cache-Control": "no-store"})

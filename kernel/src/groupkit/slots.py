@@ -80,8 +80,11 @@ def spreadsheet_safe(value: object) -> str:
 
 
 def csv_reply(header: Sequence[str], rows: Iterable[Sequence[object]], filename: str) -> Reply:
-    """A proper CSV (csv module quoting, formula-safe cells), never cached or indexed."""
+    """A proper CSV (csv module quoting, formula-safe cells), never cached or indexed. It
+    starts with a UTF-8 byte-order mark: without it Excel reads UTF-8 as the local code page
+    and mangles every accented or non-Latin name."""
     buffer = io.StringIO()
+    buffer.write("\ufeff")
     writer = csv.writer(buffer)
     writer.writerow(header)
     for row in rows:

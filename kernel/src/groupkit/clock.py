@@ -1,0 +1,36 @@
+"""Time as tools see it: the request's time from the app's clock (tests fake it), and local
+calendar days and weeks in a named time zone (several tools count Sydney days or weeks)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+
+def aware(moment: dt.datetime) -> dt.datetime:
+    """A naive time (from the database or a test clock) is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
+def request_time() -> dt.datetime:
+    """The time of the request being served, from the app's clock, for code that gets no
+    `Call` (views, page renderers). Outside a request (a script) it is the wall clock."""
+    from quart import current_app, has_app_context
+
+    if has_app_context():
+        clock = current_app.config.get("GROUPKIT_CLOCK")
+        if callable(clock):
+            return aware(clock())
+    return dt.datetime.now(dt.UTC)
+
+
+def local_date(moment: dt.datetime, zone: str) -> dt.date:
+    """The calendar day `moment` falls on in `zone` (an IANA name such as
+    "Australia/Sydney"), daylight saving included."""
+    return aware(moment).astimezone(ZoneInfo(zone)).date()
+
+
+def week_start(moment: dt.datetime, zone: str) -> dt.date:
+    """The Monday of the week (Monday to Sunday, in `zone`) that `moment` falls in."""
+    day = local_date(moment, zone)
+    return day - dt.timedelta(days=day.weekday())
