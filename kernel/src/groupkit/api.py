@@ -14,6 +14,7 @@ from werkzeug.routing import BaseConverter
 
 from . import live, resolve, schema
 from .credentials import SLUG_REGEX, digest, new_edit_token, new_slug
+from .errors import ApiError
 from .storage import Instance, Storage
 from .tool import Call, Operation, Operations, Reply, Tool
 
@@ -87,9 +88,28 @@ def create_view(tool: Tool) -> Callable[[], Any]:
     return create
 
 
+def not_found_message(tool: Tool, op: Operation | None = None) -> str | None:
+    """The spec's wording of a 404 for this request, if it has its own."""
+    if op is not None and op.not_found:
+        return op.not_found
+    if op is None or op.kind in ("public", "read"):
+        return tool.not_found or None
+    return None
+
+
+def reworded(message: str | None, error: ApiError) -> ApiError:
+    if message and error.status == 404:
+        return ApiError(404, message, error.headers)
+    return error
+
+
 def public_read_view(tool: Tool) -> Callable[..., Any]:
     def read(slug: str) -> dict[str, Any]:
-        return tool.public_view(resolve.by_slug(tool.name, slug))
+        try:
+            instance = resolve.by_slug(tool.name, slug)
+        except ApiError as error:
+            raise reworded(not_found_message(tool), error) from None
+        return tool.public_view(instance)
 
     async def view(slug: str) -> Response:
         return json_response(await storage().read(read, slug))
@@ -100,7 +120,10 @@ def public_read_view(tool: Tool) -> Callable[..., Any]:
 def live_view(tool: Tool) -> Callable[..., Any]:
     async def view(slug: str) -> Response:
         hub: live.LiveHub = current_app.config["GROUPKIT_LIVE"]
-        events = await live.stream(hub, tool.name, slug)
+        try:
+            events = await live.stream(hub, tool.name, slug)
+        except ApiError as error:
+            raise reworded(not_found_message(tool), error) from None
         response = Response(events, content_type="text/event-stream",
                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         response.timeout = None
@@ -146,6 +169,12 @@ class _RequestFacts:
         self.when, self.base, self.query = when, base, query
 
     def resolve(self, tool: Tool, op: Operation, body: Any, values: dict[str, str]) -> Call:
+        try:
+            return self._resolve(tool, op, body, values)
+        except ApiError as error:
+            raise reworded(not_found_message(tool, op), error) from None
+
+    def _resolve(self, tool: Tool, op: Operation, body: Any, values: dict[str, str]) -> Call:
         lock = op.writes
         credential = token = edit_token = None
         if op.kind == "public":
@@ -164,7 +193,7 @@ class _RequestFacts:
         params = {k: v for k, v in values.items() if k not in ("slug", "edit_token", "token")}
         return Call(instance=instance, data=data, now=self.when, base_url=self.base,
                     credential=credential, token=token, edit_token=edit_token,
-                    query=self.query, params=params)
+                    query=self.query, params=params, raw_body=body)
 
 
 def kernel_operations(tool: Tool) -> Operations:

@@ -170,6 +170,17 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def _public_not_found(app: Quart) -> str | None:
+    """A tool's own 404 wording for a public read whose link is not even slug-shaped."""
+    parts = request.path.split("/")
+    if request.method != "GET" or len(parts) not in (4, 5) or parts[1] != "api":
+        return None
+    if len(parts) == 5 and parts[4] != "events":
+        return None
+    tool = app.config["GROUPKIT_TOOLS"].get(parts[2])
+    return api.not_found_message(tool) if tool is not None else None
+
+
 def _install_errors(app: Quart) -> None:
     @app.errorhandler(ApiError)
     async def api_error(error: ApiError) -> Response:
@@ -182,6 +193,8 @@ def _install_errors(app: Quart) -> None:
         status = error.code or 500
         if _wants_json() or status not in (404,):
             message = HTTP_MESSAGES.get(status, error.name)
+            if status == 404:
+                message = _public_not_found(app) or message
             response = api.json_response({"error": message}, status)
             if status == 405 and error.get_response().headers.get("Allow"):
                 response.headers["Allow"] = error.get_response().headers["Allow"]

@@ -38,6 +38,9 @@ class Call:
     query: Mapping[str, str] = dataclasses.field(default_factory=dict)
     #: Values of the operation path's own `{placeholders}` (e.g. `ics/{shiftId}`).
     params: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: The request body as parsed JSON before cleaning (`None` for a JSON `null` body; `{}`
+    #: for no body or unreadable JSON), for the rare rule about the body's very shape.
+    raw_body: Any = None
 
 
 @dataclasses.dataclass
@@ -83,6 +86,9 @@ class Operation:
     #: False for a POST that only reads (an export): it does not bump the version or wake
     #: live pages.
     changes: bool = True
+    #: The 404 message when the credential is not found, where the spec words it for this
+    #: operation (default: the tool's `not_found`, then the kernel's one message).
+    not_found: str = ""
 
     @property
     def writes(self) -> bool:
@@ -156,6 +162,9 @@ class Tool:
                 `participant.html` (if any), each extending `groupkit/base.html`.
     static:     optional folder served at `/static/<name>/`.
     description: longer notes for the OpenAPI document (design choices the spec leaves open).
+    not_found:  404 message for this tool's public-link requests (reads and public
+                operations), where the spec words one; unknown, wrong-tool and deleted
+                links still all answer alike.
     prune:      `(now) -> int` drops data past the tool's retention (returns rows removed);
                 run by `groupkit prune` and periodically by the server, in one transaction.
     plugin_api: the kernel plugin API version the plugin is written for
@@ -191,6 +200,7 @@ class Tool:
     example: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     description: str = ""
     prune: Callable[[dt.datetime], int] | None = None
+    not_found: str = ""
     plugin_api: int = 1
 
     def export_of(self, instance: Instance) -> dict[str, Any]:

@@ -143,6 +143,12 @@ def count(call: Call) -> dict[str, Any]:
     return {"notes": Note.select().where(Note.instance == call.instance).count()}
 
 
+@ops.public("knock", status=200, not_found="Nobody home.")
+def knock(call: Call) -> dict[str, Any]:
+    """An operation with its own 404 wording; the raw body is there for shape rules."""
+    return {"raw": call.raw_body}
+
+
 @ops.read("ics/{day}", content_type="text/calendar")
 def calendar(call: Call) -> Any:
     """A path placeholder reaches the handler as `call.params`."""
