@@ -184,3 +184,20 @@ def test_js_string_survives_any_nesting() -> None:
         deep = [deep]
     assert js_string(deep) == ""
     assert js_string([[["a"], "b"]]) == "a,b"
+
+
+def test_exact_record_id_and_raw_never_fail() -> None:
+    from groupkit import Exact, Raw, RecordId, Schema
+
+    class Body(Schema):
+        slot = Exact("a slot id")
+        note = RecordId()
+        result = Raw(["object", "null"])
+
+    assert Body().load({"slot": " c0-1 ", "note": "12", "result": None}) == {
+        "slot": " c0-1 ", "note": 12, "result": None}
+    assert Body().load({"slot": 5, "note": 2**40}) == {"slot": "", "note": None}
+    assert Body().load({"note": "1.5"}) == {"slot": "", "note": None}
+    assert "result" not in Body().load({})
+    assert Raw(["object", "null"], "the result").openapi() == {
+        "type": ["object", "null"], "description": "the result"}

@@ -329,12 +329,61 @@ class ObjectList(SpecField):
             "properties": {key: field.openapi() for key, field in self.entry.items()}}}
 
 
+class Exact(SpecField):
+    """A string taken exactly as sent (a slot id, a reference, a secret); a non-string reads
+    as empty. Never an error: the operation decides what an unknown value means."""
+
+    def __init__(self, description: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.description = description
+
+    def clean(self, value: Any) -> str:
+        return value if isinstance(value, str) else ""
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": "string", **({"description": self.description} if self.description
+                                     else {})}
+
+
+#: The largest record id a body may name: beyond it no row exists (and no database
+#: integer overflows).
+MAX_RECORD_ID = 2**31 - 1
+
+
+class RecordId(SpecField):
+    """A record's id as a page shows it: a whole number (numeric strings accepted) from 1 to
+    MAX_RECORD_ID, else None. Never an error: an unknown id is the operation's 404."""
+
+    def __init__(self, description: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.description = description
+
+    def clean(self, value: Any) -> int | None:
+        number = whole_number(value)
+        return number if number is not None and 0 < number <= MAX_RECORD_ID else None
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": ["integer", "string"], **({"description": self.description}
+                                                   if self.description else {})}
+
+
 class Raw(SpecField):
-    """Any JSON value, passed through for the tool to interpret (e.g. a nullable result)."""
+    """Any JSON value, passed through for the tool to interpret (e.g. a nullable result). An
+    absent key stays absent from the cleaned body, so an omitted field and a null differ."""
+
+    def __init__(self, types: Sequence[str] = (), description: str = "",
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.types, self.description = list(types), description
 
 
     def clean(self, value: Any) -> Any:
         return value
 
     def openapi(self) -> dict[str, Any]:
-        return {}
+        schema: dict[str, Any] = {}
+        if self.types:
+            schema["type"] = self.types
+        if self.description:
+            schema["description"] = self.description
+        return schema
