@@ -1,5 +1,61 @@
-"""Coffee Roulette: Pair people up for a coffee each round, avoiding recent repeats."""
+"""Coffee Roulette: pair people up for a coffee each round, avoiding recent repeats."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from groupkit import Tool, hookimpl
+
+from .api import (
+    PUBLIC_SCHEMA,
+    TOKEN_KIND,
+    create,
+    ops,
+    organiser_view,
+    participant_view,
+    public_view,
+)
+from .models import CoffeePerson, CoffeeRound
+from .pairing import RECENT_ROUNDS
+from .schema import MAX_PEOPLE, CreateCoffee
+
 __version__ = "0.1.0"
+
+HERE = Path(__file__).parent
+
+DESCRIPTION = (
+    "Round-by-round pairing of a team. Paths designed here (the spec shows none): each "
+    "person claims their name once on the share page (`POST /api/coffee/claim` "
+    "{slug, name}, matched after cleaning, ignoring case; 200 {token}) and keeps a permanent "
+    "private page `/p/{token}` (as JSON: `GET /api/coffee/p/{token}`) showing this round's "
+    "partner(s). The organiser draws the next round (`POST /api/coffee/{editToken}/draw`): "
+    "everyone on the list in pairs, exactly one group of three when the count is odd, and "
+    f"nobody with someone they met in the last {RECENT_ROUNDS} rounds whenever such a "
+    "grouping exists. `POST /api/coffee/{editToken}/reset` {name} frees a claimed name "
+    "(old link dead, fresh link on re-claim). The organiser sees who has claimed, never who "
+    "is paired with whom: no organiser view, answer or export carries a grouping. Only the "
+    f"last {RECENT_ROUNDS} rounds are stored. Duplicate names are refused with "
+    "`\"<name>\" is on the list twice — add a surname initial to tell them apart.` and more "
+    "than 200 with `That's more than 200 names — split the team into two roulettes.` "
+    "(the spec gives no wording for either).")
+
+
+@hookimpl
+def groupkit_tool() -> Tool:
+    return Tool(
+        name="coffee", title="Coffee Roulette", version=__version__,
+        summary="Pair up a team for a coffee each round, with someone they haven't met "
+                "lately; everyone sees their partner on their own private page.",
+        create_schema=CreateCoffee, create=create, public_view=public_view,
+        organiser_view=organiser_view, participant_view=participant_view,
+        participant_kinds=(TOKEN_KIND,), operations=ops, models=[CoffeePerson, CoffeeRound],
+        templates=HERE / "templates", static=HERE / "static",
+        limits={"people": MAX_PEOPLE, "recentRounds": RECENT_ROUNDS},
+        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
+        preview=lambda instance: {
+            "title": instance.title,
+            "description": "Claim your name to see who you're having coffee with."},
+        example={"title": "Platform team coffee", "names": ["Ann", "Bo", "Cy", "Di", "Ed"],
+                 "cadence": "Every second Monday",
+                 "note": "Thirty minutes, your shout or theirs."},
+    )

@@ -1,0 +1,226 @@
+"""Coffee Roulette: create, views, claiming a name, drawing rounds and resetting a person.
+
+Who is with whom lives only in `CoffeeRound.groups`, and only `private_view` reads it: the
+public and organiser views are built from names, claims and round numbers, so nothing they
+return can depend on the groups.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Protocol
+
+from groupkit import (
+    PARTICIPANT_TOKEN_LENGTH,
+    Call,
+    Instance,
+    Operations,
+    conflict,
+    issue_token,
+    not_found,
+    revoke_tokens,
+)
+
+from .models import CoffeePerson, CoffeeRound
+from .pairing import RECENT_ROUNDS, draw_round
+from .schema import DEFAULT_TITLE, NAME_LIMIT, NameBody
+
+ops = Operations()
+
+#: The credential kind of a person's private link (`ref` is their `CoffeePerson.id`).
+TOKEN_KIND = "member"
+
+NOT_ON_LIST = "That name isn't on this team's list."
+ALREADY_CLAIMED = ("That name's already been claimed. If it's yours, ask the organiser to "
+                   "reset you.")
+
+
+class HeldCredential(Protocol):
+    """What an operation's `call.credential` offers: `ref`, the record it was issued for."""
+
+    ref: Any
+
+
+def create(instance: Instance, data: dict[str, Any]) -> None:
+    instance.data = {"cadence": data["cadence"], "note": data["note"], "round": 0,
+                     "drawnAt": None}
+    CoffeePerson.insert_many([{"instance": instance, "position": position, "name": name}
+                              for position, name in enumerate(data["names"])]).execute()
+
+
+def _team(instance: Instance) -> list[CoffeePerson]:
+    return list(CoffeePerson.select().where(CoffeePerson.instance == instance)
+                .order_by(CoffeePerson.position))
+
+
+def _named(instance: Instance, name: str) -> CoffeePerson:
+    """The team member called `name` (cleaned) ignoring case; 404 otherwise."""
+    key = name.casefold()
+    found = next((person for person in _team(instance)
+                  if key and person.name.casefold() == key), None)
+    if found is None:
+        raise not_found(NOT_ON_LIST)
+    return found
+
+
+def _owner(instance: Instance, credential: HeldCredential | None) -> CoffeePerson:
+    """The team member a private link was issued to."""
+    ref = str(credential.ref) if credential is not None else ""
+    found = (CoffeePerson.get_or_none((CoffeePerson.id == int(ref))
+                                      & (CoffeePerson.instance == instance))
+             if ref.isdigit() else None)
+    if found is None:
+        raise not_found()
+    return found
+
+
+def _stamp(moment: dt.datetime | None) -> str | None:
+    return None if moment is None else moment.replace(tzinfo=dt.UTC).isoformat()
+
+
+def _about(instance: Instance) -> dict[str, Any]:
+    data = instance.data
+    return {"title": instance.title, "heading": instance.title or DEFAULT_TITLE,
+            "cadence": data["cadence"], "note": data["note"], "round": data["round"],
+            "drawnAt": data["drawnAt"]}
+
+
+def public_view(instance: Instance) -> dict[str, Any]:
+    """The team page: the details, the round number and who has claimed their name."""
+    return {**_about(instance),
+            "people": [{"name": person.name, "claimed": person.claimed_at is not None}
+                       for person in _team(instance)]}
+
+
+def organiser_view(instance: Instance) -> dict[str, Any]:
+    """Who has claimed (and when) and which round is current; never who is with whom.
+    Also the export."""
+    people = [{"name": person.name, "claimed": person.claimed_at is not None,
+               "claimedAt": _stamp(person.claimed_at)} for person in _team(instance)]
+    return {**_about(instance), "people": people,
+            "claimedCount": sum(person["claimed"] for person in people)}
+
+
+def private_view(instance: Instance, person: CoffeePerson) -> dict[str, Any]:
+    """One person's page: this round's partner(s), and whether each has picked up their own
+    link yet (so they know to reach out)."""
+    latest = (CoffeeRound.select().where(CoffeeRound.instance == instance)
+              .order_by(CoffeeRound.number.desc()).first())
+    partners: list[dict[str, Any]] = []
+    if latest is not None:
+        group = next(group for group in latest.groups if person.position in group)
+        team = {member.position: member for member in _team(instance)}
+        partners = [{"name": team[position].name,
+                     "claimed": team[position].claimed_at is not None}
+                    for position in sorted(group) if position != person.position]
+    return {**_about(instance), "name": person.name, "partners": partners}
+
+
+def participant_view(instance: Instance, credential: HeldCredential) -> dict[str, Any]:
+    return private_view(instance, _owner(instance, credential))
+
+
+# --- documents ----------------------------------------------------------------------------
+
+_ABOUT_SCHEMA: dict[str, Any] = {
+    "title": {"type": "string"},
+    "heading": {"type": "string", "description": f"title, or `{DEFAULT_TITLE}`"},
+    "cadence": {"type": "string"}, "note": {"type": "string"},
+    "round": {"type": "integer", "description": "rounds drawn so far; 0 before the first"},
+    "drawnAt": {"type": ["string", "null"], "format": "date-time",
+                "description": "when the current round was drawn"}}
+PUBLIC_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
+    **_ABOUT_SCHEMA,
+    "people": {"type": "array", "description": "in the organiser's order", "items": {
+        "type": "object", "properties": {"name": {"type": "string"},
+                                         "claimed": {"type": "boolean"}}}}}}
+PRIVATE_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
+    **_ABOUT_SCHEMA,
+    "name": {"type": "string", "description": "whose link this is"},
+    "partners": {"type": "array", "description": "this round's partner, or two partners "
+                 "in the odd count's group of three; empty before the first round",
+                 "items": {"type": "object", "properties": {
+                     "name": {"type": "string"},
+                     "claimed": {"type": "boolean",
+                                 "description": "they have picked up their own link"}}}}}}
+TOKEN_REPLY = {"type": "object", "properties": {"token": {
+    "type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
+    "maxLength": PARTICIPANT_TOKEN_LENGTH,
+    "description": "the permanent private link is `/p/{token}`; it is shown only once"}}}
+DRAW_REPLY = {"type": "object", "properties": {
+    "ok": {"type": "boolean"},
+    "round": {"type": "integer", "description": "the number of the round just drawn"},
+    "groupCount": {"type": "integer", "description": "how many groups (never who is in them)"},
+    "drawnAt": {"type": "string", "format": "date-time"}}}
+RESET_REPLY = {"type": "object", "properties": {
+    "ok": {"type": "boolean"},
+    "reset": {"type": "boolean", "description": "false when the name was not claimed"}}}
+
+
+# --- operations ---------------------------------------------------------------------------
+
+@ops.public("claim", body=NameBody, returns=TOKEN_REPLY, errors={
+    404: f"Unknown slug (`Nothing here — check the link you were given.`), or the name "
+         f"(C({NAME_LIMIT}), compared ignoring case) is blank or not on the list: "
+         f"`{NOT_ON_LIST}`",
+    409: f"The name is already claimed: `{ALREADY_CLAIMED}`"},
+    description="Each person claims their name once and keeps the private link for good: "
+                "every new round shows up on the same page.")
+def claim(call: Call) -> dict[str, Any]:
+    """Claim your name; returns the token of your permanent private page `/p/{token}`."""
+    person = _named(call.instance, call.data["name"])
+    when = call.now.astimezone(dt.UTC).replace(tzinfo=None)
+    updated = (CoffeePerson.update(claimed_at=when)
+               .where((CoffeePerson.id == person.id) & CoffeePerson.claimed_at.is_null())
+               .execute())
+    if not updated:
+        raise conflict(ALREADY_CLAIMED)
+    return {"token": issue_token(call.instance, TOKEN_KIND, str(person.id))}
+
+
+@ops.participant("p/{token}", method="GET", token_kinds=[TOKEN_KIND], returns=PRIVATE_SCHEMA,
+                 description="What the private page `/p/{token}` shows, as JSON.")
+def read_private(call: Call) -> dict[str, Any]:
+    """Your partner(s) this round."""
+    return private_view(call.instance, _owner(call.instance, call.credential))
+
+
+@ops.organiser("draw", returns=DRAW_REPLY, description=(
+    "Draws the next round for everyone on the list (claimed or not, so a late claimer "
+    "finds their partner waiting): pairs, plus exactly one group of three when the count "
+    f"is odd. Pairs who met in the last {RECENT_ROUNDS} rounds are kept apart whenever a "
+    "grouping without any such repeat exists; when none exists (a tiny team), the fewest "
+    "and least recent repeats are chosen. Private links do not change. The answer, like "
+    "every organiser view, never says who is with whom."))
+def draw(call: Call) -> dict[str, Any]:
+    """Draw the next round."""
+    instance = call.instance
+    recent = [stored.groups for stored in
+              CoffeeRound.select().where(CoffeeRound.instance == instance)
+              .order_by(CoffeeRound.number.desc()).limit(RECENT_ROUNDS)]
+    groups = draw_round([person.position for person in _team(instance)], recent)
+    number = instance.data["round"] + 1
+    when = call.now.astimezone(dt.UTC).replace(tzinfo=None)
+    CoffeeRound.create(instance=instance, number=number, drawn_at=when,
+                       groups=[sorted(group) for group in groups])
+    # Older rounds are no longer needed to avoid repeats: keep no pairing history beyond it.
+    CoffeeRound.delete().where((CoffeeRound.instance == instance)
+                               & (CoffeeRound.number <= number - RECENT_ROUNDS)).execute()
+    stamp = _stamp(when)
+    instance.data = {**instance.data, "round": number, "drawnAt": stamp}
+    instance.save()
+    return {"ok": True, "round": number, "groupCount": len(groups), "drawnAt": stamp}
+
+
+@ops.organiser("reset", body=NameBody, returns=RESET_REPLY, errors={
+    404: f"Unknown editToken, or the name is blank or not on the list: `{NOT_ON_LIST}`"},
+    description="For a lost link or a name claimed by the wrong person: the private link "
+                "stops working at once and the name can be claimed again, which issues a "
+                "fresh link. The person stays in the rounds (same partner this round). "
+                "Resetting an unclaimed name changes nothing and answers `reset: false`.")
+def reset(call: Call) -> dict[str, Any]:
+    """Reset one person so their name can be claimed again."""
+    person = _named(call.instance, call.data["name"])
+    revoke_tokens(call.instance, TOKEN_KIND, str(person.id))
+    CoffeePerson.update(claimed_at=None).where(CoffeePerson.id == person.id).execute()
+    return {"ok": True, "reset": person.claimed_at is not None}

@@ -1,0 +1,30 @@
+"""Coffee Roulette bodies, fields in the spec's check order."""
+
+from __future__ import annotations
+
+from groupkit import Count, Line, Schema, StringList, Text
+
+DEFAULT_TITLE = "Coffee roulette"
+FEW_NAMES = "Add at least three names — with two there's only ever one pairing."
+# The spec names no message for these two; they follow their neighbours' voice.
+MANY_NAMES = "That's more than 200 names — split the team into two roulettes."
+DUPLICATE_NAME = '"{name}" is on the list twice — add a surname initial to tell them apart.'
+
+MIN_PEOPLE = 3
+MAX_PEOPLE = 200
+NAME_LIMIT = 40
+
+
+class CreateCoffee(Schema):
+    title = Text(80, default=DEFAULT_TITLE)
+    names = StringList(NAME_LIMIT, at_least=Count(MIN_PEOPLE, FEW_NAMES),
+                       at_most=Count(MAX_PEOPLE, MANY_NAMES), distinct=DUPLICATE_NAME)
+    cadence = Text(40)
+    note = Text(300)
+
+
+class NameBody(Schema):
+    """A name as a person or the organiser types it: C(40), matched ignoring case. Never
+    fails here: a blank or unknown name is the operation's 404."""
+
+    name = Line(NAME_LIMIT)
