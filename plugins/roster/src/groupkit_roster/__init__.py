@@ -1,5 +1,41 @@
-"""Volunteer Roster: Shifts with spots for volunteers to claim, with a CSV for the coordinator."""
+"""Volunteer Roster: shifts with spots for volunteers to claim, with a CSV for the coordinator."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from groupkit import Tool, hookimpl
+
+from .api import SLOT_IDS, create, ops, organiser_view, preview, public_view, roster_schema
+from .schema import MAX_SHIFTS, MAX_SPOTS, CreateRoster
+
 __version__ = "0.1.0"
+
+HERE = Path(__file__).parent
+
+
+@hookimpl
+def groupkit_tool() -> Tool:
+    return Tool(
+        name="roster", title="Volunteer Roster", version=__version__,
+        summary="Timed shifts with a few spots each: volunteers put their names down, "
+                "the coordinator gets the list.",
+        create_schema=CreateRoster, create=create, public_view=public_view,
+        organiser_view=organiser_view, preview=preview, operations=ops,
+        templates=HERE / "templates", static=HERE / "static",
+        limits={"shifts": MAX_SHIFTS, "spotsPerShift": MAX_SPOTS},
+        public_schema=roster_schema(),
+        description=(
+            f"Slot ids are {SLOT_IDS}. A volunteer's message is for the coordinator only: "
+            "it appears on the organiser page, in the export and in the CSV "
+            "(`GET /api/roster/{editToken}/admin`), never on the public page, in the public "
+            "read or in link previews. Each shift offers a calendar entry "
+            "(`GET /api/roster/{slug}/ics/{shiftId}`) only when the event date and the "
+            "shift's label read as a time; otherwise its `calendar` is null and the page "
+            "shows no calendar link."),
+        example={"title": "Working bee", "eventDate": "Saturday 14 March 2026",
+                 "note": "Gloves and water provided. Wear closed shoes.",
+                 "shifts": [{"label": "Setup 7-9am", "capacity": 3},
+                            {"label": "Gardening 9am-12pm", "capacity": 6},
+                            {"label": "Pack down 12-1pm", "capacity": 3}]},
+    )

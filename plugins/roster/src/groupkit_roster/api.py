@@ -1,0 +1,260 @@
+"""Volunteer Roster: create, views, claiming, handing back and removing spots, the
+coordinator's CSV and each shift's calendar entry."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from groupkit import (
+    CLAIM_SECRET_LENGTH,
+    ApiError,
+    CalendarEvent,
+    Call,
+    Instance,
+    Operations,
+    Reply,
+    SlotClaim,
+    bad_request,
+    calendar_reply,
+    claim_slot,
+    claims_by_slot,
+    csv_reply,
+    release_slot,
+    remove_slot,
+)
+
+from .schema import MESSAGE_LIMIT, NAME_LIMIT, ClaimBody, RemoveBody, UnclaimBody
+from .times import shift_time
+
+ops = Operations()
+
+DEFAULT_HEADING = "Volunteer roster"
+
+BAD_SLOT = "That shift spot doesn't exist on this roster."
+NO_NAME = "Add your name so the coordinator knows who's on."
+TAKEN = "Someone just grabbed that shift — pick another."
+NOT_HELD = "That shift spot isn't held with that secret — it may already be free."
+NO_SHIFT = "That shift isn't on this roster."
+NO_TIME = "That shift has no date and time a calendar can use."
+
+SLOT_IDS = ("`s<shift position>-<n>`: the shift's position in the list from 0 (as Bring a "
+            "Plate's category index), n from 1 to the shift's capacity; `s0-1` is the first "
+            "spot of the first shift")
+
+
+def create(instance: Instance, data: dict[str, Any]) -> None:
+    instance.data = {"eventDate": data["eventDate"], "note": data["note"],
+                     "shifts": [{"label": shift["label"], "capacity": shift["capacity"]}
+                                for shift in data["shifts"]]}
+
+
+def slot_ids(instance: Instance) -> list[str]:
+    """Every spot on the roster: `s<shift position>-<n>`, n from 1 to the capacity."""
+    return [f"s{index}-{n}"
+            for index, shift in enumerate(instance.data["shifts"])
+            for n in range(1, shift["capacity"] + 1)]
+
+
+def _iso(moment: dt.datetime) -> str:
+    return moment.replace(tzinfo=dt.UTC).isoformat()
+
+
+def _when(instance: Instance, label: str) -> tuple[dt.datetime, dt.datetime] | None:
+    """A shift's start and end when the event date and its label read as a time; a date
+    without a year means its next occurrence from the day the roster was made."""
+    return shift_time(instance.data["eventDate"], label, instance.created.date())
+
+
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def _time_label(start: dt.datetime, end: dt.datetime) -> str:
+    """`Sat 14 Mar 2026, 07:00–09:00`, the same whatever the server's locale."""
+    return (f"{WEEKDAYS[start.weekday()]} {start.day} {MONTHS[start.month - 1]} {start.year}, "
+            f"{start:%H:%M}–{end:%H:%M}")
+
+
+def _roster(instance: Instance, organiser: bool) -> dict[str, Any]:
+    data = instance.data
+    claims = claims_by_slot(instance)
+    shifts = []
+    for index, shift in enumerate(data["shifts"]):
+        spots = []
+        for n in range(1, shift["capacity"] + 1):
+            slot_id = f"s{index}-{n}"
+            claim: SlotClaim | None = claims.get(slot_id)
+            spot: dict[str, Any] = {"slotId": slot_id, "taken": claim is not None,
+                                    "name": claim.name if claim else None}
+            if organiser:  # the message is for the coordinator only
+                spot["message"] = claim.extra.get("message", "") if claim else None
+                spot["claimedAt"] = _iso(claim.created) if claim else None
+            spots.append(spot)
+        when = _when(instance, shift["label"])
+        shifts.append({
+            "shiftId": f"s{index}", "label": shift["label"], "capacity": shift["capacity"],
+            "taken": sum(spot["taken"] for spot in spots),
+            "start": when[0].isoformat() if when else None,
+            "end": when[1].isoformat() if when else None,
+            "time": _time_label(*when) if when else None,
+            "calendar": f"/api/roster/{instance.slug}/ics/s{index}" if when else None,
+            "spots": spots})
+    return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
+            "eventDate": data["eventDate"], "note": data["note"], "shifts": shifts}
+
+
+def public_view(instance: Instance) -> dict[str, Any]:
+    """The roster as volunteers see it: who is on which shift, never their messages."""
+    return _roster(instance, organiser=False)
+
+
+def organiser_view(instance: Instance) -> dict[str, Any]:
+    """The public roster plus each volunteer's message and when they signed up."""
+    return _roster(instance, organiser=True)
+
+
+def preview(instance: Instance) -> dict[str, Any]:
+    event_date = instance.data["eventDate"]
+    description = "Pick a shift and put your name down"
+    return {"title": instance.title or DEFAULT_HEADING,
+            "description": f"{description} — {event_date}." if event_date else f"{description}."}
+
+
+def _spot_schema(organiser: bool) -> dict[str, Any]:
+    properties: dict[str, Any] = {
+        "slotId": {"type": "string", "pattern": "^s[0-9]+-[0-9]+$"},
+        "taken": {"type": "boolean"},
+        "name": {"type": ["string", "null"], "description": "the volunteer's name, when taken"}}
+    if organiser:
+        properties["message"] = {"type": ["string", "null"],
+                                 "description": "the volunteer's note to the coordinator"}
+        properties["claimedAt"] = {"type": ["string", "null"], "format": "date-time"}
+    return {"type": "object", "properties": properties}
+
+
+def roster_schema(organiser: bool = False) -> dict[str, Any]:
+    return {"type": "object", "properties": {
+        "title": {"type": "string"},
+        "heading": {"type": "string", "description": f"title, or `{DEFAULT_HEADING}`"},
+        "eventDate": {"type": "string"},
+        "note": {"type": "string"},
+        "shifts": {"type": "array", "items": {"type": "object", "properties": {
+            "shiftId": {"type": "string", "pattern": "^s[0-9]+$",
+                        "description": "`s<shift position>`, position from 0"},
+            "label": {"type": "string"},
+            "capacity": {"type": "integer", "minimum": 1, "maximum": 30},
+            "taken": {"type": "integer", "description": "spots already claimed"},
+            "start": {"type": ["string", "null"], "description":
+                      "local wall-clock start (ISO 8601, no zone) when the event date and "
+                      "the label read as a time, else null"},
+            "end": {"type": ["string", "null"]},
+            "time": {"type": ["string", "null"],
+                     "description": "start and end for people: `Sat 14 Mar 2026, 07:00–09:00`"},
+            "calendar": {"type": ["string", "null"],
+                         "description": "path of the shift's .ics entry, or null"},
+            "spots": {"type": "array", "items": _spot_schema(organiser)}}}}}}
+
+
+SECRET_REPLY = {"type": "object", "properties": {"secret": {
+    "type": "string", "minLength": CLAIM_SECRET_LENGTH, "maxLength": CLAIM_SECRET_LENGTH,
+    "description": "keep it: it is the only way to hand this spot back yourself"}}}
+OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+REMOVED_REPLY = {"type": "object", "properties": {
+    "ok": {"type": "boolean"},
+    "removed": {"type": "boolean", "description": "false when the spot was already free"}}}
+
+
+def _known_slot(instance: Instance, slot_id: object) -> str:
+    if not isinstance(slot_id, str) or slot_id not in slot_ids(instance):
+        raise bad_request(BAD_SLOT)
+    return slot_id
+
+
+@ops.public("claim", body=ClaimBody, status=201, returns=SECRET_REPLY, description=(
+    f"Body `{{slug, slotId, name, message?}}`. Slot ids: {SLOT_IDS}. `name` is C({NAME_LIMIT}); "
+    f"`message` is C({MESSAGE_LIMIT}) and seen by the coordinator only: it is in no public "
+    "page or response, only on the organiser page, the export and the CSV."), errors={
+    400: f"Checked in this order: slot id not on this roster: `{BAD_SLOT}`; "
+         f"name empty after cleaning: `{NO_NAME}`",
+    409: f"The spot is already claimed: `{TAKEN}`"})
+def claim(call: Call) -> dict[str, Any]:
+    """Claim one shift spot with your name (and a note for the coordinator)."""
+    slot_id = _known_slot(call.instance, call.data.get("slotId"))
+    if not call.data["name"]:
+        raise bad_request(NO_NAME)
+    secret = claim_slot(call.instance, slot_id, call.data["name"],
+                        {"message": call.data["message"]}, TAKEN)
+    return {"secret": secret}
+
+
+@ops.public("unclaim", body=UnclaimBody, returns=OK_REPLY, description=(
+    "Body `{slug, slotId, secret}`: hands the spot back."), errors={
+    404: "Unknown, missing, deleted or wrong-tool slug; or the spot is not held with that "
+         f"secret (wrong or stale secret, free spot, unknown slot id): `{NOT_HELD}`"})
+def unclaim(call: Call) -> dict[str, Any]:
+    """Hand your own spot back with the secret its claim returned."""
+    release_slot(call.instance, call.data.get("slotId"), call.data.get("secret"), NOT_HELD)
+    return {"ok": True}
+
+
+@ops.organiser("remove", body=RemoveBody, returns=REMOVED_REPLY, description=(
+    "Body `{slotId}` (as every sign-up tool): clears that spot's claim."), errors={
+    400: f"Slot id not on this roster: `{BAD_SLOT}`"})
+def remove(call: Call) -> dict[str, Any]:
+    """Clear any spot; an already-free spot answers `removed: false`."""
+    slot_id = _known_slot(call.instance, call.data.get("slotId"))
+    return {"ok": True, "removed": remove_slot(call.instance, slot_id)}
+
+
+def _plain_time(iso: str | None, length: int = 16) -> str:
+    """`2026-03-14 07:00` from an ISO time: what a spreadsheet reads as a date and time."""
+    return iso[:length].replace("T", " ") if iso else ""
+
+
+CSV_HEADER = ("Shift", "Shift start", "Spot", "Slot ID", "Name", "Message", "Claimed at (UTC)")
+
+
+@ops.organiser("admin", method="GET", content_type="text/csv", description=(
+    "The roster as CSV for the coordinator: a header row "
+    f"({', '.join(CSV_HEADER)}), then one row per spot in roster order, free spots with empty "
+    "name, message and time. Cells that a spreadsheet would run as a formula are prefixed "
+    "with `'`. Served `Cache-Control: no-store` and `X-Robots-Tag: noindex, nofollow`."))
+def admin(call: Call) -> Reply:
+    """Download the roster as CSV."""
+    view = organiser_view(call.instance)
+    rows = [(shift["label"], _plain_time(shift["start"]), n, spot["slotId"], spot["name"],
+             spot["message"], _plain_time(spot["claimedAt"], 19))
+            for shift in view["shifts"] for n, spot in enumerate(shift["spots"], start=1)]
+    return csv_reply(CSV_HEADER, rows, f"roster-{call.instance.slug}.csv")
+
+
+@ops.read("ics/{shiftId}", content_type="text/calendar", description=(
+    "One shift as an iCalendar (.ics) event, offered only when the roster's event date names "
+    "a day (2026-03-14, 14/3/2026, 14 March 2026, Saturday 14 March: a date without a year "
+    "is its next occurrence from the day the roster was made, and a weekday must agree) and "
+    "the shift's label a time (8am, 8:30, 7-9am, 10am–2pm, 11-1pm, noon to 2). Times carry "
+    "no zone: the event uses floating local times. Without an end time the shift lasts an "
+    "hour. `shiftId` is `s<shift position>`, position from 0."), errors={
+    404: f"Unknown slug; shift not on the roster: `{NO_SHIFT}`; the event date or the "
+         f"label does not read as a time: `{NO_TIME}`"})
+def shift_calendar(call: Call) -> Reply:
+    """Download one shift's calendar entry."""
+    instance = call.instance
+    shift_id = call.params["shiftId"]
+    shifts = instance.data["shifts"]
+    positions = {f"s{index}": index for index in range(len(shifts))}
+    if shift_id not in positions:
+        raise ApiError(404, NO_SHIFT)
+    shift = shifts[positions[shift_id]]
+    when = _when(instance, shift["label"])
+    if when is None:
+        raise ApiError(404, NO_TIME)
+    heading = instance.title or DEFAULT_HEADING
+    page = f"{call.base_url}/s/{instance.slug}"
+    details = [instance.data["eventDate"], instance.data["note"], page]
+    event = CalendarEvent(
+        uid=f"roster-{instance.slug}-{shift_id}@groupkit", summary=f"{shift['label']} — {heading}",
+        start=when[0], end=when[1], description="\n\n".join(part for part in details if part),
+        url=page)
+    return calendar_reply([event], f"roster-{shift_id}.ics", call.now)
