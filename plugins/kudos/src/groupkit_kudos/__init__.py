@@ -1,5 +1,51 @@
-"""Kudos Wall: A weekly wall of thank-you notes for a team."""
+"""Kudos Wall: a weekly wall of thank-you notes for a team."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from groupkit import Tool, hookimpl
+
+from .api import (
+    WALL_SCHEMA,
+    create,
+    ops,
+    organiser_view,
+    preview,
+    prune,
+    public_view,
+    title_of,
+)
+from .models import KudosNote
+from .schema import CreateKudos
+from .weeks import ARCHIVE_WEEKS, KEEP_WEEKS
+
 __version__ = "0.1.0"
+
+HERE = Path(__file__).parent
+
+
+@hookimpl
+def groupkit_tool() -> Tool:
+    return Tool(
+        name="kudos", title="Kudos Wall", version=__version__,
+        summary="A wall of thank-you notes for a team: this week's on top, recent weeks "
+                "in the archive.",
+        create_schema=CreateKudos, create=create, title_of=title_of,
+        public_view=public_view, organiser_view=organiser_view, preview=preview,
+        operations=ops, models=[KudosNote], prune=prune,
+        templates=HERE / "templates", static=HERE / "static",
+        limits={"archiveWeeks": ARCHIVE_WEEKS, "keptWeeks": KEEP_WEEKS},
+        public_schema=WALL_SCHEMA,
+        example={"team": "Support team",
+                 "intro": "Caught someone doing something great? Say so here."},
+        description=(
+            "Weeks run Monday to Sunday in the Australia/Sydney time zone. The wall shows "
+            f"this week's notes on top and folds the {ARCHIVE_WEEKS} weeks before into an "
+            f"archive. {KEEP_WEEKS} weeks (about three months) are kept: older weeks are "
+            "dropped whole by the retention task (`groupkit prune` and the server's periodic "
+            "task), with their notes' tokens. Weeks kept but older than the archive appear "
+            "only on the organiser page and in the export (`older`). No cap on notes: "
+            "retention bounds the wall. Designed paths: `note`, `n/{token}/remove` (the "
+            "poster), `{editToken}/remove` (the organiser, body `{noteId}`)."),
+    )

@@ -1,5 +1,50 @@
-"""Weekly Pulse: An anonymous 1-to-5 weekly check-in with optional words."""
+"""Weekly Pulse: an anonymous 1-to-5 weekly check-in with optional words."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from groupkit import Tool, hookimpl
+
+from .api import (
+    MIN_SHOWN,
+    PULSE_SCHEMA,
+    create,
+    ops,
+    preview,
+    prune,
+    public_view,
+    title_of,
+)
+from .models import PulseComments, PulseTally
+from .schema import CreatePulse
+from .weeks import KEEP_WEEKS
+
 __version__ = "0.1.0"
+
+HERE = Path(__file__).parent
+
+
+@hookimpl
+def groupkit_tool() -> Tool:
+    return Tool(
+        name="pulse", title="Weekly Pulse", version=__version__,
+        summary="An anonymous weekly check-in: everyone scores their week from 1 to 5, "
+                "with a few words if they like.",
+        create_schema=CreatePulse, create=create, title_of=title_of,
+        public_view=public_view, organiser_view=public_view, preview=preview,
+        operations=ops, models=[PulseTally, PulseComments], prune=prune,
+        templates=HERE / "templates", static=HERE / "static",
+        limits={"keptWeeks": KEEP_WEEKS, "minimumShown": MIN_SHOWN},
+        public_schema=PULSE_SCHEMA,
+        example={"team": "Platform team", "question": "How was your week?",
+                 "askWords": True},
+        description=(
+            "Weeks run Monday to Sunday in the Australia/Sydney time zone and are named by "
+            f"their Monday. A week with fewer than {MIN_SHOWN} responses shows only its "
+            "count, to everyone: the public page, the organiser page and the export are the "
+            "same view, and there is no organiser view of single responses. "
+            f"{KEEP_WEEKS} weeks (about six months) are kept: this week and the "
+            f"{KEEP_WEEKS - 1} before it; older weeks are dropped whole by the retention "
+            "task. Organiser operation designed here: `details`."),
+    )

@@ -1,0 +1,191 @@
+"""Kudos Wall: create, the wall by week, posting and removing notes, retention."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from typing import Any
+
+from groupkit import (
+    PARTICIPANT_TOKEN_LENGTH,
+    Call,
+    Instance,
+    Operations,
+    issue_token,
+    not_found,
+    revoke_tokens,
+)
+
+from .models import KudosNote
+from .schema import (
+    MESSAGE_LIMIT,
+    NO_MESSAGE,
+    NO_RECIPIENT,
+    NO_SENDER,
+    RECIPIENT_LIMIT,
+    SENDER_LIMIT,
+    NoteBody,
+    RemoveBody,
+)
+from .weeks import (
+    ARCHIVE_WEEKS,
+    aware,
+    day_label,
+    label,
+    oldest_archived,
+    oldest_kept,
+    request_time,
+    week_of,
+)
+
+ops = Operations()
+
+DEFAULT_HEADING = "Kudos wall"
+NOTE = "note"
+
+
+def create(instance: Instance, data: dict[str, Any]) -> None:
+    instance.data = {"team": data["team"], "intro": data["intro"]}
+
+
+def title_of(data: dict[str, Any]) -> str:
+    return str(data["team"])
+
+
+def _note(note: KudosNote) -> dict[str, Any]:
+    posted = aware(note.posted)
+    return {"id": note.id, "recipient": note.recipient, "message": note.message,
+            "sender": note.sender, "postedAt": posted.isoformat(), "day": day_label(posted)}
+
+
+def _weeks(by_week: dict[str, list[dict[str, Any]]], newest: str,
+           oldest: str) -> list[dict[str, Any]]:
+    return [{"week": week, "label": label(week), "notes": by_week[week]}
+            for week in sorted(by_week, reverse=True) if oldest <= week <= newest]
+
+
+def wall(instance: Instance, now: dt.datetime, organiser: bool) -> dict[str, Any]:
+    """This week's notes on top, the six weeks before folded into the archive; the organiser
+    also gets the older weeks still kept."""
+    this_week = week_of(now)
+    last_week = (dt.date.fromisoformat(this_week) - dt.timedelta(weeks=1)).isoformat()
+    by_week: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    notes = (KudosNote.select().where(KudosNote.instance == instance)
+             .order_by(KudosNote.posted.desc(), KudosNote.id.desc()))
+    for note in notes:
+        by_week[note.week].append(_note(note))
+    data = instance.data
+    view = {"title": instance.title, "heading": data["team"] or DEFAULT_HEADING,
+            "team": data["team"], "intro": data["intro"], "thisWeek": this_week,
+            "label": label(this_week), "notes": by_week.get(this_week, []),
+            "archive": _weeks(by_week, last_week, oldest_archived(now))}
+    if organiser:
+        before_archive = (dt.date.fromisoformat(oldest_archived(now))
+                          - dt.timedelta(weeks=1)).isoformat()
+        view["older"] = _weeks(by_week, before_archive, oldest_kept(now))
+    return view
+
+
+def public_view(instance: Instance) -> dict[str, Any]:
+    return wall(instance, request_time(), organiser=False)
+
+
+def organiser_view(instance: Instance) -> dict[str, Any]:
+    return wall(instance, request_time(), organiser=True)
+
+
+def preview(instance: Instance) -> dict[str, Any]:
+    data = instance.data
+    return {"title": data["team"] or DEFAULT_HEADING,
+            "description": data["intro"] or "A wall of thank-you notes: say who helped, and how."}
+
+
+def prune(now: dt.datetime) -> int:
+    """Drop every week older than the kept ones, whole weeks at a time, on every wall, with
+    the tokens that removed those notes. Returns notes plus tokens removed."""
+    old = list(KudosNote.select(KudosNote, Instance).join(Instance)
+               .where(KudosNote.week < oldest_kept(now)))
+    removed = 0
+    for note in old:
+        removed += revoke_tokens(note.instance, NOTE, str(note.id))
+    if old:
+        removed += KudosNote.delete().where(KudosNote.id.in_([note.id for note in old])).execute()
+    return int(removed)
+
+
+def _schema(properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties}
+
+
+NOTE_SCHEMA = _schema({
+    "id": {"type": "integer"}, "recipient": {"type": "string"}, "message": {"type": "string"},
+    "sender": {"type": "string"}, "postedAt": {"type": "string", "format": "date-time"},
+    "day": {"type": "string", "description": "day posted, in Sydney: `Tue 18 Nov`"}})
+WEEK_SCHEMA = _schema({
+    "week": {"type": "string", "format": "date", "description": "the week's Monday (Sydney)"},
+    "label": {"type": "string"}, "notes": {"type": "array", "items": NOTE_SCHEMA}})
+WALL_SCHEMA = _schema({
+    "title": {"type": "string"}, "heading": {"type": "string"}, "team": {"type": "string"},
+    "intro": {"type": "string"},
+    "thisWeek": {"type": "string", "format": "date"}, "label": {"type": "string"},
+    "notes": {"type": "array", "items": NOTE_SCHEMA, "description": "this week, newest first"},
+    "archive": {"type": "array", "items": WEEK_SCHEMA,
+                "description": f"the {ARCHIVE_WEEKS} weeks before this one, those with notes, "
+                               "newest first"}})
+
+
+@ops.public("note", body=NoteBody, status=201, returns=_schema({
+    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
+              "maxLength": PARTICIPANT_TOKEN_LENGTH,
+              "description": "keep it in the poster's browser: it removes this note"},
+    "id": {"type": "integer"}}), errors={
+    400: f"Checked in this order: recipient empty after cleaning (C({RECIPIENT_LIMIT})): "
+         f"`{NO_RECIPIENT}`; message empty (T({MESSAGE_LIMIT}), CRLF normalised): "
+         f"`{NO_MESSAGE}`; sender empty (C({SENDER_LIMIT})): `{NO_SENDER}`"},
+    description="Post a note on this week's wall (weeks run Monday to Sunday, Sydney time). "
+                "The token is the only way for the poster to remove it; the page keeps it "
+                "in the browser's local storage.")
+def note(call: Call) -> dict[str, Any]:
+    """Post a thank-you note: who it's for, what they did, and who's saying thanks."""
+    data = call.data
+    posted = aware(call.now).astimezone(dt.UTC).replace(tzinfo=None)
+    created = KudosNote.create(instance=call.instance, week=week_of(call.now),
+                               recipient=data["recipient"], message=data["message"],
+                               sender=data["sender"], posted=posted)
+    return {"token": issue_token(call.instance, NOTE, str(created.id)), "id": created.id}
+
+
+OK = _schema({"ok": {"type": "boolean"}})
+
+
+@ops.participant("n/{token}/remove", token_kinds=[NOTE], returns=OK,
+                 description="The poster removes their own note with the token its posting "
+                             "returned; the token stops working with it.")
+def remove_own(call: Call) -> dict[str, Any]:
+    """Take down your own note."""
+    assert call.credential is not None
+    ref = call.credential.ref
+    deleted = (KudosNote.delete()
+               .where((KudosNote.id == (int(ref) if ref.isdigit() else -1))
+                      & (KudosNote.instance == call.instance))
+               .execute())
+    if not deleted:
+        raise not_found()
+    revoke_tokens(call.instance, NOTE, ref)
+    return {"ok": True}
+
+
+@ops.organiser("remove", body=RemoveBody, returns=_schema({
+    "ok": {"type": "boolean"},
+    "removed": {"type": "boolean", "description": "false when no such note is on the wall"}}),
+    description="The organiser removes any note, by its `id` on the wall; the poster's "
+                "token stops working with it.")
+def remove(call: Call) -> dict[str, Any]:
+    """Remove any note from the wall."""
+    note_id = call.data["noteId"]
+    removed = note_id is not None and bool(
+        KudosNote.delete().where((KudosNote.id == note_id)
+                                 & (KudosNote.instance == call.instance)).execute())
+    if removed:
+        revoke_tokens(call.instance, NOTE, str(note_id))
+    return {"ok": True, "removed": removed}

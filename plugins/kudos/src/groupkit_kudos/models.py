@@ -1,0 +1,20 @@
+"""Kudos Wall storage: one row per note, filed under the Sydney week it was posted in."""
+
+from __future__ import annotations
+
+import peewee as pw
+
+from groupkit import BaseModel, Instance, utcnow
+
+
+class KudosNote(BaseModel):
+    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
+    week = pw.CharField(max_length=10, index=True)
+    recipient = pw.CharField(max_length=60)
+    message = pw.TextField()
+    sender = pw.CharField(max_length=60)
+    posted = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "kudos_note"
+        indexes = ((("instance", "week"), False),)

@@ -1,0 +1,248 @@
+"""Scrum Poker: create, the board everyone sees, joining, voting, reveal and next story.
+
+No view shows a card before the reveal: not the public page, not the facilitator's page, not
+the export, not another voter's page. A voter's own page shows only their own pick.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from groupkit import (
+    PARTICIPANT_TOKEN_LENGTH,
+    Call,
+    Instance,
+    Operations,
+    bad_request,
+    conflict,
+    issue_token,
+    not_found,
+    revoke_tokens,
+)
+
+from .models import PokerVoter
+from .schema import DECKS, EXTRAS, JoinBody, NextBody, RemoveBody, VoteBody
+
+ops = Operations()
+
+DEFAULT_HEADING = "Scrum Poker"
+MAX_VOTERS = 60
+#: Earlier rounds kept on the board (the oldest go first, silently).
+HISTORY = 50
+VOTER = "voter"
+
+NO_NAME = "Add your name so the team knows who's voting."
+FULL = "Sixty voters is the limit for one game."
+SAME_NAME = "Someone's already in with that name — add a surname initial."
+NOT_IN_DECK = "That card isn't in this deck."
+ALREADY_REVEALED = "The cards are already on the table — wait for the next story."
+NOBODY_VOTED = "Nobody has voted yet — nothing to turn over."
+
+
+def create(instance: Instance, data: dict[str, Any]) -> None:
+    instance.data = {"team": data["team"], "deck": data["deck"], "story": data["story"],
+                     "round": 1, "revealed": False, "history": []}
+
+
+def title_of(data: dict[str, Any]) -> str:
+    return str(data["team"])
+
+
+def _voters(instance: Instance) -> list[PokerVoter]:
+    return list(PokerVoter.select().where(PokerVoter.instance == instance)
+                .order_by(PokerVoter.joined, PokerVoter.id))
+
+
+def summarise(deck: str, votes: list[tuple[str, str]]) -> dict[str, Any]:
+    """The high and the low (with who played them), never an average: the people at either
+    end explain their thinking. `?` and coffee are counted apart and are neither."""
+    cards = DECKS[deck]
+    sized = [(name, card) for name, card in votes if card not in EXTRAS]
+
+    def end(card: str) -> dict[str, Any]:
+        return {"card": card, "names": [name for name, played in sized if played == card]}
+
+    ranks = sorted({cards.index(card) for _, card in sized})
+    return {
+        "votes": len(votes),
+        "high": end(cards[ranks[-1]]) if ranks else None,
+        "low": end(cards[ranks[0]]) if ranks else None,
+        "agreed": len(ranks) == 1,
+        "unsure": [name for name, card in votes if card == "?"],
+        "coffee": [name for name, card in votes if card == "coffee"],
+        "counts": [{"card": card, "count": sum(1 for _, played in votes if played == card)}
+                   for card in cards if any(played == card for _, played in votes)]}
+
+
+def board(instance: Instance) -> dict[str, Any]:
+    """The board as everyone sees it: who has voted, and the cards only once revealed."""
+    data = instance.data
+    revealed = bool(data["revealed"])
+    voters = _voters(instance)
+    votes = [(voter.name, voter.card) for voter in voters if voter.card is not None]
+    return {
+        "title": instance.title, "heading": data["team"] or DEFAULT_HEADING,
+        "team": data["team"], "story": data["story"], "deck": data["deck"],
+        "cards": list(DECKS[data["deck"]]), "round": data["round"], "revealed": revealed,
+        "maxVoters": MAX_VOTERS,
+        "voters": [{"id": voter.id, "name": voter.name, "voted": voter.card is not None,
+                    "card": voter.card if revealed else None} for voter in voters],
+        "voted": len(votes),
+        "summary": summarise(data["deck"], votes) if revealed else None,
+        "history": list(reversed(data["history"]))}
+
+
+def participant_view(instance: Instance, credential: Any) -> dict[str, Any]:
+    """The board plus the voter's own name and pick (their own card, nobody else's)."""
+    view = board(instance)
+    voter = PokerVoter.get_or_none((PokerVoter.id == _ref(credential.ref))
+                                   & (PokerVoter.instance == instance))
+    view["me"] = None if voter is None else {"id": voter.id, "name": voter.name,
+                                             "card": voter.card}
+    return view
+
+
+def preview(instance: Instance) -> dict[str, Any]:
+    team = instance.data["team"]
+    return {"title": team or DEFAULT_HEADING,
+            "description": f"Planning poker{' for ' + team if team else ''}: pick a card, "
+                           "then everyone's flips at once."}
+
+
+def _ref(ref: str) -> int:
+    return int(ref) if ref.isdigit() else -1
+
+
+def _schema(properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties}
+
+
+NAMES = {"type": "array", "items": {"type": "string"}}
+END = {"type": ["object", "null"], "properties": {"card": {"type": "string"}, "names": NAMES}}
+SUMMARY = {"type": ["object", "null"], "description": "only once revealed", "properties": {
+    "votes": {"type": "integer"}, "high": END, "low": END,
+    "agreed": {"type": "boolean", "description": "every sized card the same"},
+    "unsure": NAMES, "coffee": NAMES,
+    "counts": {"type": "array", "items": _schema({"card": {"type": "string"},
+                                                  "count": {"type": "integer"}})}}}
+BOARD_SCHEMA = _schema({
+    "title": {"type": "string"}, "heading": {"type": "string"}, "team": {"type": "string"},
+    "story": {"type": "string"}, "deck": {"type": "string", "enum": list(DECKS)},
+    "cards": NAMES, "round": {"type": "integer"}, "revealed": {"type": "boolean"},
+    "maxVoters": {"type": "integer"},
+    "voters": {"type": "array", "items": _schema({
+        "id": {"type": "integer"}, "name": {"type": "string"}, "voted": {"type": "boolean"},
+        "card": {"type": ["string", "null"], "description": "null until the reveal"}})},
+    "voted": {"type": "integer"}, "summary": SUMMARY,
+    "history": {"type": "array", "description": "earlier rounds, newest first",
+                "items": _schema({"round": {"type": "integer"}, "story": {"type": "string"},
+                                  "summary": SUMMARY})}})
+
+
+@ops.public("join", body=JoinBody, status=201, returns=_schema({
+    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
+              "maxLength": PARTICIPANT_TOKEN_LENGTH,
+              "description": "the voter's private link `/p/{token}` and voting key"},
+    "id": {"type": "integer"}}), errors={
+    400: f"Name empty after cleaning (C(40)): `{NO_NAME}`",
+    409: f"Checked in this order: {MAX_VOTERS} voters already in: `{FULL}`; the name is "
+         f"taken on this board, ignoring case: `{SAME_NAME}`"},
+    description="Join the board as a voter; the token is the voter's private page and the "
+                "only way to vote as them. Joining is possible while the cards are on the "
+                "table (the new voter picks from the next story).")
+def join(call: Call) -> dict[str, Any]:
+    """Join the board with your name; returns your private voting link's token."""
+    name = call.data["name"]
+    if not name:
+        raise bad_request(NO_NAME)
+    voters = PokerVoter.select().where(PokerVoter.instance == call.instance)
+    if voters.count() >= MAX_VOTERS:
+        raise conflict(FULL)
+    if voters.where(PokerVoter.name_key == name.casefold()).exists():
+        raise conflict(SAME_NAME)
+    voter = PokerVoter.create(instance=call.instance, name=name, name_key=name.casefold())
+    return {"token": issue_token(call.instance, VOTER, str(voter.id)), "id": voter.id}
+
+
+def _card(deck: str, sent: str) -> str:
+    for card in DECKS[deck]:
+        if card.casefold() == sent.casefold():
+            return card
+    raise bad_request(NOT_IN_DECK)
+
+
+@ops.participant("v/{token}/vote", token_kinds=[VOTER], body=VoteBody, returns=_schema({
+    "ok": {"type": "boolean"}, "card": {"type": "string"}}), errors={
+    400: f"Checked in this order: the card is not in the board's deck: `{NOT_IN_DECK}`; the "
+         f"round is revealed: `{ALREADY_REVEALED}`"},
+    description="Pick or change your card until the facilitator reveals. Cards match the "
+                "deck ignoring case; a whole number stands for its digits.")
+def vote(call: Call) -> dict[str, Any]:
+    """Play (or change) your card for the current story."""
+    card = _card(call.instance.data["deck"], call.data["card"])
+    if call.instance.data["revealed"]:
+        raise bad_request(ALREADY_REVEALED)
+    assert call.credential is not None
+    updated = (PokerVoter.update(card=card)
+               .where((PokerVoter.id == _ref(call.credential.ref))
+                      & (PokerVoter.instance == call.instance))
+               .execute())
+    if not updated:
+        raise not_found()
+    return {"ok": True, "card": card}
+
+
+@ops.organiser("reveal", returns=_schema({
+    "ok": {"type": "boolean"}, "revealed": {"type": "boolean"}, "summary": SUMMARY}), errors={
+    400: f"No voter has a card yet: `{NOBODY_VOTED}`"},
+    description="Turn every card over at once. Revealing a board that is already revealed "
+                "changes nothing and answers the same.")
+def reveal(call: Call) -> dict[str, Any]:
+    """Turn every card over at once."""
+    data = dict(call.instance.data)
+    votes = [(voter.name, voter.card) for voter in _voters(call.instance)
+             if voter.card is not None]
+    if not votes:
+        raise bad_request(NOBODY_VOTED)
+    if not data["revealed"]:
+        data["revealed"] = True
+        call.instance.data = data
+        call.instance.save()
+    return {"ok": True, "revealed": True, "summary": summarise(data["deck"], votes)}
+
+
+@ops.organiser("next", body=NextBody, returns=_schema({
+    "ok": {"type": "boolean"}, "round": {"type": "integer"}, "story": {"type": "string"}}),
+    description="Start the next story (C(120), may be empty): every card is cleared and "
+                "voting opens again. A revealed round is kept in the board's history "
+                f"(the last {HISTORY}); an unrevealed round's cards are discarded unseen.")
+def next_story(call: Call) -> dict[str, Any]:
+    """Clear the cards and start voting on the next story."""
+    data = dict(call.instance.data)
+    if data["revealed"]:
+        votes = [(voter.name, voter.card) for voter in _voters(call.instance)
+                 if voter.card is not None]
+        data["history"] = [*data["history"], {
+            "round": data["round"], "story": data["story"],
+            "summary": summarise(data["deck"], votes)}][-HISTORY:]
+    PokerVoter.update(card=None).where(PokerVoter.instance == call.instance).execute()
+    data.update(round=data["round"] + 1, story=call.data["story"], revealed=False)
+    call.instance.data = data
+    call.instance.save()
+    return {"ok": True, "round": data["round"], "story": data["story"]}
+
+
+@ops.organiser("remove", body=RemoveBody, returns=_schema({
+    "ok": {"type": "boolean"},
+    "removed": {"type": "boolean", "description": "false when no such voter was on the board"}}),
+    description="Take a voter off the board (someone who left, or a duplicate): their card "
+                "goes with them, their private link stops working, and their seat is free.")
+def remove(call: Call) -> dict[str, Any]:
+    """Take one voter off the board."""
+    voter_id = call.data["voterId"]
+    removed = voter_id is not None and bool(
+        PokerVoter.delete().where((PokerVoter.id == voter_id)
+                                  & (PokerVoter.instance == call.instance)).execute())
+    if removed:
+        revoke_tokens(call.instance, VOTER, str(voter_id))
+    return {"ok": True, "removed": removed}

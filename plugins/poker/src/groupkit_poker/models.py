@@ -1,0 +1,23 @@
+"""Scrum Poker storage: the voters of a board and the card each holds this round.
+
+The round itself (story, revealed or not, earlier rounds) lives in the instance's data."""
+
+from __future__ import annotations
+
+import peewee as pw
+
+from groupkit import BaseModel, Instance, utcnow
+
+
+class PokerVoter(BaseModel):
+    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
+    name = pw.CharField(max_length=40)
+    #: The name ignoring case: two voters of a board cannot share it.
+    name_key = pw.CharField(max_length=160)
+    #: This round's card, None until the voter picks one; hidden until the reveal.
+    card = pw.CharField(max_length=10, null=True)
+    joined = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "poker_voter"
+        indexes = ((("instance", "name_key"), True),)

@@ -1,0 +1,75 @@
+"""Scrum Poker bodies and decks, fields in the spec's check order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from groupkit import Choice, Line, Schema, SpecField, whole_number
+
+#: The decks exactly as the spec lists them, in table order (low to high, then the extras).
+DECKS: dict[str, tuple[str, ...]] = {
+    "fib": ("1", "2", "3", "5", "8", "13", "21", "?", "coffee"),
+    "tshirt": ("XS", "S", "M", "L", "XL", "XXL", "?", "coffee"),
+}
+#: Cards that say "not sure" or "break, please": never a high or a low.
+EXTRAS = ("?", "coffee")
+
+TEAM_LIMIT = 60
+STORY_LIMIT = 120
+NAME_LIMIT = 40
+
+
+#: The largest row id a database integer column holds.
+MAX_ID = 2**31 - 1
+
+
+class CreatePoker(Schema):
+    team = Line(TEAM_LIMIT)
+    story = Line(STORY_LIMIT)
+    deck = Choice(list(DECKS), default="fib")
+
+
+class JoinBody(Schema):
+    """Never fails on its own: the operation checks name, then room, then duplicates."""
+
+    name = Line(NAME_LIMIT)
+
+
+class Card(SpecField):
+    """A card as sent: text trimmed, or a whole number as its digits; anything else reads as
+    no card. Which cards exist depends on the board's deck, so the operation decides."""
+
+    def clean(self, value: Any) -> str:
+        if isinstance(value, str):
+            return value.strip()
+        number = whole_number(value, numeric_strings=False)
+        return "" if number is None else str(number)
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": ["string", "integer"],
+                "description": "one of the board's cards: fib 1, 2, 3, 5, 8, 13, 21, ?, "
+                               "coffee; tshirt XS, S, M, L, XL, XXL, ?, coffee (any case)"}
+
+
+class VoteBody(Schema):
+    card = Card()
+
+
+class NextBody(Schema):
+    story = Line(STORY_LIMIT)
+
+
+class VoterId(SpecField):
+    """A voter's id from the board: a whole number (numeric strings accepted), else None."""
+
+    def clean(self, value: Any) -> int | None:
+        number = whole_number(value)
+        # Beyond any row id: no such voter (and no integer the database cannot hold).
+        return number if number is not None and 0 < number <= MAX_ID else None
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": ["integer", "string"], "description": "a voter's `id` from the board"}
+
+
+class RemoveBody(Schema):
+    voterId = VoterId()  # the board's field name

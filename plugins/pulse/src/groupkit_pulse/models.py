@@ -1,0 +1,38 @@
+"""Weekly Pulse storage, built so that no score can be tied back to its words.
+
+A response leaves no row of its own: its score adds one to a per-week counter
+(`PulseTally`), and its words, if any, go into the week's comment list (`PulseComments`) at a
+uniformly random position. Neither table has a timestamp, a response id or any ordering that
+follows arrival, so not even someone holding the database can pair a score with a comment.
+"""
+
+from __future__ import annotations
+
+import peewee as pw
+
+from groupkit import BaseModel, Instance, JsonField
+
+
+class PulseTally(BaseModel):
+    """How many responses of one week gave one score."""
+
+    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
+    week = pw.CharField(max_length=10)
+    score = pw.SmallIntegerField()
+    count = pw.IntegerField(default=0)
+
+    class Meta:
+        table_name = "pulse_tally"
+        indexes = ((("instance", "week", "score"), True),)
+
+
+class PulseComments(BaseModel):
+    """One week's words, as a list in random order."""
+
+    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
+    week = pw.CharField(max_length=10)
+    texts = JsonField(default=list)
+
+    class Meta:
+        table_name = "pulse_comments"
+        indexes = ((("instance", "week"), True),)

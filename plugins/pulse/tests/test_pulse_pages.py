@@ -1,0 +1,61 @@
+"""The pages: what they offer, that they escape every user string, that the results sit in
+a live region, and that the organiser page shows no more than the public one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+NASTY = '<script>alert("x")</script>'
+
+
+async def test_public_page_offers_the_check_in(api: Any, pulse: dict[str, str]) -> None:
+    page = await api.text(f"/s/{pulse['slug']}")
+    assert "<h1>Platform team</h1>" in page
+    assert 'data-api="/api/pulse/respond"' in page
+    assert page.count('type="radio" name="score"') == 5
+    assert 'name="words"' in page
+    assert '<section id="pulse-results" class="pulse-results" data-live-region' in page
+    assert "How was your week?" in page
+    assert "Thanks" not in page
+
+
+async def test_thanks_after_checking_in(api: Any, pulse: dict[str, str]) -> None:
+    page = await api.text(f"/s/{pulse['slug']}?thanks=1")
+    assert "Thanks — you're checked in for this week." in page
+
+
+async def test_every_user_string_is_escaped(api: Any) -> None:
+    made = await api.create({"team": NASTY, "question": NASTY})
+    for score in (1, 2, 3, 4):
+        await api.responded(made["slug"], score, NASTY)
+    for path in (f"/s/{made['slug']}", f"/e/{made['editToken']}"):
+        page = await api.text(path)
+        assert NASTY not in page
+        assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in page
+
+
+async def test_link_preview_carries_team_and_question(api: Any) -> None:
+    made = await api.create({"team": "Data crew", "question": "Energy this week?"})
+    page = await api.text(f"/s/{made['slug']}")
+    assert '<meta property="og:title" content="Data crew">' in page
+    assert '<meta name="description" content="Energy this week?">' in page
+
+
+async def test_organiser_page_shows_the_same_results(api: Any, pulse: dict[str, str]) -> None:
+    for score in (2, 4, 4):
+        await api.responded(pulse["slug"], score, f"Private words {score}")
+    page = await api.text(f"/e/{pulse['editToken']}")
+    assert "3</strong> responses" in page
+    assert "Private words" not in page
+    assert "1 to go" in page
+    assert f'data-api="/api/pulse/{pulse["editToken"]}/details"' in page
+    await api.responded(pulse["slug"], 5, "now shown")
+    page = await api.text(f"/e/{pulse['editToken']}")
+    assert "now shown" in page and "Private words 4" in page
+    assert page.count("<meter") == 5
+
+
+async def test_create_page_has_the_fields(api: Any) -> None:
+    page = await api.text("/new/pulse")
+    for field in ('name="team"', 'name="question"', 'type="checkbox" name="askWords" checked'):
+        assert field in page
