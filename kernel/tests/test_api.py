@@ -207,3 +207,25 @@ def test_body_parsing_is_strict_and_never_raises() -> None:
     assert parse_body(b'{"a": 1}') == {"a": 1}
     for raw in (b"NaN", b'{"a": Infinity}', b"[" * 100_000 + b"]" * 100_000, b"\x00", b"{"):
         assert parse_body(raw) == {}
+
+
+async def test_spot_board_lists_every_spot_with_its_claim(client: Any, demo_app: Any) -> None:
+    from groupkit import Instance, slot_ids, spot_board
+
+    made = await make(client)
+    await client.post("/api/demo/claim", json={"slug": made["slug"], "slotId": "g1-2",
+                                                "name": "Ann"})
+    groups = [{"name": "Mains", "capacity": 1}, {"name": "Sweets", "capacity": 2}]
+    assert slot_ids(groups, "g") == ["g0-1", "g1-1", "g1-2"]
+
+    def build() -> list[dict[str, Any]]:
+        instance = Instance.get(Instance.slug == made["slug"])
+        return spot_board(instance, groups, "g", organiser=True,
+                          extra=lambda claim: {"late": bool(claim and claim.name == "Ann")})
+
+    board = await demo_app.config["GROUPKIT_STORAGE"].read(build)
+    assert [(g["name"], g["taken"]) for g in board] == [("Mains", 0), ("Sweets", 1)]
+    free, taken = board[1]["spots"]
+    assert free == {"slotId": "g1-1", "taken": False, "name": None, "late": False,
+                    "claimedAt": None}
+    assert (taken["name"], taken["late"], taken["claimedAt"][:4]) == ("Ann", True, "2026")

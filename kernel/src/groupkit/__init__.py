@@ -35,7 +35,16 @@ from .fields import (
 from .hookspecs import PLUGIN_API_VERSION, hookimpl
 from .live import changed as instance_changed
 from .schema import Schema
-from .slots import SlotClaim, claim_slot, claims_by_slot, csv_reply, release_slot, remove_slot
+from .slots import (
+    SlotClaim,
+    claim_slot,
+    claims_by_slot,
+    csv_reply,
+    release_slot,
+    remove_slot,
+    slot_ids,
+    spot_board,
+)
 from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
 from .tokens import find_token, issue_token, revoke_tokens, rotate_token
 from .tool import Call, Operations, Reply, Tool
@@ -97,6 +106,8 @@ __all__ = [
     "request_time",
     "revoke_tokens",
     "rotate_token",
+    "slot_ids",
+    "spot_board",
     "truthy",
     "utcnow",
     "week_start",

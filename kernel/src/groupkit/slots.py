@@ -4,8 +4,9 @@ unique constraint, released with the claim's 16-character secret or by the organ
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import peewee as pw
@@ -68,6 +69,37 @@ def remove_slot(instance: Instance, slot_id: str) -> bool:
 def claims_by_slot(instance: Instance) -> dict[str, SlotClaim]:
     return {claim.slot_id: claim
             for claim in SlotClaim.select().where(SlotClaim.instance == instance)}
+
+
+def slot_ids(groups: Sequence[Mapping[str, Any]], prefix: str) -> list[str]:
+    """Every spot of a board of groups (categories, shifts, days) that each have a
+    `capacity`: `<prefix><group index from 0>-<n from 1>`, in board order."""
+    return [f"{prefix}{index}-{n}" for index, group in enumerate(groups)
+            for n in range(1, int(group["capacity"]) + 1)]
+
+
+def spot_board(instance: Instance, groups: Sequence[Mapping[str, Any]], prefix: str, *,
+               extra: Callable[[SlotClaim | None], Mapping[str, Any]] = lambda claim: {},
+               organiser: bool = False) -> list[dict[str, Any]]:
+    """The sign-up board every sign-up tool shows: each group (its own keys kept) with
+    `taken` and its `spots` (`slotId`, `taken`, `name`, then `extra(claim)` — called with
+    None for a free spot so free and taken spots have the same keys — and, for the
+    organiser, `claimedAt`). One query for all the claims."""
+    claims = claims_by_slot(instance)
+    board = []
+    for index, group in enumerate(groups):
+        spots = []
+        for n in range(1, int(group["capacity"]) + 1):
+            slot_id = f"{prefix}{index}-{n}"
+            claim = claims.get(slot_id)
+            spot: dict[str, Any] = {"slotId": slot_id, "taken": claim is not None,
+                                    "name": claim.name if claim else None, **extra(claim)}
+            if organiser:
+                spot["claimedAt"] = (claim.created.replace(tzinfo=dt.UTC).isoformat()
+                                     if claim else None)
+            spots.append(spot)
+        board.append({**group, "taken": sum(spot["taken"] for spot in spots), "spots": spots})
+    return board
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
