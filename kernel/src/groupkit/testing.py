@@ -28,6 +28,7 @@ from .config import Settings
 
 POSTGRES_ENV = "GROUPKIT_TEST_POSTGRES_URL"
 REQUIRE_ENV = "GROUPKIT_REQUIRE_EXTERNAL"
+BACKENDS_ENV = "GROUPKIT_TEST_BACKENDS"
 
 
 def external_missing(what: str) -> None:
@@ -47,10 +48,15 @@ def server_backends() -> list[str]:
     SQLite always; PostgreSQL when $GROUPKIT_TEST_POSTGRES_URL is set. Without the URL the
     postgres case skips through `external_missing` on a laptop, but it is not generated at all
     under $GROUPKIT_REQUIRE_EXTERNAL=1: that is CI's SQLite pass, which unsets the URL on
-    purpose and runs the suite again with it (where both cases run)."""
+    purpose and runs the suite again with it (where both cases run).
+    $GROUPKIT_TEST_BACKENDS (e.g. "postgres") narrows the list, so a second pass need not
+    repeat the SQLite servers the first pass ran."""
+    chosen = [name for name in os.environ.get(BACKENDS_ENV, "").split(",") if name]
     if postgres_url() or os.environ.get(REQUIRE_ENV) != "1":
-        return ["sqlite", "postgres"]
-    return ["sqlite"]
+        backends = ["sqlite", "postgres"]
+    else:
+        backends = ["sqlite"]
+    return [name for name in backends if name in chosen] if chosen else backends
 
 
 def _with_search_path(url: str, schema: str) -> str:
