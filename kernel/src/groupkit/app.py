@@ -74,6 +74,7 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
                                        for t in registry.tools.values())])
     app.jinja_env.autoescape = True
     app.jinja_env.globals.update(enabled_tools=registry.tools)
+    app.config["GROUPKIT_PAGES"] = web.page_environment(app, reload=not settings.production)
 
     app.url_map.converters["slug"] = api.SlugConverter
     counted: set[str] = set()
