@@ -229,3 +229,11 @@ async def test_spot_board_lists_every_spot_with_its_claim(client: Any, demo_app:
     assert free == {"slotId": "g1-1", "taken": False, "name": None, "late": False,
                     "claimedAt": None}
     assert (taken["name"], taken["late"], taken["claimedAt"][:4]) == ("Ann", True, "2026")
+
+
+def test_lone_surrogates_become_replacement_characters() -> None:
+    from groupkit.api import parse_body
+
+    assert parse_body(b'{"name": "a\\ud800b", "list": ["\\udfff"], "\\ud801": 1}') == {
+        "name": "a\ufffdb", "list": ["\ufffd"], "\ufffd": 1}
+    assert parse_body(b'{"emoji": "\\ud83d\\ude00"}') == {"emoji": "\U0001f600"}
