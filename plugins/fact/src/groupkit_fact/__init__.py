@@ -1,5 +1,63 @@
-"""Fact Matcher: Everyone adds a fact about themselves; the group guesses who wrote which."""
+"""Fact Matcher: everyone adds a fact about themselves; the group guesses who wrote which."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from groupkit import Tool, hookimpl
+
+from .api import (
+    BOARD_SCHEMA,
+    PERSON,
+    create,
+    export,
+    ops,
+    organiser_view,
+    participant_view,
+    public_view,
+)
+from .models import Person
+from .schema import FACT_LIMIT, MAX_NAMES, CreateFact
+
 __version__ = "0.1.0"
+
+HERE = Path(__file__).parent
+
+DESCRIPTION = """\
+Each name on the list is seeded with an empty fact and its own private token. A person
+claims their name from the share page and writes their fact on their private page
+`/p/{token}`; the room guesses from the shuffled grid; the organiser reveals the answer key
+(and can hide it again).
+
+Paths the spec leaves open: `POST /api/fact/claim` `{slug, name}` -> 200 `{token}`,
+`POST /api/fact/p/{token}/save` `{text}`, `POST /api/fact/{editToken}/reset` `{name}`,
+`POST /api/fact/{editToken}/reveal` `{reveal}`.
+
+Privacy before the reveal: the public page and `GET /api/fact/{slug}` list the names in the
+organiser's order and the facts in a random order under random labels, and never say who
+has claimed or written anything. The organiser page shows who has claimed and who has sent
+a fact, but not which fact; the organiser's JSON export is a full backup and includes the
+answer key.
+
+A save with nothing left after trimming is refused with 400
+`Write your fact first — something the room won't guess.`
+"""
+
+
+@hookimpl
+def groupkit_tool() -> Tool:
+    return Tool(
+        name="fact", title="Fact Matcher", version=__version__,
+        summary="An icebreaker: everyone sends in a fact about themselves, the room guesses "
+                "who wrote which, then you reveal the answers.",
+        create_schema=CreateFact, create=create, public_view=public_view,
+        organiser_view=organiser_view, export=export, participant_view=participant_view,
+        participant_kinds=(PERSON,), operations=ops, models=[Person],
+        templates=HERE / "templates", static=HERE / "static",
+        limits={"names": MAX_NAMES, "factCharacters": FACT_LIMIT},
+        public_schema=BOARD_SCHEMA, description=DESCRIPTION,
+        example={"title": "Team offsite icebreaker",
+                 "prompt": "Something nobody here knows about you",
+                 "note": "Facts close at 10am; we reveal after morning tea.",
+                 "names": ["Ann", "Bo", "Cy", "Di", "Ed"]},
+    )

@@ -1,5 +1,69 @@
-"""Secret Role Dealer: Deal secret roles to players, each seen only on the player's own page."""
+"""Secret Role Dealer: deal secret roles to players, each seen only on the player's own page."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from groupkit import Tool, hookimpl
+
+from .api import (
+    PLAYER,
+    PUBLIC_SCHEMA,
+    create,
+    ops,
+    organiser_view,
+    participant_view,
+    public_view,
+)
+from .models import Player
+from .schema import MAX_ROLES, PRESETS, CreateRoles
+
 __version__ = "0.1.0"
+
+HERE = Path(__file__).parent
+
+DESCRIPTION = f"""\
+Roles are dealt as people join: `claim` picks a random free slot of the role list, and the
+player's private page `/p/{{token}}` shows the role with its briefing directly under it.
+
+Decisions where the spec is silent:
+- `claim` answers 201 `{{token}}` (joining creates a player). A name counts as already
+  joined ignoring case.
+- `reset` with a name nobody joined under (blank included) is 404
+  `Nobody has joined with that name.`
+- `roles` with fewer roles than joined players is 400
+  `<n> people have already joined — give at least <n> roles, or reset someone first.`
+- `redeal` and `roles` deal every joined player afresh from the whole role list.
+- `setup` groups the roles as `[{{name, count}}]` in order of first appearance.
+- The five presets are {", ".join(f"`{name}`" for name in PRESETS)}; a preset only fills
+  the create page's editor and is kept for the record. Brief keys are matched exactly
+  against the cleaned roles; the keys themselves are not cleaned.
+- "Looked" means the player has opened their role page since the last deal.
+- The organiser page hides every role unless its address carries `?reveal=1`; the
+  organiser's JSON export is a full backup and includes each player's role.
+- `held` is a POST, so, like every POST operation, it counts against the hourly POST limit
+  and counts as a change for live updates: pages call it only when they must (a returning
+  visitor's stored token, a player page whose token stopped working) and otherwise follow
+  the live update stream.
+"""
+
+
+@hookimpl
+def groupkit_tool() -> Tool:
+    return Tool(
+        name="roles", title="Secret Role Dealer", version=__version__,
+        summary="Deal hidden game roles: each player joins from the share link and sees "
+                "only their own role.",
+        create_schema=CreateRoles, create=create, public_view=public_view,
+        organiser_view=organiser_view, participant_view=participant_view,
+        participant_kinds=(PLAYER,), operations=ops, models=[Player],
+        templates=HERE / "templates", static=HERE / "static",
+        limits={"roles": MAX_ROLES, "claimRetries": 3},
+        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
+        example={"title": "Friday werewolf", "note": "Eyes closed when the host says so.",
+                 "roles": ["Werewolf", "Werewolf", "Seer", "Villager", "Villager",
+                           "Villager"],
+                 "briefs": {"Werewolf": "Pick a villager each night.",
+                            "Seer": "Ask the host about one player each night."},
+                 "preset": "werewolf"},
+    )

@@ -1,0 +1,79 @@
+/* Fact Matcher: each visitor's own guesses (kept in this browser only, never sent), marked
+   right or wrong once the answers are revealed, and the way back to your own fact page. */
+(function () {
+  "use strict";
+
+  function storeKey(board) { return "groupkit:fact:" + board.dataset.factBoard + ":guesses"; }
+
+  function readGuesses(board) {
+    try { return JSON.parse(localStorage.getItem(storeKey(board))) || {}; }
+    catch (error) { return {}; }
+  }
+
+  function markAnswers(board, guesses) {
+    var answers = {};
+    board.querySelectorAll("[data-fact-answer]").forEach(function (row) {
+      answers[row.dataset.factAnswer] = row.dataset.name;
+    });
+    var revealed = board.querySelector("[data-fact-score]");
+    var right = 0, tried = 0;
+    board.querySelectorAll("select[data-fact-guess]").forEach(function (select) {
+      var mark = select.parentElement.querySelector("[data-fact-mark]");
+      var answer = answers[select.dataset.factGuess];
+      if (!revealed || !mark || answer === undefined) return;
+      var guess = guesses[select.dataset.factGuess];
+      if (guess) tried += 1;
+      if (guess === answer) {
+        right += 1;
+        mark.textContent = "Right!";
+        mark.className = "fact-mark fact-right";
+      } else {
+        mark.textContent = "It was " + answer;
+        mark.className = "fact-mark fact-wrong";
+      }
+      mark.hidden = false;
+    });
+    if (revealed && tried) {
+      revealed.textContent = "You matched " + right + " of " + tried + " you guessed.";
+      revealed.hidden = false;
+    }
+  }
+
+  function setUp(board) {
+    var guesses = readGuesses(board);
+    board.querySelectorAll("select[data-fact-guess]").forEach(function (select) {
+      var guess = guesses[select.dataset.factGuess];
+      if (guess && Array.prototype.some.call(select.options, function (o) { return o.value === guess; })) {
+        select.value = guess;
+      }
+    });
+    markAnswers(board, guesses);
+  }
+
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!select.matches || !select.matches("select[data-fact-guess]")) return;
+    var board = select.closest("[data-fact-board]");
+    var guesses = readGuesses(board);
+    if (select.value) guesses[select.dataset.factGuess] = select.value;
+    else delete guesses[select.dataset.factGuess];
+    localStorage.setItem(storeKey(board), JSON.stringify(guesses));
+    markAnswers(board, guesses);
+  });
+
+  function ready() {
+    document.querySelectorAll("[data-fact-board]").forEach(setUp);
+    document.querySelectorAll("[data-fact-mine]").forEach(function (box) {
+      var token = localStorage.getItem(box.dataset.factMine);
+      if (!token) return;
+      box.querySelector("[data-fact-mine-link]").href = "/p/" + encodeURIComponent(token);
+      box.hidden = false;
+    });
+  }
+
+  document.addEventListener("groupkit:live", function () {
+    document.querySelectorAll("[data-fact-board]").forEach(setUp);
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
+})();

@@ -1,0 +1,26 @@
+"""Secret Role Dealer tables: one row per joined player."""
+
+from __future__ import annotations
+
+import peewee as pw
+
+from groupkit import BaseModel, Instance, utcnow
+
+
+class Player(BaseModel):
+    """A joined player. `slot` indexes the instance's role list: the unique (instance, slot)
+    index is what guarantees every role slot is dealt at most once, whatever the isolation
+    level; the unique name key keeps one player per name (ignoring case). The player's
+    private token is a kernel credential of kind `roles-player` whose ref is this row's id,
+    so re-dealing (which only moves `slot`) never touches it."""
+
+    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
+    name = pw.CharField(max_length=80)
+    name_key = pw.CharField(max_length=200)  # casefolded: may be longer than the name
+    slot = pw.IntegerField(null=True)
+    joined = pw.DateTimeField(default=utcnow)
+    looked = pw.DateTimeField(null=True)
+
+    class Meta:
+        table_name = "roles_player"
+        indexes = ((("instance", "slot"), True), (("instance", "name_key"), True))

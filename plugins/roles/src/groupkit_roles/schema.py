@@ -1,0 +1,97 @@
+"""Secret Role Dealer bodies, fields in the spec's check order, and the five presets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from groupkit import Choice, Count, Exact, Line, Schema, SpecField, StringList, Text, clean_text
+
+FEW_ROLES = "Add at least two roles — one per line."
+MANY_ROLES = "That's {n} roles — this tool tops out at 40."
+NO_NAME = "Tell us your name first."
+
+MIN_ROLES = 2
+MAX_ROLES = 40
+ROLE_LIMIT = 80
+BRIEF_LIMIT = 600
+NAME_LIMIT = 40
+TITLE_LIMIT = 80
+NOTE_LIMIT = 600
+
+
+class Briefs(SpecField):
+    """The `briefs` map: a non-object means none; each briefing has CRLF normalised to LF,
+    then T(600); empty (or non-string) briefings are dropped. Matching keys against the
+    cleaned roles needs the roles, so that happens in `match_briefs`."""
+
+    openapi_type = "object"
+
+    def clean(self, value: Any) -> dict[str, str]:
+        if not isinstance(value, dict):
+            return {}
+        cleaned = {}
+        for key, brief in value.items():
+            text = clean_text(brief, BRIEF_LIMIT, crlf=True) if isinstance(brief, str) else ""
+            if text:
+                cleaned[str(key)] = text
+        return cleaned
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": {"type": "string",
+                                                          "maxLength": BRIEF_LIMIT},
+                "description": "role text -> briefing. A key must equal a cleaned role "
+                               "exactly (it is not cleaned itself); unmatched keys are "
+                               "dropped. Briefings: CRLF -> LF, T(600), empty dropped. "
+                               "Every slot with that role gets the briefing."}
+
+
+def roles_field() -> StringList:
+    return StringList(ROLE_LIMIT, at_least=Count(MIN_ROLES, FEW_ROLES),
+                      at_most=Count(MAX_ROLES, MANY_ROLES))
+
+
+#: The five recognised preset names (the spec leaves them open). A preset only fills the
+#: create page's editor; the stored roles always come from `roles`.
+#: The five recognised preset names and what each fills in (the spec leaves them open).
+#: One file serves both sides: the create page's script fetches it to fill the editor, and
+#: here it names the presets a create body may carry. The stored roles always come from
+#: `roles`; a recognised preset name is only kept for the record.
+PRESETS: dict[str, Any] = json.loads(
+    (Path(__file__).parent / "static" / "presets.json").read_text(encoding="utf-8"))
+
+
+class CreateRoles(Schema):
+    title = Text(TITLE_LIMIT)
+    note = Text(NOTE_LIMIT)
+    roles = roles_field()
+    briefs = Briefs()
+    preset = Choice(list(PRESETS), default="")
+
+
+class ClaimBody(Schema):
+    name = Line(NAME_LIMIT, required=NO_NAME)
+
+
+class HeldBody(Schema):
+    token = Exact("the 22-character token the claim returned")
+
+
+class ResetBody(Schema):
+    name = Line(NAME_LIMIT)
+
+
+class DetailsBody(Schema):
+    title = Text(TITLE_LIMIT)
+    note = Text(NOTE_LIMIT)
+
+
+class RolesBody(Schema):
+    roles = roles_field()
+    briefs = Briefs()
+
+
+def match_briefs(roles: list[str], briefs: dict[str, str]) -> dict[str, str]:
+    """Briefings whose key equals a cleaned role exactly, in the roles' order."""
+    return {role: briefs[role] for role in dict.fromkeys(roles) if role in briefs}

@@ -1,0 +1,206 @@
+/* Secret Role Dealer: the role editor (create and organiser pages), the "open your role"
+   link for a returning player, and the player page following the game live. */
+(function () {
+  "use strict";
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body), credentials: "same-origin"
+    }).then(function (response) {
+      return response.json().then(function (data) {
+        return { ok: response.ok, status: response.status, data: data };
+      });
+    });
+  }
+
+  /* --- the role editor ------------------------------------------------------------------ */
+
+  /* C(80) as the service cleans a role, so a briefing's key matches its role exactly. */
+  function cleanRole(text) {
+    return Array.from(text.replace(/\s+/g, " ").trim()).slice(0, 80).join("");
+  }
+
+  function readRows(form) {
+    var roles = [], briefs = {};
+    form.querySelectorAll("[data-list='roles'] [data-row]").forEach(function (row) {
+      var name = cleanRole(row.querySelector("[data-key='name']").value);
+      var count = parseInt(row.querySelector("[data-key='count']").value, 10);
+      var brief = row.querySelector("[data-key='brief']").value;
+      if (!name) return;
+      count = isNaN(count) || count < 1 ? 1 : Math.min(count, 1000);
+      for (var i = 0; i < count; i += 1) roles.push(name);
+      if (brief.trim() && !briefs[name]) briefs[name] = brief;
+    });
+    return { roles: roles, briefs: briefs };
+  }
+
+  function showTotal(form) {
+    var total = form.querySelector("[data-roles-total]");
+    if (!total) return;
+    var count = readRows(form).roles.length;
+    total.textContent = count === 1 ? "1 role in all" : count + " roles in all, one per player";
+  }
+
+  function fillRows(form, rows) {
+    var list = form.querySelector("[data-list='roles']");
+    var template = form.querySelector("template[data-row-template='roles']");
+    list.textContent = "";
+    rows.forEach(function (item) {
+      var row = template.content.cloneNode(true);
+      row.querySelector("[data-key='name']").value = item.name;
+      row.querySelector("[data-key='count']").value = item.count;
+      row.querySelector("[data-key='brief']").value = item.brief || "";
+      list.appendChild(row);
+    });
+    showTotal(form);
+  }
+
+  function setUpPresets(form) {
+    var select = form.querySelector("select[data-roles-presets]");
+    if (!select) return;
+    fetch(select.dataset.rolesPresets, { credentials: "same-origin" })
+      .then(function (response) { return response.json(); })
+      .then(function (presets) {
+        Object.keys(presets).forEach(function (key) {
+          var option = document.createElement("option");
+          option.value = key;
+          option.textContent = presets[key].label;
+          select.appendChild(option);
+        });
+        select.addEventListener("change", function () {
+          if (presets[select.value]) fillRows(form, presets[select.value].roles);
+        });
+      });
+  }
+
+  function submitEditor(event) {
+    var form = event.target;
+    if (!form.matches("form[data-roles-form]")) return;
+    event.preventDefault();
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
+    var body = readRows(form);
+    form.querySelectorAll("[name]").forEach(function (input) { body[input.name] = input.value; });
+    var error = form.querySelector("[data-error]");
+    var button = form.querySelector("[type=submit]");
+    button.disabled = true;
+    post(form.dataset.rolesForm, body).then(function (reply) {
+      if (!reply.ok) throw new Error(reply.data.error || "Something went wrong — try again.");
+      if (form.dataset.redirect) {
+        window.location.assign(form.dataset.redirect.replace("{editToken}",
+          encodeURIComponent(reply.data.editToken)));
+      } else {
+        window.location.reload();
+      }
+    }).catch(function (problem) {
+      error.textContent = problem.message;
+      error.hidden = false;
+      button.disabled = false;
+    });
+  }
+
+  /* --- the share page: a returning player's own link ------------------------------------ */
+
+  function offerOwnLink(box) {
+    var token = localStorage.getItem(box.dataset.rolesMine);
+    if (!token) return;
+    post("/api/roles/held", { slug: box.dataset.slug, token: token }).then(function (reply) {
+      if (reply.ok && reply.data.held) {
+        box.querySelector("[data-roles-mine-link]").href = "/p/" + encodeURIComponent(token);
+        box.hidden = false;
+      } else if (reply.ok) {
+        localStorage.removeItem(box.dataset.rolesMine);
+      }
+    });
+  }
+
+  /* --- the player page ------------------------------------------------------------------ */
+
+  function followGame(root) {
+    var source = document.body.dataset.live && window.EventSource ?
+      new EventSource(document.body.dataset.live) : null;
+    var seen = document.body.dataset.liveVersion;
+    var notice = root.querySelector("[data-roles-notice]");
+    var busy = false, again = false, stopped = false;
+
+    function say(message) { notice.textContent = message; notice.hidden = false; }
+
+    function stop() {
+      stopped = true;
+      if (source) source.close();
+    }
+
+    function out(message) {
+      stop();
+      var hand = document.getElementById("roles-hand");
+      if (hand) hand.remove();
+      say(message);
+    }
+
+    function whyGone() {
+      stop();  // this link is dead: ask once why, and listen no more
+      post("/api/roles/held", { slug: root.dataset.slug, token: root.dataset.token })
+        .then(function (reply) {
+          if (reply.status === 404) {
+            out("The organiser deleted this game.");
+          } else if (reply.ok && !reply.data.held) {
+            out(String(reply.data.game) !== root.dataset.game ?
+              "The organiser restarted the game, so this role is gone. Join again from the game's page." :
+              "The organiser took you out of the game, so this role is gone. Join again from the game's page if you're still playing.");
+            root.querySelector("[data-roles-rejoin]").hidden = false;
+          } else if (reply.ok) {
+            window.location.reload();  // still held: the re-read failed for another reason
+          }
+        });
+    }
+
+    function refresh() {
+      if (stopped) return;
+      if (busy) { again = true; return; }
+      busy = true;
+      fetch(window.location.href, { cache: "no-store", credentials: "same-origin" })
+        .then(function (response) {
+          if (!response.ok) { whyGone(); return; }
+          return response.text().then(function (html) {
+            var fresh = new DOMParser().parseFromString(html, "text/html");
+            var freshRoot = fresh.querySelector("[data-roles-player]");
+            var freshHand = fresh.getElementById("roles-hand");
+            var hand = document.getElementById("roles-hand");
+            if (!freshRoot || !freshHand || !hand) return;
+            if (freshRoot.dataset.round !== root.dataset.round ||
+                freshRoot.dataset.game !== root.dataset.game) {
+              hand.replaceWith(document.importNode(freshHand, true));
+              root.dataset.round = freshRoot.dataset.round;
+              root.dataset.game = freshRoot.dataset.game;
+              say("The organiser re-dealt the roles — this is your role now.");
+            }
+          });
+        })
+        .finally(function () {
+          busy = false;
+          if (again) { again = false; refresh(); }
+        });
+    }
+
+    if (!source) return;
+    source.addEventListener("version", function (event) {
+      if (event.data !== seen) { seen = event.data; refresh(); }
+    });
+    source.addEventListener("gone", function () { out("The organiser deleted this game."); });
+  }
+
+  function ready() {
+    document.querySelectorAll("form[data-roles-form]").forEach(function (form) {
+      setUpPresets(form);
+      showTotal(form);
+      form.addEventListener("input", function () { showTotal(form); });
+      form.addEventListener("click", function () { setTimeout(function () { showTotal(form); }, 0); });
+    });
+    document.addEventListener("submit", submitEditor);
+    document.querySelectorAll("[data-roles-mine]").forEach(offerOwnLink);
+    document.querySelectorAll("[data-roles-player]").forEach(followGame);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
+})();
