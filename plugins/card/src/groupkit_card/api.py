@@ -1,0 +1,175 @@
+"""Group Card: create, views, signing and removing messages."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from groupkit import (
+    PARTICIPANT_TOKEN_LENGTH,
+    ApiError,
+    Call,
+    Credential,
+    Instance,
+    Operations,
+    conflict,
+    issue_token,
+    revoke_tokens,
+)
+
+from .models import CardMessage, unused_code
+from .schema import MESSAGE_LIMIT, NAME_LIMIT, NO_MESSAGE, NO_NAME, RemoveBody, SignBody
+
+ops = Operations()
+
+MAX_MESSAGES = 400
+TOKEN_KIND = "message"
+
+FULL = "This card is chockers — 400 messages is the limit."
+UNKNOWN_MESSAGE = "That message isn't on this card any more — it may have been removed."
+
+
+def default_title(recipient: str) -> str:
+    """The phrase naming the recipient: the title when none is sent, otherwise the sub-line."""
+    return f"A card for {recipient}"[:80]
+
+
+def title_of(data: dict[str, Any]) -> str:
+    return str(data["title"]) or default_title(data["recipient"])
+
+
+def create(instance: Instance, data: dict[str, Any]) -> None:
+    phrase = default_title(data["recipient"])
+    # A title equal to the phrase (ignoring case) would only repeat it underneath.
+    subline = "" if title_of(data).casefold() == phrase.casefold() else phrase
+    instance.data = {"recipient": data["recipient"], "subline": subline, "note": data["note"]}
+
+
+def _naive(moment: dt.datetime) -> dt.datetime:
+    return moment.astimezone(dt.UTC).replace(tzinfo=None)
+
+
+def _iso(moment: dt.datetime) -> str:
+    return moment.replace(tzinfo=dt.UTC).isoformat()
+
+
+def _message(row: CardMessage, organiser: bool) -> dict[str, Any]:
+    shown = {"id": row.code, "name": row.name, "message": row.message}
+    if organiser:
+        shown["signedAt"] = _iso(row.created)
+    return shown
+
+
+def _card(instance: Instance, organiser: bool) -> dict[str, Any]:
+    rows = (CardMessage.select().where(CardMessage.instance == instance)
+            .order_by(CardMessage.created, CardMessage.id))
+    data = instance.data
+    return {"title": instance.title, "recipient": data["recipient"],
+            "subline": data["subline"], "note": data["note"], "limit": MAX_MESSAGES,
+            "messages": [_message(row, organiser) for row in rows]}
+
+
+def public_view(instance: Instance) -> dict[str, Any]:
+    """The card as everyone sees it: every message and its signer; no tokens."""
+    return _card(instance, organiser=False)
+
+
+def organiser_view(instance: Instance) -> dict[str, Any]:
+    """The card plus when each message was signed."""
+    return _card(instance, organiser=True)
+
+
+def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
+    """The signer's own page: their message, and the card it is on."""
+    row = _find(instance, credential.ref)
+    return {"title": instance.title, "recipient": instance.data["recipient"],
+            "message": _message(row, organiser=False)}
+
+
+def preview(instance: Instance) -> dict[str, Any]:
+    recipient = instance.data["recipient"]
+    return {"title": instance.title,
+            "description": f"Add your name and a message to the card for {recipient}."}
+
+
+def _message_schema(organiser: bool) -> dict[str, Any]:
+    properties: dict[str, Any] = {
+        "id": {"type": "string", "description": "the message's id (`messageId`)"},
+        "name": {"type": "string", "maxLength": NAME_LIMIT},
+        "message": {"type": "string", "maxLength": MESSAGE_LIMIT}}
+    if organiser:
+        properties["signedAt"] = {"type": "string", "format": "date-time"}
+    return {"type": "object", "properties": properties}
+
+
+def card_schema(organiser: bool = False) -> dict[str, Any]:
+    return {"type": "object", "properties": {
+        "title": {"type": "string", "description": "as sent, or `A card for <recipient>`"},
+        "recipient": {"type": "string"},
+        "subline": {"type": "string", "description": "`A card for <recipient>` under a "
+                    "title of its own; empty when the title is that phrase (ignoring case)"},
+        "note": {"type": "string"},
+        "limit": {"type": "integer", "description": "most messages a card holds"},
+        "messages": {"type": "array", "description": "in the order they were signed",
+                     "items": _message_schema(organiser)}}}
+
+
+TOKEN_REPLY = {"type": "object", "properties": {
+    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
+              "maxLength": PARTICIPANT_TOKEN_LENGTH,
+              "description": "the only way to remove this message: "
+                             "`POST /api/card/m/{token}/remove`; also opens `/p/{token}`"},
+    "id": {"type": "string", "description": "the message's id"}}}
+OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+
+
+def _find(instance: Instance, code: str) -> CardMessage:
+    row = CardMessage.get_or_none((CardMessage.instance == instance)
+                                  & (CardMessage.code == code))
+    if row is None:
+        raise ApiError(404, UNKNOWN_MESSAGE)
+    return row
+
+
+def _remove(instance: Instance, row: CardMessage) -> None:
+    revoke_tokens(instance, TOKEN_KIND, row.code)
+    row.delete_instance()
+
+
+@ops.public("sign", body=SignBody, status=201, returns=TOKEN_REPLY, errors={
+    400: f"Checked in this order: name empty after cleaning (C({NAME_LIMIT})): `{NO_NAME}`; "
+         f"message empty after cleaning (T({MESSAGE_LIMIT})): `{NO_MESSAGE}`",
+    409: f"The card already holds {MAX_MESSAGES} messages: `{FULL}`"},
+    description="Path designed here (the spec leaves it open). Counted and written under the "
+                f"instance lock, so concurrent signers never take a card past {MAX_MESSAGES} "
+                "messages. Duplicate names are fine.")
+def sign(call: Call) -> dict[str, Any]:
+    """Sign the card with your name and a message; returns the token that removes it."""
+    instance = call.instance
+    if CardMessage.select().where(CardMessage.instance == instance).count() >= MAX_MESSAGES:
+        raise conflict(FULL)
+    code = unused_code(instance)
+    CardMessage.create(instance=instance, code=code, name=call.data["name"],
+                       message=call.data["message"], created=_naive(call.now))
+    return {"token": issue_token(instance, TOKEN_KIND, code), "id": code}
+
+
+@ops.participant("m/{token}/remove", token_kinds=[TOKEN_KIND], returns=OK_REPLY,
+                 description="Path designed here. The signer's token is the only way to "
+                             "remove a message short of the organiser; it dies with the "
+                             "message, so a second call is a 404.")
+def remove_own(call: Call) -> dict[str, Any]:
+    """Remove the message this token was issued for."""
+    assert call.credential is not None
+    _remove(call.instance, _find(call.instance, call.credential.ref))
+    return {"ok": True}
+
+
+@ops.organiser("remove", body=RemoveBody, returns=OK_REPLY, errors={
+    404: f"Unknown editToken, or no message with that id on this card: `{UNKNOWN_MESSAGE}`"},
+    description="Path designed here: the organiser names a message by its `id` from the "
+                "views, and the signer's token stops working.")
+def remove(call: Call) -> dict[str, Any]:
+    """Remove any one message."""
+    _remove(call.instance, _find(call.instance, call.data["messageId"]))
+    return {"ok": True}

@@ -1,0 +1,33 @@
+"""Group Card table: one row per signature."""
+
+from __future__ import annotations
+
+import secrets
+
+import peewee as pw
+
+from groupkit import BaseModel, Instance, utcnow
+
+
+class CardMessage(BaseModel):
+    """A signed message. `code` is its public id; the signer's token is the kernel's
+    (digest only: nobody, the organiser included, ever sees it again)."""
+
+    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
+    code = pw.CharField(max_length=16)
+    name = pw.TextField()
+    message = pw.TextField()
+    created = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "card_message"
+        indexes = ((("instance", "code"), True),)
+
+
+def unused_code(instance: Instance) -> str:
+    """A message id free on this card; random, never a reusable row number."""
+    code = secrets.token_hex(5)
+    while CardMessage.select().where((CardMessage.instance == instance)
+                                     & (CardMessage.code == code)).exists():
+        code = secrets.token_hex(5)
+    return code

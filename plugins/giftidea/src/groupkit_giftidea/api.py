@@ -1,0 +1,252 @@
+"""Gift Idea Board: create, views, and suggesting, upvoting, claiming and removing ideas."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from groupkit import (
+    CLAIM_SECRET_LENGTH,
+    PARTICIPANT_TOKEN_LENGTH,
+    ApiError,
+    Call,
+    Credential,
+    Instance,
+    Operations,
+    bad_request,
+    claim_slot,
+    claims_by_slot,
+    conflict,
+    find_token,
+    issue_token,
+    release_slot,
+    remove_slot,
+    revoke_tokens,
+)
+
+from .models import GiftIdea, fresh_code
+from .schema import (
+    BAD_LINK,
+    CLAIM_NAME_LIMIT,
+    IDEA_LIMIT,
+    NO_CLAIM_NAME,
+    NO_IDEA,
+    NOT_WEB_LINK,
+    SUGGESTED_BY_LIMIT,
+    ClaimBody,
+    IdeaBody,
+    RemoveIdeaBody,
+    SuggestBody,
+    UnclaimBody,
+)
+
+ops = Operations()
+
+MAX_IDEAS = 200
+TOKEN_KIND = "idea"
+
+FULL = "This board's full — 200 ideas is the limit. Upvote one that's already here."
+TAKEN = "Someone's already getting that one."
+UNKNOWN_IDEA = "That idea isn't on this board any more — it may have been removed."
+NOT_HELD = "That idea isn't claimed with that secret — it may already be free."
+
+
+def title_of(data: dict[str, Any]) -> str:
+    """The board's title is built from the recipient (the spec has no title field)."""
+    return f"Gift ideas for {data['recipient']}"
+
+
+def create(instance: Instance, data: dict[str, Any]) -> None:
+    instance.data = {"recipient": data["recipient"], "occasion": data["occasion"],
+                     "budget": data["budget"], "note": data["note"]}
+
+
+def _naive(moment: dt.datetime) -> dt.datetime:
+    return moment.astimezone(dt.UTC).replace(tzinfo=None)
+
+
+def _iso(moment: dt.datetime) -> str:
+    return moment.replace(tzinfo=dt.UTC).isoformat()
+
+
+def _ideas(instance: Instance) -> list[GiftIdea]:
+    """Most-wanted first; ties keep the order they were suggested in."""
+    return list(GiftIdea.select().where(GiftIdea.instance == instance)
+                .order_by(GiftIdea.votes.desc(), GiftIdea.created, GiftIdea.id))
+
+
+def _itokens(instance: Instance) -> dict[str, str]:
+    """Idea id -> its token, for the organiser (kept readable when issued)."""
+    return {credential.ref: credential.plain for credential in Credential.select().where(
+        (Credential.instance == instance) & (Credential.kind == TOKEN_KIND))}
+
+
+def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
+    data = instance.data
+    claims = claims_by_slot(instance)
+    itokens = _itokens(instance) if organiser else {}
+    ideas = []
+    for row in _ideas(instance):
+        claim = claims.get(row.code)
+        idea: dict[str, Any] = {
+            "id": row.code, "idea": row.idea, "link": row.link,
+            "suggestedBy": row.suggested_by, "votes": row.votes,
+            "claimed": claim is not None, "claimedBy": claim.name if claim else None}
+        if organiser:
+            idea.update(itoken=itokens.get(row.code), suggestedAt=_iso(row.created),
+                        claimedAt=_iso(claim.created) if claim else None)
+        ideas.append(idea)
+    return {"title": instance.title, "recipient": data["recipient"],
+            "occasion": data["occasion"], "budget": data["budget"], "note": data["note"],
+            "limit": MAX_IDEAS, "ideas": ideas}
+
+
+def public_view(instance: Instance) -> dict[str, Any]:
+    """What everyone with the link sees: ideas, votes and who is getting what; no tokens."""
+    return _board(instance, organiser=False)
+
+
+def organiser_view(instance: Instance) -> dict[str, Any]:
+    """The public board plus each idea's token (to remove it) and when things happened."""
+    return _board(instance, organiser=True)
+
+
+def preview(instance: Instance) -> dict[str, Any]:
+    recipient = instance.data["recipient"]
+    return {"title": instance.title,
+            "description": f"Suggest, upvote and claim gift ideas for {recipient}. "
+                           f"Please keep this link away from {recipient}."}
+
+
+def _idea_schema(organiser: bool) -> dict[str, Any]:
+    properties: dict[str, Any] = {
+        "id": {"type": "string", "description": "the idea's id (`ideaId` in requests)"},
+        "idea": {"type": "string", "maxLength": IDEA_LIMIT},
+        "link": {"type": "string", "description": "http(s) address, or empty"},
+        "suggestedBy": {"type": "string", "description": "may be empty"},
+        "votes": {"type": "integer", "minimum": 0},
+        "claimed": {"type": "boolean"},
+        "claimedBy": {"type": ["string", "null"], "description": "the claimer's name"}}
+    if organiser:
+        properties.update(
+            itoken={"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
+                    "maxLength": PARTICIPANT_TOKEN_LENGTH,
+                    "description": "the idea's token: `removeIdea` takes it"},
+            suggestedAt={"type": "string", "format": "date-time"},
+            claimedAt={"type": ["string", "null"], "format": "date-time"})
+    return {"type": "object", "properties": properties}
+
+
+def board_schema(organiser: bool = False) -> dict[str, Any]:
+    return {"type": "object", "properties": {
+        "title": {"type": "string", "description": "`Gift ideas for <recipient>`"},
+        "recipient": {"type": "string"}, "occasion": {"type": "string"},
+        "budget": {"type": "string"}, "note": {"type": "string"},
+        "limit": {"type": "integer", "description": "most ideas a board holds"},
+        "ideas": {"type": "array", "description": "most votes first, then oldest first",
+                  "items": _idea_schema(organiser)}}}
+
+
+TOKEN_REPLY = {"type": "object", "properties": {
+    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
+              "maxLength": PARTICIPANT_TOKEN_LENGTH,
+              "description": "keep it: it removes this idea (`/api/giftidea/i/{token}/remove`)"},
+    "id": {"type": "string", "description": "the new idea's id"}}}
+VOTES_REPLY = {"type": "object", "properties": {
+    "ok": {"type": "boolean"}, "votes": {"type": "integer", "description": "the new total"}}}
+SECRET_REPLY = {"type": "object", "properties": {"secret": {
+    "type": "string", "minLength": CLAIM_SECRET_LENGTH, "maxLength": CLAIM_SECRET_LENGTH,
+    "description": "keep it: it is the only way to undo this claim yourself"}}}
+OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+
+
+def _idea(instance: Instance, code: str) -> GiftIdea:
+    found = GiftIdea.get_or_none((GiftIdea.instance == instance) & (GiftIdea.code == code))
+    if found is None:
+        raise ApiError(404, UNKNOWN_IDEA)
+    return found
+
+
+def _remove(instance: Instance, idea: GiftIdea) -> None:
+    """An idea goes with its claim and its token."""
+    remove_slot(instance, idea.code)
+    revoke_tokens(instance, TOKEN_KIND, idea.code)
+    idea.delete_instance()
+
+
+@ops.public("suggest", body=SuggestBody, status=201, returns=TOKEN_REPLY, errors={
+    400: f"Checked in this order: idea empty after cleaning (C({IDEA_LIMIT})): `{NO_IDEA}`; "
+         f"link without a `scheme:` or not a usable address: `{BAD_LINK}`; link with a "
+         f"scheme other than http or https: `{NOT_WEB_LINK}`. suggestedBy is "
+         f"C({SUGGESTED_BY_LIMIT}) and optional.",
+    409: f"The board already holds {MAX_IDEAS} ideas: `{FULL}`"},
+    description="Checked and written under the instance lock, so concurrent suggestions "
+                f"never take a board past {MAX_IDEAS} ideas. The token is a 22-character "
+                "participant token.")
+def suggest(call: Call) -> dict[str, Any]:
+    """Add an idea; returns its id and the token that removes it."""
+    instance = call.instance
+    if GiftIdea.select().where(GiftIdea.instance == instance).count() >= MAX_IDEAS:
+        raise conflict(FULL)
+    code = fresh_code(instance)
+    token = issue_token(instance, TOKEN_KIND, code, keep_plain=True)
+    GiftIdea.create(instance=instance, code=code, idea=call.data["idea"],
+                    link=call.data["link"], suggested_by=call.data["suggestedBy"],
+                    created=_naive(call.now))
+    return {"token": token, "id": code}
+
+
+@ops.public("upvote", body=IdeaBody, returns=VOTES_REPLY, errors={
+    404: f"Unknown slug, or no such idea on this board: `{UNKNOWN_IDEA}`"},
+    description="One atomic increment in the database. Repeat votes are stopped only in the "
+                "voter's browser, as the spec says.")
+def upvote(call: Call) -> dict[str, Any]:
+    """Add one vote to an idea; returns the new total."""
+    idea = _idea(call.instance, call.data["ideaId"])
+    rows = list(GiftIdea.update(votes=GiftIdea.votes + 1).where(GiftIdea.id == idea.id)
+                .returning(GiftIdea.votes).execute())
+    return {"ok": True, "votes": rows[0].votes}
+
+
+@ops.public("claim", body=ClaimBody, status=201, returns=SECRET_REPLY, errors={
+    400: f"Name empty after cleaning (C({CLAIM_NAME_LIMIT})): `{NO_CLAIM_NAME}`",
+    404: f"Unknown slug, or no such idea (checked before the name): `{UNKNOWN_IDEA}`",
+    409: f"Someone has already claimed the idea: `{TAKEN}`"})
+def claim(call: Call) -> dict[str, Any]:
+    """Say you're getting this one; returns the secret that undoes the claim."""
+    idea = _idea(call.instance, call.data["ideaId"])
+    if not call.data["name"]:
+        raise bad_request(NO_CLAIM_NAME)
+    return {"secret": claim_slot(call.instance, idea.code, call.data["name"], {}, TAKEN)}
+
+
+@ops.public("unclaim", body=UnclaimBody, returns=OK_REPLY, errors={
+    404: "Unknown slug; or the idea is not claimed with that secret (wrong or stale secret, "
+         f"unclaimed or unknown idea): `{NOT_HELD}`"})
+def unclaim(call: Call) -> dict[str, Any]:
+    """Undo your own claim with the secret the claim returned."""
+    release_slot(call.instance, call.data["ideaId"], call.data["secret"], NOT_HELD)
+    return {"ok": True}
+
+
+@ops.participant("i/{token}/remove", token_kinds=[TOKEN_KIND], returns=OK_REPLY,
+                 description="The suggester's removal: the idea, any claim on it and the "
+                             "token itself go, so a second call is a 404.")
+def remove_own(call: Call) -> dict[str, Any]:
+    """Remove the idea this token was issued for, and any claim on it."""
+    assert call.credential is not None
+    _remove(call.instance, _idea(call.instance, call.credential.ref))
+    return {"ok": True}
+
+
+@ops.organiser("removeIdea", body=RemoveIdeaBody, returns=OK_REPLY, errors={
+    404: f"Unknown editToken, or `itoken` names no idea on this board: `{UNKNOWN_IDEA}`"},
+    description="`itoken` is the idea's token, listed for the organiser in the organiser "
+                "view and export. Any claim on the idea is cleared with it.")
+def remove_idea(call: Call) -> dict[str, Any]:
+    """Remove any one idea, and any claim on it."""
+    credential = find_token(call.instance, TOKEN_KIND, call.data["itoken"])
+    if credential is None:
+        raise ApiError(404, UNKNOWN_IDEA)
+    _remove(call.instance, _idea(call.instance, credential.ref))
+    return {"ok": True}

@@ -1,0 +1,213 @@
+"""Recipe Collection: create, views, and adding, saving and removing recipes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from groupkit import (
+    PARTICIPANT_TOKEN_LENGTH,
+    ApiError,
+    Call,
+    Credential,
+    Instance,
+    Operations,
+    conflict,
+    find_token,
+    issue_token,
+    revoke_tokens,
+)
+
+from .models import Recipe, new_code
+from .schema import (
+    LIMITS,
+    NO_COOK,
+    NO_DISH,
+    NO_INGREDIENTS,
+    NO_METHOD,
+    RecipeBody,
+    RemoveBody,
+)
+
+ops = Operations()
+
+MAX_RECIPES = 200
+TOKEN_KIND = "recipe"
+OPTIONAL = ("serves", "story")
+
+FULL = "This book's full — 200 recipes is the limit."
+UNKNOWN_RECIPE = "That recipe isn't in this book any more — it may have been removed."
+
+
+def create(instance: Instance, data: dict[str, Any]) -> None:
+    instance.data = {"forWhom": data["forWhom"], "note": data["note"]}
+
+
+def _naive(moment: dt.datetime) -> dt.datetime:
+    return moment.astimezone(dt.UTC).replace(tzinfo=None)
+
+
+def _iso(moment: dt.datetime) -> str:
+    return moment.replace(tzinfo=dt.UTC).isoformat()
+
+
+def _rtokens(instance: Instance) -> dict[str, str]:
+    """Recipe id -> its contributor token, for the organiser (kept readable when issued)."""
+    return {credential.ref: credential.plain for credential in Credential.select().where(
+        (Credential.instance == instance) & (Credential.kind == TOKEN_KIND))}
+
+
+def _recipe(row: Recipe, rtoken: str | None = None) -> dict[str, Any]:
+    """A recipe as shown: empty optional fields are left out, not sent empty."""
+    shown: dict[str, Any] = {"id": row.code, "cook": row.cook, "dish": row.dish,
+                             "ingredients": row.ingredients, "method": row.method}
+    shown.update({key: getattr(row, key) for key in OPTIONAL if getattr(row, key)})
+    if rtoken is not None:
+        shown.update(rtoken=rtoken, addedAt=_iso(row.created), updatedAt=_iso(row.updated))
+    return shown
+
+
+def _book(instance: Instance, organiser: bool) -> dict[str, Any]:
+    rows = (Recipe.select().where(Recipe.instance == instance)
+            .order_by(Recipe.created, Recipe.id))
+    rtokens = _rtokens(instance) if organiser else {}
+    return {"title": instance.title, "forWhom": instance.data["forWhom"],
+            "note": instance.data["note"], "limit": MAX_RECIPES,
+            "recipes": [_recipe(row, rtokens.get(row.code) if organiser else None)
+                        for row in rows]}
+
+
+def public_view(instance: Instance) -> dict[str, Any]:
+    """The book as everyone reads it. Never a contributor token."""
+    return _book(instance, organiser=False)
+
+
+def organiser_view(instance: Instance) -> dict[str, Any]:
+    """The book plus each recipe's contributor token (`rtoken`) and its dates."""
+    return _book(instance, organiser=True)
+
+
+def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
+    """The contributor's own page: their recipe, to edit or remove."""
+    row = _find(instance, credential.ref)
+    return {"title": instance.title, "forWhom": instance.data["forWhom"],
+            "recipe": _recipe(row)}
+
+
+def preview(instance: Instance) -> dict[str, Any]:
+    whom = instance.data["forWhom"]
+    return {"title": instance.title,
+            "description": f"A shared recipe book{' for ' + whom if whom else ''}: "
+                           "read it, print it, add your own."}
+
+
+def _recipe_schema(organiser: bool) -> dict[str, Any]:
+    properties: dict[str, Any] = {"id": {"type": "string"}}
+    for key, limit in LIMITS.items():
+        properties[key] = {"type": "string", "maxLength": limit}
+    for key in OPTIONAL:
+        properties[key]["description"] = "left out when empty"
+    if organiser:
+        properties.update(
+            rtoken={"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
+                    "maxLength": PARTICIPANT_TOKEN_LENGTH},
+            addedAt={"type": "string", "format": "date-time"},
+            updatedAt={"type": "string", "format": "date-time"})
+    return {"type": "object", "required": ["id", "cook", "dish", "ingredients", "method"],
+            "properties": properties}
+
+
+def book_schema(organiser: bool = False) -> dict[str, Any]:
+    return {"type": "object", "properties": {
+        "title": {"type": "string"}, "forWhom": {"type": "string"},
+        "note": {"type": "string"},
+        "limit": {"type": "integer", "description": "most recipes a book holds"},
+        "recipes": {"type": "array", "description": "in the order they were added",
+                    "items": _recipe_schema(organiser)}}}
+
+
+TOKEN_REPLY = {"type": "object", "properties": {
+    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
+              "maxLength": PARTICIPANT_TOKEN_LENGTH,
+              "description": "keep it: it edits and removes this recipe "
+                             "(`/api/recipe/r/{token}/...`) and opens `/p/{token}`"},
+    "id": {"type": "string", "description": "the recipe's id"}}}
+SAVED_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"},
+                                                "id": {"type": "string"}}}
+OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+FIELD_ERRORS = (f"Checked in this order: cook empty (C({LIMITS['cook']})): `{NO_COOK}`; "
+                f"dish empty (C({LIMITS['dish']})): `{NO_DISH}`; ingredients empty "
+                f"(T({LIMITS['ingredients']})): `{NO_INGREDIENTS}`; method empty "
+                f"(T({LIMITS['method']})): `{NO_METHOD}`. serves (C({LIMITS['serves']})) and "
+                f"story (T({LIMITS['story']})) are optional and dropped when empty.")
+
+
+def _fields(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: data[key] for key in LIMITS}
+
+
+def _find(instance: Instance, code: str) -> Recipe:
+    row = Recipe.get_or_none((Recipe.instance == instance) & (Recipe.code == code))
+    if row is None:
+        raise ApiError(404, UNKNOWN_RECIPE)
+    return row
+
+
+def _remove(instance: Instance, row: Recipe) -> None:
+    revoke_tokens(instance, TOKEN_KIND, row.code)
+    row.delete_instance()
+
+
+@ops.public("add", body=RecipeBody, status=201, returns=TOKEN_REPLY, errors={
+    400: FIELD_ERRORS, 409: f"The book already holds {MAX_RECIPES} recipes: `{FULL}`"},
+    description="Counted and written under the instance lock, so concurrent additions "
+                f"never take a book past {MAX_RECIPES} recipes.")
+def add(call: Call) -> dict[str, Any]:
+    """Add a recipe to the book; returns its id and the contributor's token."""
+    instance = call.instance
+    if Recipe.select().where(Recipe.instance == instance).count() >= MAX_RECIPES:
+        raise conflict(FULL)
+    code = new_code(instance)
+    token = issue_token(instance, TOKEN_KIND, code, keep_plain=True)
+    now = _naive(call.now)
+    Recipe.create(instance=instance, code=code, created=now, updated=now,
+                  **_fields(call.data))
+    return {"token": token, "id": code}
+
+
+@ops.participant("r/{token}/save", token_kinds=[TOKEN_KIND], body=RecipeBody,
+                 returns=SAVED_REPLY, errors={400: FIELD_ERRORS},
+                 description="The body is the whole recipe, checked as on `add` (without "
+                             "`slug`): it replaces the stored one, so an optional field left "
+                             "out or empty is dropped.")
+def save(call: Call) -> dict[str, Any]:
+    """Edit your own recipe."""
+    assert call.credential is not None
+    row = _find(call.instance, call.credential.ref)
+    for key, value in _fields(call.data).items():
+        setattr(row, key, value)
+    row.updated = _naive(call.now)
+    row.save()
+    return {"ok": True, "id": row.code}
+
+
+@ops.participant("r/{token}/remove", token_kinds=[TOKEN_KIND], returns=OK_REPLY,
+                 description="The recipe and its token go; a second call is a 404.")
+def remove_own(call: Call) -> dict[str, Any]:
+    """Remove your own recipe."""
+    assert call.credential is not None
+    _remove(call.instance, _find(call.instance, call.credential.ref))
+    return {"ok": True}
+
+
+@ops.organiser("remove", body=RemoveBody, returns=OK_REPLY, errors={
+    404: f"Unknown editToken, or `rtoken` names no recipe in this book: `{UNKNOWN_RECIPE}`"},
+    description="`rtoken` is the recipe's contributor token, shown on the organiser page and "
+                "in the export (and never on the public page or read).")
+def remove(call: Call) -> dict[str, Any]:
+    """Remove any one recipe."""
+    credential = find_token(call.instance, TOKEN_KIND, call.data["rtoken"])
+    if credential is None:
+        raise ApiError(404, UNKNOWN_RECIPE)
+    _remove(call.instance, _find(call.instance, credential.ref))
+    return {"ok": True}
