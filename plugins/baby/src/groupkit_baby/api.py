@@ -1,0 +1,263 @@
+"""Baby Guess Pool: create, views, guessing, removing guesses and recording the result."""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import statistics
+from typing import Any
+
+import marshmallow as ma
+
+from groupkit import (
+    PARTICIPANT_TOKEN_LENGTH,
+    Call,
+    Instance,
+    Line,
+    Operations,
+    bad_request,
+    conflict,
+    issue_token,
+    revoke_tokens,
+)
+
+from .models import BabyGuess
+from .schema import (
+    ARRIVED_AT_LIMIT,
+    BAD_WEIGHT,
+    CLOSED,
+    DAYS_AFTER,
+    DAYS_BEFORE,
+    FULL,
+    MAX_GRAMS,
+    MAX_GUESSES,
+    MIN_GRAMS,
+    NO_RESULT_DATE,
+    OUT_OF_WINDOW,
+    GuessBody,
+    RemoveBody,
+    ResultBody,
+    parse_day,
+    rounded_grams,
+)
+
+ops = Operations()
+
+TOKEN_KIND = "guess"
+
+
+def title_of(data: dict[str, Any]) -> str:
+    return f"Baby pool for {data['parents']}"
+
+
+def create(instance: Instance, data: dict[str, Any]) -> None:
+    instance.data = {"parents": data["parents"], "dueDate": data["dueDate"],
+                     "note": data["note"], "result": None}
+
+
+# --- views --------------------------------------------------------------------------------
+
+def _utc(moment: dt.datetime) -> dt.datetime:
+    return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment.astimezone(dt.UTC)
+
+
+def _guesses(instance: Instance) -> list[BabyGuess]:
+    """Every guess, earliest first (insertion order breaks a tie in time)."""
+    return list(BabyGuess.select().where(BabyGuess.instance == instance)
+                .order_by(BabyGuess.created, BabyGuess.id))
+
+
+def _entry(guess: BabyGuess, organiser: bool) -> dict[str, Any]:
+    entry: dict[str, Any] = {"id": guess.gid, "guesser": guess.guesser,
+                             "date": guess.day.isoformat(), "weightGrams": guess.grams,
+                             "message": guess.message}
+    if organiser:
+        entry["guessedAt"] = _utc(guess.created).isoformat()
+    return entry
+
+
+def leaderboard(guesses: list[BabyGuess], result: dict[str, Any],
+                organiser: bool = False) -> list[dict[str, Any]]:
+    """Closest first: fewest days off the arrival date, then fewest grams off the weight,
+    then whoever guessed earliest (`guesses` is already in guessing order)."""
+    arrived = dt.date.fromisoformat(result["date"])
+    scored = [(abs((guess.day - arrived).days), abs(guess.grams - result["weightGrams"]),
+               order, guess) for order, guess in enumerate(guesses)]
+    scored.sort(key=lambda row: row[:3])
+    return [{"rank": rank, **_entry(guess, organiser), "daysOff": days, "gramsOff": grams}
+            for rank, (days, grams, _, guess) in enumerate(scored, start=1)]
+
+
+def _crowd(guesses: list[BabyGuess]) -> dict[str, Any] | None:
+    """The group's middle guess: median day and median weight."""
+    if not guesses:
+        return None
+    day = statistics.median_low(sorted(guess.day for guess in guesses))
+    grams = statistics.median_low(sorted(guess.grams for guess in guesses))
+    return {"date": day.isoformat(), "weightGrams": grams}
+
+
+def _pool(instance: Instance, organiser: bool) -> dict[str, Any]:
+    data = instance.data
+    guesses = _guesses(instance)
+    result = data.get("result")
+    return {"title": instance.title, "heading": instance.title, "parents": data["parents"],
+            "dueDate": data["dueDate"], "note": data["note"], "open": result is None,
+            "limit": MAX_GUESSES, "guessCount": len(guesses),
+            "guesses": [_entry(guess, organiser) for guess in guesses],
+            "crowd": _crowd(guesses), "result": result,
+            "leaderboard": None if result is None else leaderboard(guesses, result, organiser)}
+
+
+def public_view(instance: Instance) -> dict[str, Any]:
+    """Everyone's guesses (a pool is played in the open) and, once bub is here, the result
+    and the leaderboard. Tokens never appear."""
+    return _pool(instance, organiser=False)
+
+
+def organiser_view(instance: Instance) -> dict[str, Any]:
+    """The public pool plus when each guess came in."""
+    return _pool(instance, organiser=True)
+
+
+def preview(instance: Instance) -> dict[str, Any]:
+    due = instance.data["dueDate"]
+    description = "Guess the arrival date and birth weight — closest guess wins."
+    if due:
+        description = f"Due {due}. {description}"
+    return {"title": instance.title, "description": description}
+
+
+# --- guessing -----------------------------------------------------------------------------
+
+def _in_window(day: dt.date, now: dt.datetime) -> bool:
+    today = _utc(now).date()
+    return today - dt.timedelta(days=DAYS_BEFORE) <= day <= today + dt.timedelta(days=DAYS_AFTER)
+
+
+def _weight(value: Any) -> int:
+    grams = rounded_grams(value)
+    if grams is None or not MIN_GRAMS <= grams <= MAX_GRAMS:
+        raise bad_request(BAD_WEIGHT)
+    return grams
+
+
+ENTRY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
+    "id": {"type": "string"}, "guesser": {"type": "string"},
+    "date": {"type": "string", "format": "date"},
+    "weightGrams": {"type": "integer", "minimum": MIN_GRAMS, "maximum": MAX_GRAMS},
+    "message": {"type": "string"}}}
+RANKED_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
+    **ENTRY_SCHEMA["properties"], "rank": {"type": "integer", "minimum": 1},
+    "daysOff": {"type": "integer", "minimum": 0}, "gramsOff": {"type": "integer", "minimum": 0}}}
+RESULT_SCHEMA: dict[str, Any] = {"type": ["object", "null"], "properties": {
+    "date": {"type": "string", "format": "date"}, "weightGrams": {"type": "integer"},
+    "arrivedAt": {"type": "string"}}}
+POOL_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
+    "title": {"type": "string"}, "heading": {"type": "string"}, "parents": {"type": "string"},
+    "dueDate": {"type": "string"}, "note": {"type": "string"},
+    "open": {"type": "boolean", "description": "false once a result is recorded"},
+    "limit": {"type": "integer"}, "guessCount": {"type": "integer"},
+    "guesses": {"type": "array", "items": ENTRY_SCHEMA,
+                "description": "earliest first"},
+    "crowd": {"type": ["object", "null"], "description": "median date and median weight"},
+    "result": RESULT_SCHEMA,
+    "leaderboard": {"type": ["array", "null"], "items": RANKED_SCHEMA,
+                    "description": "once the result is in: closest first"}}}
+GUESS_REPLY = {"type": "object", "properties": {
+    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
+              "maxLength": PARTICIPANT_TOKEN_LENGTH,
+              "description": "keep it: POST /api/baby/g/{token}/remove removes this guess"},
+    "id": {"type": "string", "description": "the guess's public id"}}}
+OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+
+
+@ops.public("guess", body=GuessBody, status=201, returns=GUESS_REPLY, errors={
+    400: "Checked in this order: guesser empty after C(40); date blank; date not "
+         "`YYYY-MM-DD`; not a real calendar day; outside 400 days before to 550 days after "
+         "the request's UTC date (both ends included); weight (rounded to the nearest gram, "
+         "halves up; numeric strings accepted) outside 500 to 7000.",
+    409: f"Checked after the 400s, in this order: {MAX_GUESSES} guesses held: `{FULL}`; "
+         f"a result is recorded: `{CLOSED}`"})
+def guess(call: Call) -> dict[str, Any]:
+    """Add a guess; returns the token that removes it and the guess's id."""
+    data = call.data
+    if not _in_window(data["date"], call.now):
+        raise bad_request(OUT_OF_WINDOW)
+    if data["weightGrams"] is None or not MIN_GRAMS <= data["weightGrams"] <= MAX_GRAMS:
+        raise bad_request(BAD_WEIGHT)
+    instance = call.instance
+    # The kernel holds the instance lock: this count and the insert cannot interleave.
+    if BabyGuess.select().where(BabyGuess.instance == instance).count() >= MAX_GUESSES:
+        raise conflict(FULL)
+    if instance.data.get("result") is not None:
+        raise conflict(CLOSED)
+    gid = secrets.token_hex(5)
+    BabyGuess.create(instance=instance, gid=gid, guesser=data["guesser"], day=data["date"],
+                     grams=data["weightGrams"], message=data["message"],
+                     created=_utc(call.now).replace(tzinfo=None))
+    return {"token": issue_token(instance, TOKEN_KIND, gid), "id": gid}
+
+
+def _remove(instance: Instance, gid: str) -> bool:
+    removed = BabyGuess.delete().where(
+        (BabyGuess.instance == instance) & (BabyGuess.gid == gid)).execute()
+    revoke_tokens(instance, TOKEN_KIND, gid)
+    return bool(removed)
+
+
+@ops.participant("g/{token}/remove", token_kinds=[TOKEN_KIND], returns=OK_REPLY,
+                 description="Allowed whether or not the result is in: a guess is its "
+                             "guesser's to take back. The token stops working afterwards.")
+def remove_own(call: Call) -> dict[str, Any]:
+    """Remove your own guess with the token its guess returned."""
+    assert call.credential is not None
+    _remove(call.instance, call.credential.ref)
+    return {"ok": True}
+
+
+@ops.organiser("remove", body=RemoveBody, returns={"type": "object", "properties": {
+    "ok": {"type": "boolean"},
+    "removed": {"type": "boolean", "description": "false when no such guess was there"}}},
+    description="Body `{id}`: the guess's public id (from the guess reply or the pool's "
+                "`guesses`). Idempotent: an id that is not (or no longer) in the pool answers "
+                "`removed: false`. The guesser's token stops working.")
+def remove(call: Call) -> dict[str, Any]:
+    """Remove any one guess."""
+    gid = call.data.get("id")
+    return {"ok": True, "removed": isinstance(gid, str) and _remove(call.instance, gid)}
+
+
+def _read_result(data: dict[str, Any]) -> dict[str, Any]:
+    """The result in the spec's order: date (a real day; no window, bub is already here),
+    weight, then arrivedAt (C(40), optional)."""
+    try:
+        day = parse_day(data.get("date"), NO_RESULT_DATE)
+    except ma.ValidationError as error:
+        raise bad_request(str(error.messages[0])) from None
+    grams = _weight(data.get("weightGrams"))
+    arrived_at = Line(ARRIVED_AT_LIMIT).clean(data.get("arrivedAt", ma.missing))
+    return {"date": day.isoformat(), "weightGrams": grams, "arrivedAt": arrived_at}
+
+
+@ops.organiser("result", body=ResultBody, returns={"type": "object", "properties": {
+    "ok": {"type": "boolean"}, "open": {"type": "boolean"}, "result": RESULT_SCHEMA,
+    "leaderboard": {"type": ["array", "null"], "items": RANKED_SCHEMA}}},
+    errors={400: f"date blank: `{NO_RESULT_DATE}`; then the guess's date-format, real-day "
+                 f"and weight messages."},
+    description="`{date, weightGrams, arrivedAt?}` records the result (again to correct it), "
+                "closes the pool and reveals the leaderboard. `{\"result\": null}` or a JSON "
+                "`null` body reopens the pool and forgets the result (whatever else the "
+                "object carries). Any other body, an empty object, no body or unreadable "
+                "JSON included, is a result and goes through its checks (so those answer "
+                f"`{NO_RESULT_DATE}`).")
+def result(call: Call) -> dict[str, Any]:
+    """Record the arrival (closing the pool) or send a null result to reopen it."""
+    data = call.data
+    reopen = call.raw_body is None or ("result" in data and data["result"] is None)
+    instance = call.instance
+    recorded = None if reopen else _read_result(data)
+    instance.data = {**instance.data, "result": recorded}
+    instance.save(only=[Instance.data])
+    board = None if recorded is None else leaderboard(_guesses(instance), recorded, True)
+    return {"ok": True, "open": recorded is None, "result": recorded, "leaderboard": board}

@@ -1,0 +1,313 @@
+"""Pixel Gift Registry: create, views, claiming parts, chipping in, and the organiser's
+claim list, mark-paid and release."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import secrets
+from typing import Any
+
+import peewee as pw
+from markupsafe import Markup
+
+from groupkit import Call, Instance, Operations, Reply, bad_request, conflict, not_found
+
+from .models import RegistryClaim
+from .schema import (
+    BAD_AMOUNT,
+    MAX_CENTS,
+    MAX_CONTRIBUTIONS,
+    MIN_CENTS,
+    NO_CLAIM,
+    NO_NAME,
+    OVERFLOW_FULL,
+    PAYMENT_FIELDS,
+    TAKEN,
+    UNKNOWN_PART,
+    ClaimBody,
+    OverflowBody,
+    PaidBody,
+    ReleaseBody,
+)
+from .vehicle import HEIGHT, SECTIONS, WIDTH, Part, by_id, parts
+
+ops = Operations()
+
+REFERENCE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+
+def title_of(data: dict[str, Any]) -> str:
+    return str(data["coupleNames"])
+
+
+def create(instance: Instance, data: dict[str, Any]) -> None:
+    instance.data = {"coupleNames": data["coupleNames"], "tagline": data["tagline"],
+                     "weddingDate": data["weddingDate"], "payment": data["payment"],
+                     "overflowTitle": data["overflowTitle"]}
+
+
+# --- views --------------------------------------------------------------------------------
+
+def _iso(moment: dt.datetime) -> str:
+    return moment.replace(tzinfo=dt.UTC).isoformat()
+
+
+def _claims(instance: Instance) -> list[RegistryClaim]:
+    return list(RegistryClaim.select().where(RegistryClaim.instance == instance)
+                .order_by(RegistryClaim.created, RegistryClaim.id))
+
+
+def _item(instance: Instance, claim: RegistryClaim) -> str:
+    part = by_id().get(claim.part_id or "")
+    return part.name if part else str(instance.data["overflowTitle"])
+
+
+def _registry(instance: Instance, organiser: bool) -> dict[str, Any]:
+    data = instance.data
+    claims = _claims(instance)
+    by_part = {claim.part_id: claim for claim in claims if claim.part_id}
+    contributions = [claim for claim in claims if claim.part_id is None]
+    catalogue = [{"id": part.id, "name": part.name, "section": part.section,
+                  "priceCents": part.price_cents, "claimed": part.id in by_part,
+                  "claimedBy": by_part[part.id].name if part.id in by_part else None,
+                  "shape": shape_of(part), "pixels": pixels_svg(part)}
+                 for part in parts()]
+    view: dict[str, Any] = {
+        "title": instance.title, "heading": data["coupleNames"],
+        "coupleNames": data["coupleNames"], "tagline": data["tagline"],
+        "weddingDate": data["weddingDate"], "sections": list(SECTIONS),
+        "canvas": {"width": WIDTH, "height": HEIGHT},
+        "parts": catalogue, "partsClaimed": len(by_part), "partsTotal": len(catalogue),
+        "overflow": {"title": data["overflowTitle"], "minCents": MIN_CENTS,
+                     "maxCents": MAX_CENTS, "limit": MAX_CONTRIBUTIONS,
+                     "count": len(contributions),
+                     "open": len(contributions) < MAX_CONTRIBUTIONS},
+        # The public claim list: who built what, with their message. No references, no
+        # paid status, no amounts for contributions.
+        "crew": [{"kind": "part" if claim.part_id else "overflow", "partId": claim.part_id,
+                  "item": _item(instance, claim), "name": claim.name,
+                  "message": claim.message} for claim in claims],
+    }
+    if organiser:
+        view["payment"] = dict(data["payment"])
+        view["claims"] = [_organiser_claim(instance, claim) for claim in claims]
+        view["totals"] = {
+            "claimedCents": sum(claim.amount_cents for claim in claims),
+            "paidCents": sum(claim.amount_cents for claim in claims if claim.paid)}
+    return view
+
+
+def _organiser_claim(instance: Instance, claim: RegistryClaim) -> dict[str, Any]:
+    return {"reference": claim.reference, "kind": "part" if claim.part_id else "overflow",
+            "partId": claim.part_id, "item": _item(instance, claim), "name": claim.name,
+            "message": claim.message, "amountCents": claim.amount_cents, "paid": claim.paid,
+            "claimedAt": _iso(claim.created)}
+
+
+@functools.cache
+def shape_of(part: Part) -> dict[str, Any]:
+    """How the part is drawn: pixel runs `[x, y, width, height, fill, detail]` on the
+    vehicle's grid, its outline as SVG path data, and its blueprint shade. Parts never
+    change, so each shape is built once per process (callers must not mutate it)."""
+    return {"rects": [[r.x, r.y, r.w, r.h, r.fill, int(r.detail)] for r in part.rects],
+            "outline": part.outline, "shade": part.shade}
+
+
+@functools.cache
+def pixels_svg(part: Part) -> Markup:
+    """The part's pixel runs as SVG, built once: the page draws 126 parts of many runs each,
+    and a template loop over every run was most of the page's render time. Only numbers and
+    the server's own colours go in, never user text."""
+    return Markup("".join(
+        f'<rect x="{r.x}" y="{r.y}" width="{r.w}" height="{r.h}" fill="{r.fill}"'
+        + (' class="d"' if r.detail else "") + "/>" for r in part.rects))
+
+
+def public_view(instance: Instance) -> dict[str, Any]:
+    """The build sheet as guests see it. Never the payment details, references or who paid."""
+    return _registry(instance, organiser=False)
+
+
+def organiser_view(instance: Instance) -> dict[str, Any]:
+    """The public view plus the payment details and every claim with reference and paid."""
+    return _registry(instance, organiser=True)
+
+
+def export(instance: Instance) -> dict[str, Any]:
+    """The organiser's view without the drawing."""
+    view = organiser_view(instance)
+    view["parts"] = [{key: value for key, value in part.items() if key not in ("shape", "pixels")}
+                     for part in view["parts"]]
+    return view
+
+
+def preview(instance: Instance) -> dict[str, Any]:
+    data = instance.data
+    description = data["tagline"] or "Help build our wedding van, one pixel part at a time."
+    return {"title": f"{data['coupleNames']}: the wedding van registry",
+            "description": description}
+
+
+# --- schemas for the OpenAPI document ----------------------------------------------------
+
+PAYMENT_SCHEMA: dict[str, Any] = {
+    "type": "object", "description": "how to pay the couple (all empty when none was given)",
+    "properties": {key: {"type": "string", "maxLength": limit}
+                   for key, limit in PAYMENT_FIELDS.items()}}
+CLAIM_REPLY: dict[str, Any] = {"type": "object", "properties": {
+    "reference": {"type": "string", "description": "put it on the transfer"},
+    "partId": {"type": ["string", "null"]}, "item": {"type": "string"},
+    "amountCents": {"type": "integer"}, "payment": PAYMENT_SCHEMA}}
+PART_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
+    "id": {"type": "string"}, "name": {"type": "string"}, "section": {"type": "string"},
+    "priceCents": {"type": "integer"}, "claimed": {"type": "boolean"},
+    "claimedBy": {"type": ["string", "null"]},
+    "shape": {"type": "object", "description": "the part's pixels on the 86 x 50 grid: "
+              "`rects` `[x, y, width, height, fill, detail]`, `outline` (SVG path data), "
+              "`shade` (blueprint tint, never the same as a touching part's)"},
+    "pixels": {"type": "string", "description": "the same runs as SVG `<rect>` elements, "
+               "ready to draw"}}}
+CREW_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
+    "kind": {"enum": ["part", "overflow"]}, "partId": {"type": ["string", "null"]},
+    "item": {"type": "string"}, "name": {"type": "string"}, "message": {"type": "string"}}}
+ORGANISER_CLAIM: dict[str, Any] = {"type": "object", "properties": {
+    "reference": {"type": "string"}, "kind": {"enum": ["part", "overflow"]},
+    "partId": {"type": ["string", "null"]}, "item": {"type": "string"},
+    "name": {"type": "string"}, "message": {"type": "string"},
+    "amountCents": {"type": "integer"}, "paid": {"type": "boolean"},
+    "claimedAt": {"type": "string", "format": "date-time"}}}
+REGISTRY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
+    "title": {"type": "string"}, "heading": {"type": "string"},
+    "coupleNames": {"type": "string"}, "tagline": {"type": "string"},
+    "weddingDate": {"type": "string"}, "sections": {"type": "array"},
+    "parts": {"type": "array", "items": PART_SCHEMA, "minItems": 126, "maxItems": 126},
+    "partsClaimed": {"type": "integer"}, "partsTotal": {"type": "integer"},
+    "overflow": {"type": "object", "properties": {
+        "title": {"type": "string"}, "minCents": {"type": "integer"},
+        "maxCents": {"type": "integer"}, "limit": {"type": "integer"},
+        "count": {"type": "integer"}, "open": {"type": "boolean"}}},
+    "crew": {"type": "array", "items": CREW_SCHEMA,
+             "description": "the public claim list, oldest first: no references, no paid "
+                            "status, no contribution amounts"}}}
+CLAIMS_REPLY: dict[str, Any] = {"type": "object", "properties": {
+    "claims": {"type": "array", "items": ORGANISER_CLAIM}, "payment": PAYMENT_SCHEMA,
+    "totals": {"type": "object"}}}
+
+
+# --- guests -------------------------------------------------------------------------------
+
+def _reference(instance: Instance) -> str:
+    """A short code for the bank transfer, unique within the registry."""
+    while True:
+        code = "VAN-" + "".join(secrets.choice(REFERENCE_ALPHABET) for _ in range(6))
+        if not RegistryClaim.select().where((RegistryClaim.instance == instance)
+                                            & (RegistryClaim.reference == code)).exists():
+            return code
+
+
+def _reply(instance: Instance, claim: RegistryClaim) -> dict[str, Any]:
+    """The claimant's own receipt: the only public response that carries payment details."""
+    return {"reference": claim.reference, "partId": claim.part_id,
+            "item": _item(instance, claim), "amountCents": claim.amount_cents,
+            "payment": dict(instance.data["payment"])}
+
+
+@ops.public("claim", body=ClaimBody, status=201, returns=CLAIM_REPLY, errors={
+    400: f"Checked in this order: name empty after C(60): `{NO_NAME}`; part id not one of "
+         f"the 126: `{UNKNOWN_PART}` (the message is cut to 240 silently)",
+    409: f"The part is already claimed: `{TAKEN}`",
+    404: "Unknown, malformed, deleted or another tool's public link: `not found`"},
+    description="Body `{slug, partId, name, message?}`. The amount is the part's price, fixed "
+                "on the server. The reply is the only public response with the payment "
+                "details.")
+def claim(call: Call) -> dict[str, Any]:
+    """Claim one part of the van; returns a reference, the amount and how to pay."""
+    part: Part | None = by_id().get(call.data["partId"])
+    if part is None:
+        raise bad_request(UNKNOWN_PART)
+    instance = call.instance
+    taken = RegistryClaim.select().where((RegistryClaim.instance == instance)
+                                         & (RegistryClaim.part_id == part.id)).exists()
+    if taken:
+        raise conflict(TAKEN)
+    try:
+        with RegistryClaim._meta.database.atomic():
+            made = RegistryClaim.create(
+                instance=instance, reference=_reference(instance), part_id=part.id,
+                name=call.data["name"], message=call.data["message"],
+                amount_cents=part.price_cents, created=_naive(call.now))
+    except pw.IntegrityError:  # the unique (instance, part_id) index: a lost race
+        raise conflict(TAKEN) from None
+    return _reply(instance, made)
+
+
+def _naive(moment: dt.datetime) -> dt.datetime:
+    return moment.astimezone(dt.UTC).replace(tzinfo=None) if moment.tzinfo else moment
+
+
+@ops.public("overflow", body=OverflowBody, status=201, returns=CLAIM_REPLY, errors={
+    400: f"Checked in this order: amountCents not a whole number from {MIN_CENTS} to "
+         f"{MAX_CENTS} (numeric strings accepted): `{BAD_AMOUNT}`; name empty: `{NO_NAME}`",
+    409: f"{MAX_CONTRIBUTIONS} contributions held: `{OVERFLOW_FULL}`",
+    404: "Unknown, malformed, deleted or another tool's public link: `not found`"},
+    description="Body `{slug, amountCents, name, message?}`: chip in to the overflow item "
+                "(its title is the registry's `overflowTitle`). Same reply as a part claim.")
+def overflow(call: Call) -> dict[str, Any]:
+    """Chip in any amount from $5 to $2,000 to the overflow item."""
+    instance = call.instance
+    # The kernel holds the instance lock: this count and the insert cannot interleave.
+    held = RegistryClaim.select().where((RegistryClaim.instance == instance)
+                                        & RegistryClaim.part_id.is_null()).count()
+    if held >= MAX_CONTRIBUTIONS:
+        raise conflict(OVERFLOW_FULL)
+    made = RegistryClaim.create(
+        instance=instance, reference=_reference(instance), part_id=None,
+        name=call.data["name"], message=call.data["message"],
+        amount_cents=call.data["amountCents"], created=_naive(call.now))
+    return _reply(instance, made)
+
+
+# --- the organiser ------------------------------------------------------------------------
+
+@ops.organiser("claims", method="GET", returns=CLAIMS_REPLY,
+               description="Every part claim and contribution, oldest first, with reference, "
+                           "amount and paid status; served no-store.")
+def list_claims(call: Call) -> Reply:
+    """List all claims with references, amounts and paid status."""
+    view = organiser_view(call.instance)
+    return Reply({"claims": view["claims"], "payment": view["payment"],
+                  "totals": view["totals"]}, headers={"Cache-Control": "no-store"})
+
+
+def _find(instance: Instance, reference: str) -> RegistryClaim:
+    found = RegistryClaim.select().where((RegistryClaim.instance == instance)
+                                         & (RegistryClaim.reference == reference)).first()
+    if found is None:
+        raise not_found(NO_CLAIM)
+    return found
+
+
+@ops.organiser("paid", body=PaidBody, returns={"type": "object", "properties": {
+    "ok": {"type": "boolean"}, "reference": {"type": "string"}, "paid": {"type": "boolean"}}},
+    errors={404: f"No claim with that reference on this registry: `{NO_CLAIM}`"},
+    description="Body `{reference, paid?}`: marks a part claim or contribution paid; "
+                "`paid: false` takes the mark off again (default true).")
+def mark_paid(call: Call) -> dict[str, Any]:
+    """Mark a claim paid (or not paid)."""
+    found = _find(call.instance, call.data["reference"])
+    found.paid = call.data["paid"]
+    found.save(only=[RegistryClaim.paid])
+    return {"ok": True, "reference": found.reference, "paid": found.paid}
+
+
+@ops.organiser("release", body=ReleaseBody, returns={"type": "object", "properties": {
+    "ok": {"type": "boolean"}, "partId": {"type": ["string", "null"]}}},
+    errors={404: f"No claim with that reference on this registry: `{NO_CLAIM}`"},
+    description="Body `{reference}`: a released part is available again (paid or not); a "
+                "released contribution is removed and frees its place under the cap.")
+def release(call: Call) -> dict[str, Any]:
+    """Release a claim."""
+    found = _find(call.instance, call.data["reference"])
+    found.delete_instance()
+    return {"ok": True, "partId": found.part_id}

@@ -1,0 +1,249 @@
+/* Pixel Gift Registry: picking a part from the picture, claiming it and chipping in (the
+   receipt, with how to pay, is shown only to the guest who claimed), and the create form's
+   nested payment block. Everything user-written is set with textContent. */
+(function () {
+  "use strict";
+
+  var GIFTS_KEY = "groupkit:registry:{slug}:gifts";
+  var FALLBACK = "Something went wrong — try again.";
+
+  function money(cents) {
+    var dollars = Math.floor(cents / 100).toLocaleString("en-AU");
+    return "$" + dollars + (cents % 100 ? "." + String(cents % 100).padStart(2, "0") : "");
+  }
+
+  function el(tag, text, className) {
+    var node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = text;
+    if (className) node.className = className;
+    return node;
+  }
+
+  function postJson(url, body) {
+    return fetch(url, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body), credentials: "same-origin"
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        if (!response.ok) throw new Error((data && data.error) || FALLBACK);
+        return data;
+      });
+    });
+  }
+
+  function showError(form, message) {
+    var box = form.querySelector("[data-error]");
+    if (box) { box.textContent = message; box.hidden = false; }
+  }
+
+  /* --- picking a part ------------------------------------------------------------------ */
+
+  var picked = null;
+
+  function highlight() {
+    document.querySelectorAll(".van .part.selected").forEach(function (part) {
+      part.classList.remove("selected");
+    });
+    if (!picked) return;
+    var region = document.querySelector('.van .part[data-part="' + picked + '"]');
+    if (region) region.classList.add("selected");
+  }
+
+  function describe(id) {
+    var summary = document.getElementById("registry-picked");
+    var region = document.querySelector('.van .part[data-part="' + id + '"]');
+    if (!summary || !region) return;
+    summary.textContent = "";
+    summary.appendChild(el("strong", region.dataset.name));
+    summary.appendChild(document.createTextNode(" — " + region.dataset.price));
+    if (region.dataset.by) {
+      summary.appendChild(document.createTextNode(". Already built by " + region.dataset.by +
+                                                  " — pick another part."));
+    }
+  }
+
+  function pick(id, focus) {
+    var select = document.getElementById("partId");
+    var region = document.querySelector('.van .part[data-part="' + id + '"]');
+    if (!select || !region) return;
+    picked = id;
+    describe(id);
+    highlight();
+    var open = Array.prototype.some.call(select.options, function (option) {
+      return option.value === id;
+    });
+    select.value = open ? id : "";
+    if (focus) {
+      var panel = document.getElementById("claim");
+      panel.scrollIntoView({ block: "start" });
+      if (open) document.getElementById("claim-name").focus({ preventScroll: true });
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var region = event.target.closest(".van a.part[data-part]");
+    var button = event.target.closest("button[data-pick]");
+    if (region && document.getElementById("partId")) {
+      event.preventDefault();
+      pick(region.dataset.part, true);
+    } else if (button) {
+      pick(button.dataset.pick, true);
+    } else if (event.target.closest("[data-registry-done]")) {
+      window.location.reload();
+    }
+  });
+
+  document.addEventListener("change", function (event) {
+    if (event.target.id === "partId" && event.target.value) pick(event.target.value, false);
+  });
+
+  /* --- claiming and chipping in -------------------------------------------------------- */
+
+  function bodyOf(form) {
+    var body = {};
+    form.querySelectorAll("[name]").forEach(function (input) { body[input.name] = input.value; });
+    var dollars = form.querySelector("[data-dollars]");
+    if (dollars) {
+      var text = dollars.value.trim();
+      body.amountCents = text !== "" && isFinite(Number(text)) ? Math.round(Number(text) * 100) : null;
+    }
+    return body;
+  }
+
+  function giftsKey(slug) { return GIFTS_KEY.replace("{slug}", slug); }
+
+  function remember(slug, receipt) {
+    var gifts = [];
+    try { gifts = JSON.parse(localStorage.getItem(giftsKey(slug)) || "[]"); } catch (e) { gifts = []; }
+    gifts.push(receipt);
+    localStorage.setItem(giftsKey(slug), JSON.stringify(gifts));
+  }
+
+  var PAYMENT_LABELS = [["method", "Method"], ["aliasId", "PayID"], ["accountName", "Account name"],
+                        ["bsb", "BSB"], ["accountNumber", "Account number"], ["note", "Note"]];
+
+  function paymentList(payment) {
+    var known = payment && (payment.aliasId || payment.accountName || payment.bsb || payment.accountNumber);
+    if (!known) return el("p", "The couple haven't added payment details here — they'll let you know how to pay.");
+    var list = el("dl", null, "registry-pay");
+    PAYMENT_LABELS.forEach(function (pair) {
+      if (!payment[pair[0]]) return;
+      list.appendChild(el("dt", pair[1]));
+      list.appendChild(el("dd", payment[pair[0]]));
+    });
+    return list;
+  }
+
+  function thank(receipt) {
+    var panel = document.getElementById("registry-thanks");
+    panel.textContent = "";
+    panel.appendChild(el("h2", "Thank you, " + receipt.name + "!"));
+    panel.appendChild(el("p", (receipt.partId ? "You're building the " : "You're chipping in to ") +
+                              receipt.item + " — " + money(receipt.amountCents) + "."));
+    var reference = el("p", "Your reference: ");
+    reference.appendChild(el("strong", receipt.reference, "registry-reference"));
+    panel.appendChild(reference);
+    panel.appendChild(el("p", "Pay " + money(receipt.amountCents) + " and put the reference in the description:"));
+    panel.appendChild(paymentList(receipt.payment));
+    var done = el("button", "Done", "primary");
+    done.type = "button";
+    done.setAttribute("data-registry-done", "");
+    panel.appendChild(done);
+    panel.hidden = false;
+    panel.scrollIntoView({ block: "start" });
+    panel.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches("form[data-registry-form]")) return;
+    event.preventDefault();
+    var body = bodyOf(form);
+    var button = form.querySelector("[type=submit]");
+    var box = form.querySelector("[data-error]");
+    if (box) box.hidden = true;
+    if (button) button.disabled = true;
+    postJson(form.dataset.endpoint, body).then(function (reply) {
+      var receipt = Object.assign({ name: body.name.trim() }, reply);
+      remember(body.slug, receipt);
+      if (reply.partId) {
+        var option = form.querySelector('option[value="' + reply.partId + '"]');
+        if (option) option.remove();
+      }
+      form.reset();
+      picked = null;
+      highlight();
+      var summary = document.getElementById("registry-picked");
+      if (summary && reply.partId) summary.textContent = "Tap another part of the van, or choose one here.";
+      thank(receipt);
+      showMine(body.slug);
+    }).catch(function (error) { showError(form, error.message); })
+      .finally(function () { if (button) button.disabled = false; });
+  });
+
+  /* --- this browser's own receipts ------------------------------------------------------ */
+
+  function showMine(slug) {
+    var section = document.getElementById("registry-mine");
+    if (!section || !slug) return;
+    var gifts = [];
+    try { gifts = JSON.parse(localStorage.getItem(giftsKey(slug)) || "[]"); } catch (e) { gifts = []; }
+    var list = section.querySelector("[data-mine-list]");
+    list.textContent = "";
+    gifts.forEach(function (gift) {
+      var item = el("li", null, "registry-gift");
+      var head = el("p");
+      head.appendChild(el("strong", gift.item));
+      head.appendChild(document.createTextNode(" — " + money(gift.amountCents) + " · reference "));
+      head.appendChild(el("code", gift.reference));
+      item.appendChild(head);
+      item.appendChild(paymentList(gift.payment));
+      list.appendChild(item);
+    });
+    section.hidden = gifts.length === 0;
+  }
+
+  /* --- the create form: the payment fields form one nested object ----------------------- */
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var group = form.matches("form[data-api]") && form.querySelector('[data-group="payment"]');
+    if (!group) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    var body = { payment: {} };
+    form.querySelectorAll("[name]").forEach(function (input) { body[input.name] = input.value; });
+    group.querySelectorAll("[data-key]").forEach(function (input) { body.payment[input.dataset.key] = input.value; });
+    var button = form.querySelector("[type=submit]");
+    if (button) button.disabled = true;
+    postJson(form.dataset.api, body).then(function (made) {
+      window.location.assign("/e/" + encodeURIComponent(made.editToken) + "?new=1");
+    }).catch(function (error) {
+      showError(form, error.message);
+      if (button) button.disabled = false;
+    });
+  }, true);
+
+  /* The build sheet's sections stay open or closed across live updates. */
+  var openSections = {};
+  document.addEventListener("toggle", function (event) {
+    var section = event.target;
+    if (section.matches && section.matches("details[data-section]")) {
+      openSections[section.dataset.section] = section.open;
+    }
+  }, true);
+  function restoreSections() {
+    document.querySelectorAll("details[data-section]").forEach(function (section) {
+      if (openSections[section.dataset.section]) section.open = true;
+    });
+  }
+
+  function ready() {
+    var slugInput = document.querySelector("form[data-registry-form] input[name=slug]");
+    if (slugInput) showMine(slugInput.value);
+    highlight();
+  }
+  document.addEventListener("groupkit:live", function () { highlight(); restoreSections(); });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
+})();
