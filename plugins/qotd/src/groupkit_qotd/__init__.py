@@ -2,4 +2,55 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from groupkit import Tool, hookimpl
+
+from .api import (
+    MAX_ANSWERS_PER_DAY,
+    MAX_CUSTOM,
+    PUBLIC_SCHEMA,
+    ROTATION_NOTE,
+    create,
+    export,
+    ops,
+    organiser_view,
+    preview,
+    public_view,
+    title_of,
+)
+from .bank import bank
+from .models import MODELS
+from .schema import CreateQotd
+
 __version__ = "0.1.0"
+
+HERE = Path(__file__).parent
+
+DESCRIPTION = (
+    f"{ROTATION_NOTE} Create never rejects: teamName is C(60) with non-strings converted to "
+    "text, and every other field is ignored. An answer names the question it answers (day "
+    "and qi from the tally); anything but today's current question is refused with 409. "
+    "Each answer returns a 22-character token that changes it while its question is today's. "
+    "The split and who picked what are public to the board, like a show of hands; the "
+    "organiser page adds the days ahead, the questions added here and the last week's "
+    "answers. The organiser can skip today's question, add questions of their own and "
+    "remove any question from the rotation (see each operation for its effect on today's "
+    "question).")
+
+
+@hookimpl
+def groupkit_tool() -> Tool:
+    return Tool(
+        name="qotd", title="Question of the Day", version=__version__,
+        summary="A fresh either-or question for the team every day: everyone picks a side "
+                "and sees the split.",
+        create_schema=CreateQotd, create=create, title_of=title_of,
+        public_view=public_view, organiser_view=organiser_view, export=export,
+        preview=preview, operations=ops, models=MODELS,
+        templates=HERE / "templates", static=HERE / "static",
+        limits={"bankQuestions": len(bank()), "answersPerDay": MAX_ANSWERS_PER_DAY,
+                "addedQuestions": MAX_CUSTOM},
+        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
+        example={"teamName": "Platform team"},
+    )

@@ -1,0 +1,120 @@
+"""The ballot rules and the bookkeeping that keeps every count without recounting."""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from groupkit import Instance, bad_request, conflict
+
+from .models import PollOption
+from .schema import MULTI
+
+EMPTY_BALLOT = "Pick an option before you vote."
+TOO_MANY_PICKS = "This vote lets each person pick up to {n} — untick one first."
+CLOSED = "This poll has closed — the organiser has stopped the voting."
+FULL = "This poll is chockers — 2000 votes is the limit."
+OPTIONS_FULL = "This poll has 100 options already — pick from those."
+
+MAX_BALLOTS = 2000
+MAX_TOTAL_OPTIONS = 100
+
+#: Option ids: six characters from the credential alphabet (no look-alikes).
+ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+ID_LENGTH = 6
+
+
+def new_option_id(taken: Iterable[str]) -> str:
+    used = set(taken)
+    while True:
+        candidate = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+        if candidate not in used:
+            return candidate
+
+
+def options_of(instance: Instance) -> list[PollOption]:
+    return list(PollOption.select().where(PollOption.instance == instance)
+                .order_by(PollOption.position))
+
+
+def tally(options: Sequence[PollOption]) -> list[dict[str, Any]]:
+    return [{"id": option.option_id, "text": option.text, "count": option.votes}
+            for option in options]
+
+
+@dataclasses.dataclass
+class Ballot:
+    """What a vote will record: known option ids in order, plus a fresh suggestion that is
+    not yet an option (nothing is written until every rule has passed)."""
+
+    choices: list[str]
+    fresh: str | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.choices) + (1 if self.fresh else 0)
+
+
+def build(data: dict[str, Any], options: Sequence[PollOption], choices: list[Any],
+          suggestion: str = "") -> Ballot:
+    """Apply the spec's vote rules in order; raise the first refusal.
+
+    Unknown ids are dropped and repeats ignored. A suggestion (only where suggestions are
+    allowed) equal to an option ignoring case counts as that option, appended to the picks;
+    otherwise it is fresh. Single choice: a fresh suggestion is the whole ballot, else only
+    the first pick is kept. Then an empty ballot, then a ballot over maxPicks, is refused."""
+    known = {option.option_id for option in options}
+    picked: list[str] = []
+    for choice in choices:
+        if isinstance(choice, str) and choice in known and choice not in picked:
+            picked.append(choice)
+    fresh: str | None = None
+    if suggestion and data["allowSuggestions"]:
+        match = next((option for option in options
+                      if option.text.casefold() == suggestion.casefold()), None)
+        if match is None:
+            fresh = suggestion
+        elif match.option_id not in picked:
+            picked.append(match.option_id)
+    if data["mode"] != MULTI:
+        picked = [] if fresh else picked[:1]
+    ballot = Ballot(picked, fresh)
+    if ballot.size == 0:
+        raise bad_request(EMPTY_BALLOT)
+    cap = data.get("maxPicks")
+    if cap and ballot.size > cap:
+        raise bad_request(TOO_MANY_PICKS.format(n=cap))
+    return ballot
+
+
+def ensure_open(data: dict[str, Any]) -> None:
+    if data.get("closed"):
+        raise conflict(CLOSED)
+
+
+def add_option(instance: Instance, options: list[PollOption], text: str,
+               suggested: bool) -> PollOption:
+    """Append an option (the caller has checked it is new); refused past 100 options."""
+    if len(options) >= MAX_TOTAL_OPTIONS:
+        raise conflict(OPTIONS_FULL)
+    option = PollOption.create(
+        instance=instance, option_id=new_option_id(o.option_id for o in options), text=text,
+        position=max((o.position for o in options), default=-1) + 1, suggested=suggested)
+    options.append(option)
+    return option
+
+
+def recount(instance: Instance, options: list[PollOption], removed: Sequence[str],
+            added: Sequence[str]) -> None:
+    """Move one vote off each `removed` option and onto each `added` one: one UPDATE per
+    direction on the counts, mirrored on the loaded rows so the reply needs no re-read."""
+    for ids, step in ((removed, -1), (added, 1)):
+        if ids:
+            (PollOption.update(votes=PollOption.votes + step)
+             .where((PollOption.instance == instance)
+                    & PollOption.option_id.in_(list(ids)))
+             .execute())
+    for option in options:
+        option.votes += (option.option_id in added) - (option.option_id in removed)

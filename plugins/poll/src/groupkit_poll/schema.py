@@ -1,0 +1,151 @@
+"""Group Vote bodies, fields in the spec's check order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+
+from groupkit import (
+    Choice,
+    Exact,
+    Flag,
+    Line,
+    Raw,
+    Schema,
+    SpecField,
+    clean_line,
+    whole_number,
+)
+
+NO_QUESTION = "Add a question — what's the group deciding?"
+TOO_FEW_OPTIONS = "Give people at least two options to choose between."
+TOO_MANY_OPTIONS = "Thirty options is the limit — trim the list a bit."
+BAD_MAX_PICKS = "Set how many each person can pick to a number from 2 to 30."
+
+QUESTION_LIMIT = 140
+OPTION_LIMIT = 80
+NAME_LIMIT = 40
+READ_FIRST = 200
+MIN_OPTIONS = 2
+MAX_OPTIONS = 30
+MIN_PICKS = 2
+MAX_PICKS = 30
+MULTI = "multi"
+SINGLE = "single"
+
+
+def option_text(entry: Any) -> str:
+    """One option as sent: a plain string or an object with a `text` property, C(80).
+    Anything else (a number, null, an object without string text) reads as empty."""
+    raw = entry.get("text") if isinstance(entry, dict) else entry
+    return clean_line(raw, OPTION_LIMIT) if isinstance(raw, str) else ""
+
+
+class OptionList(SpecField):
+    """The first 200 entries read; empties skipped; case-insensitive repeats dropped (the
+    first wins); then 2 to 30 must remain."""
+
+    openapi_type = "array"
+
+    def clean(self, value: Any) -> list[str]:
+        entries = value if isinstance(value, list) else []
+        texts: list[str] = []
+        seen: set[str] = set()
+        for entry in entries[:READ_FIRST]:
+            text = option_text(entry)
+            if text and text.casefold() not in seen:
+                seen.add(text.casefold())
+                texts.append(text)
+        if len(texts) < MIN_OPTIONS:
+            raise ma.ValidationError(TOO_FEW_OPTIONS)
+        if len(texts) > MAX_OPTIONS:
+            raise ma.ValidationError(TOO_MANY_OPTIONS)
+        return texts
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": "array", "maxItems": READ_FIRST, "items": {"oneOf": [
+            {"type": "string", "maxLength": OPTION_LIMIT},
+            {"type": "object", "properties": {"text": {"type": "string"}}}]},
+            "description": "first 200 read; each C(80); empties skipped; case-insensitive "
+                           "duplicates dropped (first wins); 2 to 30 must remain"}
+
+
+#: What a maxPicks value stands for before the mode is known.
+NO_CAP = None
+INVALID = -1
+
+
+class MaxPicks(SpecField):
+    """Absent, null or an empty string: no cap. A whole number (numeric strings accepted):
+    itself. Anything else: INVALID, refused by the schema only in multi mode."""
+
+    openapi_type = "integer"
+
+    def clean(self, value: Any) -> int | None:
+        if value is ma.missing or value is None or value == "":
+            return NO_CAP
+        number = whole_number(value)
+        return INVALID if number is None else number
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": ["integer", "string", "null"], "minimum": MIN_PICKS,
+                "maximum": MAX_PICKS,
+                "description": "multi mode only; absent, null or empty string: no cap; "
+                               "else a whole number 2 to 30 (at or above the option count "
+                               "is fine)"}
+
+
+class CreatePoll(Schema):
+    question = Line(QUESTION_LIMIT, required=NO_QUESTION)
+    options = OptionList()
+    mode = Choice([MULTI], default=SINGLE)
+    maxPicks = MaxPicks()  # the spec's field name
+    allowSuggestions = Flag()
+    secret = Flag()
+
+    @ma.validates_schema
+    def check_max_picks(self, data: dict[str, Any], **kwargs: Any) -> None:
+        picks = data.get("maxPicks")
+        if data.get("mode") == MULTI and picks is not NO_CAP and \
+                not MIN_PICKS <= picks <= MAX_PICKS:
+            raise ma.ValidationError(BAD_MAX_PICKS, field_name="maxPicks")
+
+    @ma.post_load
+    def single_has_no_cap(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        if data["mode"] != MULTI:
+            data["maxPicks"] = NO_CAP
+        return data
+
+
+class OptionIds(SpecField):
+    """Option ids as sent; the ballot rules (see `ballots.build`) drop what is unknown."""
+
+    def clean(self, value: Any) -> list[Any]:
+        return value if isinstance(value, list) else []
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": "array", "items": {"type": "string", "minLength": 6, "maxLength": 6},
+                "description": "option ids; unknown ids dropped, repeats ignored"}
+
+
+class VoteBody(Schema):
+    """Never fails on its own: the ballot rules need the poll (see `ballots.build`)."""
+
+    choices = OptionIds()
+    voterName = Line(NAME_LIMIT)
+    suggestion = Line(OPTION_LIMIT)
+
+
+class ChangeBody(Schema):
+    choices = OptionIds()
+
+
+class AddOptionBody(Schema):
+    text = Line(OPTION_LIMIT)
+    option = Raw()  # the spec's word for the body: a string or {text}, read when text is empty
+
+
+class RemoveOptionBody(Schema):
+    optionId = Exact()
+    option = Exact()

@@ -1,0 +1,213 @@
+"""Group Vote in a real browser against a two-worker server: the organiser creates a poll
+through its form; two voters open the share link, and each one's vote shows up on the
+other's open page within a second, without a reload (live regions); a voter changes their
+ballot on their own page; the organiser sees who voted for what, adds and removes options
+and closes the vote. Every page is screenshotted and must be free of console errors and
+CSP violations."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+from browsing import Watched, code_of
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+LIVE_MS = 1000
+EVENTS = re.compile(r"/api/poll/[^/]+/events$")
+
+
+@pytest.fixture(scope="module")
+def server(live_server: Callable[..., Any]) -> Any:
+    """Two workers, so the voter's write and the watcher's event stream are often served by
+    different processes."""
+    return live_server(mode="development", workers=2)
+
+
+def counts(api: httpx.Client, slug: str) -> dict[str, int]:
+    view = api.get(f"/api/poll/{slug}").raise_for_status().json()
+    return {option["text"]: option["count"] for option in view["tally"]}
+
+
+def result(page: Page, text: str) -> Any:
+    return page.locator("#poll-tally li.poll-result").filter(
+        has=page.locator(".poll-result-text", has_text=re.compile(rf"^{re.escape(text)}")))
+
+
+def pick(page: Page, text: str) -> None:
+    page.locator("label.poll-check", has_text=text).locator("input").check()
+
+
+def stay_marker(page: Page) -> None:
+    """Set a value that only survives if the page is never reloaded."""
+    page.evaluate("window.__stillHere = true")
+
+
+def still_here(page: Page) -> bool:
+    return bool(page.evaluate("window.__stillHere === true"))
+
+
+def test_poll_create_vote_live_change_and_organise(server: Any, api: httpx.Client,
+                                                   open_context: Callable[[], Watched]) -> None:
+    organiser = open_context()
+    page = organiser.page
+    page.goto("/new/poll")
+    page.fill("#question", "Where's the end-of-year lunch?")
+    rows = page.locator("[data-list='options'] [data-row]")
+    for row, text in zip(rows.all(), ["Thai on King St", "Pub bistro", "Picnic"], strict=True):
+        row.locator("[data-key='text']").fill(text)
+    page.get_by_role("button", name="Add an option").click()
+    rows.last.locator("[data-key='text']").fill("Dumpling house")
+    page.get_by_label("Pick as many as they like").check()
+    page.fill("#maxPicks", "2")
+    page.get_by_label("Let people suggest another option when they vote").check()
+    organiser.check("poll-create")
+    page.get_by_role("button", name="Start the vote").click()
+    page.wait_for_url(re.compile(r"/e/[^/?]+\?new=1$"))
+    edit_token = code_of(page.url, "e")
+    share = page.input_value("#share-link")
+    slug = code_of(share, "s")
+    organiser.check("poll-organiser-new")
+    view = api.get(f"/api/poll/{slug}").raise_for_status().json()
+    assert (view["mode"], view["maxPicks"], view["allowSuggestions"], view["secret"]) == (
+        "multi", 2, True, False)
+    assert [option["text"] for option in view["tally"]] == [
+        "Thai on King St", "Pub bistro", "Picnic", "Dumpling house"]
+
+    # Two voters open the share link.
+    # Each page is "open" once its live stream is connected (its response has started).
+    ann, bo = open_context(), open_context()
+    for watched in (ann, bo):
+        with watched.page.expect_response(EVENTS):
+            watched.page.goto(share)
+    ann.check("poll-public")
+    expect(bo.page.locator("#poll-tally")).to_contain_text("0 votes")
+    stay_marker(bo.page)
+
+    # Ann votes; Bo's open page shows it within a second, without reloading.
+    pick(ann.page, "Thai on King St")
+    pick(ann.page, "Picnic")
+    ann.page.fill("#voterName", "Ann")
+    with ann.page.expect_response(EVENTS):  # Ann goes on to her ballot page
+        with ann.page.expect_response(re.compile(r"/api/poll/vote$")) as voted:
+            ann.page.get_by_role("button", name="Vote").click()
+        assert voted.value.status == 201
+        sent = time.monotonic()
+        expect(result(bo.page, "Thai on King St").locator(".poll-count")).to_have_text(
+            "1", timeout=LIVE_MS)
+        assert time.monotonic() - sent < LIVE_MS / 1000 + 0.25
+    expect(bo.page.locator("#poll-tally")).to_contain_text("1 vote")
+    assert still_here(bo.page)
+    bo.check("poll-public-live-after-ann")
+
+    # Ann lands on her own ballot page, her picks ticked.
+    ann.page.wait_for_url(re.compile(r"/p/[^/?]+$"))
+    token = code_of(ann.page.url, "p")
+    checked = ann.page.locator("input[data-choice]:checked")
+    expect(checked).to_have_count(2)
+    expect(ann.page.locator(".poll-mine")).to_have_count(2)
+    ann.check("poll-voter-page")
+    assert counts(api, slug) == {"Thai on King St": 1, "Pub bistro": 0, "Picnic": 1,
+                                 "Dumpling house": 0}
+
+    # Bo picks one and suggests another; Ann's open ballot page shows it live.
+    stay_marker(ann.page)
+    pick(bo.page, "Pub bistro")
+    bo.page.fill("#suggestion", "Sushi train")
+    bo.page.fill("#voterName", "Bo")
+    with bo.page.expect_response(re.compile(r"/api/poll/vote$")) as voted:
+        bo.page.get_by_role("button", name="Vote").click()
+    assert voted.value.status == 201
+    sent = time.monotonic()
+    expect(result(ann.page, "Sushi train").locator(".poll-count")).to_have_text(
+        "1", timeout=LIVE_MS)
+    assert time.monotonic() - sent < LIVE_MS / 1000 + 0.25
+    assert still_here(ann.page)
+    expect(ann.page.locator("#poll-tally")).to_contain_text("2 votes")
+    bo.page.wait_for_url(re.compile(r"/p/[^/?]+$"))
+    bo.check("poll-voter-page-bo")
+    ann.check("poll-voter-page-live")
+
+    # Ann changes her ballot from her page.
+    ann.page.locator("label.poll-check", has_text="Picnic").locator("input").uncheck()
+    pick(ann.page, "Sushi train")
+    with ann.page.expect_navigation():
+        ann.page.get_by_role("button", name="Change my vote").click()
+    expect(ann.page.locator("input[data-choice]:checked")).to_have_count(2)
+    ann.check("poll-voter-page-changed")
+    assert counts(api, slug) == {"Thai on King St": 1, "Pub bistro": 1, "Picnic": 0,
+                                 "Dumpling house": 0, "Sushi train": 2}
+
+    # Back on the share page, this browser is offered its ballot.
+    with ann.page.expect_response(EVENTS):
+        ann.page.goto(share)
+    mine = ann.page.locator("[data-poll-mine]")
+    expect(mine).to_be_visible()
+    assert mine.locator("a").get_attribute("href") == f"/p/{token}"
+    ann.check("poll-public-voted")
+
+    # The organiser sees who voted for what, live.
+    page.goto(f"/e/{edit_token}")
+    table = page.locator("table.poll-ballots tbody tr")
+    expect(table).to_have_count(2)
+    expect(table.nth(0)).to_contain_text("Ann")
+    expect(table.nth(0)).to_contain_text("Thai on King St, Sushi train")
+    expect(table.nth(1)).to_contain_text("Bo")
+    organiser.check("poll-organiser-votes")
+
+    # Adds an option, removes one, and closes the vote.
+    page.fill("#add-option", "Food trucks")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Add option").click()
+    expect(page.locator("#poll-options")).to_contain_text("Food trucks")
+    row = page.locator("#poll-options li", has_text="Dumpling house")
+    with page.expect_navigation():
+        row.get_by_role("button", name="Remove").click()
+    expect(page.locator("#poll-options")).not_to_contain_text("Dumpling house")
+    organiser.check("poll-organiser-edited")
+    stay_marker(ann.page)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Close voting").click()
+    expect(page.get_by_role("status")).to_contain_text("Voting has closed")
+    organiser.check("poll-organiser-closed")
+    # The open share page drops its ballot form live.
+    expect(ann.page.locator("#poll-ballot")).to_contain_text("Voting has closed",
+                                                              timeout=LIVE_MS * 2)
+    expect(ann.page.locator("form[data-poll-ballot]")).to_have_count(0)
+    assert still_here(ann.page)
+    ann.check("poll-public-closed")
+    view = api.get(f"/api/poll/{slug}").raise_for_status().json()
+    assert view["closed"] is True
+    assert [option["text"] for option in view["tally"]] == [
+        "Thai on King St", "Pub bistro", "Picnic", "Sushi train", "Food trucks"]
+
+
+def test_secret_single_choice_poll(server: Any, api: httpx.Client,
+                                   open_context: Callable[[], Watched]) -> None:
+    created = api.post("/api/poll", json={"question": "Secret santa budget?",
+                                          "options": ["$20", "$30", "$50"],
+                                          "secret": True}).raise_for_status().json()
+    voter = open_context()
+    page = voter.page
+    page.goto(f"/s/{created['slug']}")
+    expect(page.locator("#voterName")).to_have_count(0)
+    expect(page.locator("input[type=radio][data-choice]")).to_have_count(3)
+    expect(page.locator(".lede")).to_contain_text("Secret ballot")
+    voter.check("poll-secret-public")
+    pick(page, "$30")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Vote").click()
+    page.wait_for_url(re.compile(r"/p/[^/?]+$"))
+    expect(page.locator("input[data-choice]:checked")).to_have_count(1)
+    voter.check("poll-secret-voter")
+    organiser = open_context()
+    organiser.page.goto(f"/e/{created['editToken']}")
+    expect(organiser.page.locator("#poll-ballots")).to_contain_text("no names are kept")
+    expect(result(organiser.page, "$30").locator(".poll-count")).to_have_text("1")
+    organiser.check("poll-secret-organiser")
