@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from groupkit import Choice, Count, Line, Schema, SpecField, StringList
+from groupkit import Choice, Count, Line, Raw, Schema, StringList
 
 from .draw import LISTED, SHUFFLED
 
@@ -25,30 +23,15 @@ class CreateBracket(Schema):
     seeding = Choice([LISTED], default=SHUFFLED)
 
 
-class AsSent(SpecField):
-    """A value passed through exactly as sent; an absent key stays absent, so the operation
-    can tell an omitted field from a null one."""
-
-    def __init__(self, types: list[str], description: str, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.types, self.description = types, description
-
-    def clean(self, value: Any) -> Any:
-        return value
-
-    def openapi(self) -> dict[str, Any]:
-        return {"type": self.types, "description": self.description}
-
-
 class ResultBody(Schema):
     """Never fails on its own: the operation checks the match, the winner and the version
     against the bracket, in the order its documentation gives."""
 
-    round = AsSent(["integer"], "round index: 0 is the first round")
-    match = AsSent(["integer"], "match index within the round: 0 is the top match")
-    winner = AsSent(["string", "null"],
+    round = Raw(["integer"], "round index: 0 is the first round")
+    match = Raw(["integer"], "match index within the round: 0 is the top match")
+    winner = Raw(["string", "null"],
                     "exactly one of the two names in that match, or null to clear its result; "
                     "required: leaving it out is not the same as null")
-    version = AsSent(["integer"],
+    version = Raw(["integer"],
                      "the bracket's `version` as you last read it (public read, or the reply "
                      "to your previous result); required")

@@ -8,11 +8,12 @@ return can depend on the groups.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Protocol
+from typing import Any
 
 from groupkit import (
     PARTICIPANT_TOKEN_LENGTH,
     Call,
+    Credential,
     Instance,
     Operations,
     conflict,
@@ -33,12 +34,6 @@ TOKEN_KIND = "member"
 NOT_ON_LIST = "That name isn't on this team's list."
 ALREADY_CLAIMED = ("That name's already been claimed. If it's yours, ask the organiser to "
                    "reset you.")
-
-
-class HeldCredential(Protocol):
-    """What an operation's `call.credential` offers: `ref`, the record it was issued for."""
-
-    ref: Any
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
@@ -63,7 +58,7 @@ def _named(instance: Instance, name: str) -> CoffeePerson:
     return found
 
 
-def _owner(instance: Instance, credential: HeldCredential | None) -> CoffeePerson:
+def _owner(instance: Instance, credential: Credential | None) -> CoffeePerson:
     """The team member a private link was issued to."""
     ref = str(credential.ref) if credential is not None else ""
     found = (CoffeePerson.get_or_none((CoffeePerson.id == int(ref))
@@ -116,7 +111,7 @@ def private_view(instance: Instance, person: CoffeePerson) -> dict[str, Any]:
     return {**_about(instance), "name": person.name, "partners": partners}
 
 
-def participant_view(instance: Instance, credential: HeldCredential) -> dict[str, Any]:
+def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
     return private_view(instance, _owner(instance, credential))
 
 

@@ -3,9 +3,7 @@ categories (present, count, each entry's name and capacity, duplicates)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from groupkit import Count, Line, ObjectList, Schema, SpecField, StringList, Text, WholeNumber
+from groupkit import Count, Exact, Line, ObjectList, Schema, StringList, Text, WholeNumber
 
 NO_TITLE = "Give the event a name — whose hens or shower is it?"
 NO_CATEGORIES = "Add at least one thing to bring or sort."
@@ -38,36 +36,21 @@ class CreateHens(Schema):
     activities = StringList(100, keep_first=MAX_ACTIVITIES)
 
 
-class Given(SpecField):
-    """A string taken exactly as sent (a slot id or a secret); a non-string reads as empty.
-    Never an error: the operation decides what an unknown value means."""
-
-    def __init__(self, description: str, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.description = description
-
-    def clean(self, value: Any) -> str:
-        return value if isinstance(value, str) else ""
-
-    def openapi(self) -> dict[str, Any]:
-        return {"type": "string", "description": self.description}
-
-
 SLOT_ID = "a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1"
 
 
 class ClaimBody(Schema):
     """Never fails on its own: the operation checks slot id, then name."""
 
-    slotId = Given(SLOT_ID)
+    slotId = Exact(SLOT_ID)
     name = Line(NAME_LIMIT)
     message = Line(MESSAGE_LIMIT)
 
 
 class UnclaimBody(Schema):
-    slotId = Given(SLOT_ID)
-    secret = Given("the 16-character secret the claim returned")
+    slotId = Exact(SLOT_ID)
+    secret = Exact("the 16-character secret the claim returned")
 
 
 class RemoveBody(Schema):
-    slotId = Given(SLOT_ID)
+    slotId = Exact(SLOT_ID)

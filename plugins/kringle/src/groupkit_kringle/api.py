@@ -8,14 +8,16 @@ return can depend on the loop.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Protocol
+from typing import Any
 
 from groupkit import (
     PARTICIPANT_TOKEN_LENGTH,
     Call,
+    Credential,
     Instance,
     Operations,
     conflict,
+    instance_changed,
     issue_token,
     not_found,
     revoke_tokens,
@@ -31,13 +33,6 @@ ops = Operations()
 #: The credential kind of a person's private link (`ref` is their `KringlePerson.id`).
 TOKEN_KIND = "giver"
 DEFAULT_HEADING = "Kris Kringle"
-
-
-class Credential(Protocol):
-    """A resolved participant credential (the kernel's `Call.credential`): `ref` names the
-    record it was issued for."""
-
-    ref: Any
 
 
 NOT_IN_DRAW = "That name isn't in this draw."
@@ -130,8 +125,8 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
     if person.opened_at is None:
         KringlePerson.update(opened_at=utcnow()).where(KringlePerson.id == person.id).execute()
         # The organiser's open page shows who has looked: tell it, as a write operation would.
-        Instance.update(version=Instance.version + 1).where(Instance.id == instance.id).execute()
-        instance.version += 1
+        instance_changed(instance)
+        instance.version += 1  # and this page starts from the version it shows
     return private_view(instance, person)
 
 

@@ -13,6 +13,7 @@ from groupkit import (
     Operations,
     issue_token,
     not_found,
+    request_time,
     revoke_tokens,
 )
 
@@ -29,12 +30,10 @@ from .schema import (
 )
 from .weeks import (
     ARCHIVE_WEEKS,
-    aware,
     day_label,
     label,
     oldest_archived,
     oldest_kept,
-    request_time,
     week_of,
 )
 
@@ -53,7 +52,7 @@ def title_of(data: dict[str, Any]) -> str:
 
 
 def _note(note: KudosNote) -> dict[str, Any]:
-    posted = aware(note.posted)
+    posted = note.posted.replace(tzinfo=dt.UTC)  # stored as naive UTC
     return {"id": note.id, "recipient": note.recipient, "message": note.message,
             "sender": note.sender, "postedAt": posted.isoformat(), "day": day_label(posted)}
 
@@ -148,7 +147,7 @@ WALL_SCHEMA = _schema({
 def note(call: Call) -> dict[str, Any]:
     """Post a thank-you note: who it's for, what they did, and who's saying thanks."""
     data = call.data
-    posted = aware(call.now).astimezone(dt.UTC).replace(tzinfo=None)
+    posted = call.now.astimezone(dt.UTC).replace(tzinfo=None)
     created = KudosNote.create(instance=call.instance, week=week_of(call.now),
                                recipient=data["recipient"], message=data["message"],
                                sender=data["sender"], posted=posted)

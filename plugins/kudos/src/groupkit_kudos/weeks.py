@@ -8,9 +8,10 @@ whole (week names are ISO dates, so they compare as text).
 from __future__ import annotations
 
 import datetime as dt
-from zoneinfo import ZoneInfo
 
-SYDNEY = ZoneInfo("Australia/Sydney")
+from groupkit import local_date, week_start
+
+SYDNEY = "Australia/Sydney"
 
 #: Weeks folded into the archive under this week.
 ARCHIVE_WEEKS = 6
@@ -18,19 +19,9 @@ ARCHIVE_WEEKS = 6
 KEEP_WEEKS = 13
 
 
-def aware(moment: dt.datetime) -> dt.datetime:
-    """A naive time from the database or a test clock is UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
-
-
-def local(moment: dt.datetime) -> dt.datetime:
-    return aware(moment).astimezone(SYDNEY)
-
-
 def week_of(moment: dt.datetime) -> str:
     """The name of the Sydney week `moment` falls in: its Monday."""
-    day = local(moment).date()
-    return (day - dt.timedelta(days=day.weekday())).isoformat()
+    return week_start(moment, SYDNEY).isoformat()
 
 
 def weeks_before(week: str, count: int) -> str:
@@ -54,19 +45,6 @@ def label(week: str) -> str:
 
 def day_label(moment: dt.datetime) -> str:
     """`Tue 18 Nov`, in Sydney."""
-    when = local(moment)
-    return f"{when:%a} {when.day} {when:%b}"
+    day = local_date(moment, SYDNEY)
+    return f"{day:%a} {day.day} {day:%b}"
 
-
-def request_time() -> dt.datetime:
-    """The time of the request being served, from the app's clock (tests fake it).
-
-    Views get no `Call`, so the clock comes from the running app; outside a request (a
-    script) it is the wall clock."""
-    from quart import current_app, has_app_context
-
-    if has_app_context():
-        clock = current_app.config.get("GROUPKIT_CLOCK")
-        if callable(clock):
-            return aware(clock())
-    return dt.datetime.now(dt.UTC)

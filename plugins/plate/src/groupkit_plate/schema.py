@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from groupkit import Count, Line, ObjectList, Schema, SpecField, Text, WholeNumber
+from groupkit import Count, Exact, Line, ObjectList, Schema, Text, WholeNumber
 
 NO_CATEGORIES = "Add at least one category."
 TOO_MANY_CATEGORIES = "Twelve categories is the limit — combine a couple."
@@ -28,21 +26,6 @@ class CreatePlate(Schema):
         at_least=Count(1, NO_CATEGORIES),
         at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
         distinct=("name", DUPLICATE_CATEGORY))
-
-
-class Exact(SpecField):
-    """A string taken exactly as sent (a slot id or a secret); a non-string reads as empty.
-    Never an error: the operation decides what an unknown value means."""
-
-    def __init__(self, description: str, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.description = description
-
-    def clean(self, value: Any) -> str:
-        return value if isinstance(value, str) else ""
-
-    def openapi(self) -> dict[str, Any]:
-        return {"type": "string", "description": self.description}
 
 
 SLOT_ID = "a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1"

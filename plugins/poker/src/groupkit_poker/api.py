@@ -11,6 +11,7 @@ from typing import Any
 from groupkit import (
     PARTICIPANT_TOKEN_LENGTH,
     Call,
+    Credential,
     Instance,
     Operations,
     bad_request,
@@ -92,7 +93,7 @@ def board(instance: Instance) -> dict[str, Any]:
         "history": list(reversed(data["history"]))}
 
 
-def participant_view(instance: Instance, credential: Any) -> dict[str, Any]:
+def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
     """The board plus the voter's own name and pick (their own card, nobody else's)."""
     view = board(instance)
     voter = PokerVoter.get_or_none((PokerVoter.id == _ref(credential.ref))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import Choice, Line, Schema, SpecField, whole_number
+from groupkit import Choice, Line, RecordId, Schema, SpecField, whole_number
 
 #: The decks exactly as the spec lists them, in table order (low to high, then the extras).
 DECKS: dict[str, tuple[str, ...]] = {
@@ -17,10 +17,6 @@ EXTRAS = ("?", "coffee")
 TEAM_LIMIT = 60
 STORY_LIMIT = 120
 NAME_LIMIT = 40
-
-
-#: The largest row id a database integer column holds.
-MAX_ID = 2**31 - 1
 
 
 class CreatePoker(Schema):
@@ -59,17 +55,5 @@ class NextBody(Schema):
     story = Line(STORY_LIMIT)
 
 
-class VoterId(SpecField):
-    """A voter's id from the board: a whole number (numeric strings accepted), else None."""
-
-    def clean(self, value: Any) -> int | None:
-        number = whole_number(value)
-        # Beyond any row id: no such voter (and no integer the database cannot hold).
-        return number if number is not None and 0 < number <= MAX_ID else None
-
-    def openapi(self) -> dict[str, Any]:
-        return {"type": ["integer", "string"], "description": "a voter's `id` from the board"}
-
-
 class RemoveBody(Schema):
-    voterId = VoterId()  # the board's field name
+    voterId = RecordId("a voter's `id` from the board")  # the board's field name

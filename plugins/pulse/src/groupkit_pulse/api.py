@@ -7,11 +7,11 @@ import secrets
 from collections import defaultdict
 from typing import Any
 
-from groupkit import Call, Instance, Operations
+from groupkit import Call, Instance, Operations, request_time
 
 from .models import PulseComments, PulseTally
 from .schema import BAD_SCORE, DetailsBody, RespondBody
-from .weeks import KEEP_WEEKS, label, oldest_kept, request_time, week_of
+from .weeks import KEEP_WEEKS, label, oldest_kept, week_of
 
 ops = Operations()
 
