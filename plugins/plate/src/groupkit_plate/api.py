@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from groupkit import (
@@ -10,12 +9,12 @@ from groupkit import (
     Call,
     Instance,
     Operations,
-    SlotClaim,
     bad_request,
     claim_slot,
-    claims_by_slot,
     release_slot,
     remove_slot,
+    slot_ids,
+    spot_board,
 )
 
 from .schema import DISH_LIMIT, NAME_LIMIT, ClaimBody, RemoveBody, UnclaimBody
@@ -38,35 +37,11 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
                                     for category in data["categories"]]}
 
 
-def slot_ids(instance: Instance) -> list[str]:
-    """Every spot on the board: `c<categoryIndex>-<n>`, n from 1 to the capacity."""
-    return [f"c{index}-{n}"
-            for index, category in enumerate(instance.data["categories"])
-            for n in range(1, category["capacity"] + 1)]
-
-
-def _iso(moment: dt.datetime) -> str:
-    return moment.replace(tzinfo=dt.UTC).isoformat()
-
-
 def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
     data = instance.data
-    claims = claims_by_slot(instance)
-    categories = []
-    for index, category in enumerate(data["categories"]):
-        spots = []
-        for n in range(1, category["capacity"] + 1):
-            slot_id = f"c{index}-{n}"
-            claim: SlotClaim | None = claims.get(slot_id)
-            spot: dict[str, Any] = {
-                "slotId": slot_id, "taken": claim is not None,
-                "name": claim.name if claim else None,
-                "dish": claim.extra.get("dish", "") if claim else None}
-            if organiser:
-                spot["claimedAt"] = _iso(claim.created) if claim else None
-            spots.append(spot)
-        categories.append({"name": category["name"], "capacity": category["capacity"],
-                           "taken": sum(spot["taken"] for spot in spots), "spots": spots})
+    categories = spot_board(instance, data["categories"], "c", organiser=organiser,
+                            extra=lambda claim: {"dish": claim.extra.get("dish", "")
+                                                  if claim else None})
     return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
             "eventDate": data["eventDate"], "note": data["note"], "categories": categories}
 
@@ -115,7 +90,7 @@ REMOVED_REPLY = {"type": "object", "properties": {
 
 
 def _known_slot(instance: Instance, slot_id: str) -> str:
-    if slot_id not in slot_ids(instance):
+    if slot_id not in slot_ids(instance.data["categories"], "c"):
         raise bad_request(BAD_SLOT)
     return slot_id
 

@@ -18,10 +18,11 @@ from groupkit import (
     bad_request,
     calendar_reply,
     claim_slot,
-    claims_by_slot,
     csv_reply,
     release_slot,
     remove_slot,
+    slot_ids,
+    spot_board,
 )
 
 from .schema import MESSAGE_LIMIT, NAME_LIMIT, ClaimBody, RemoveBody, UnclaimBody
@@ -49,17 +50,6 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
                                 for shift in data["shifts"]]}
 
 
-def slot_ids(instance: Instance) -> list[str]:
-    """Every spot on the roster: `s<shift position>-<n>`, n from 1 to the capacity."""
-    return [f"s{index}-{n}"
-            for index, shift in enumerate(instance.data["shifts"])
-            for n in range(1, shift["capacity"] + 1)]
-
-
-def _iso(moment: dt.datetime) -> str:
-    return moment.replace(tzinfo=dt.UTC).isoformat()
-
-
 def _when(instance: Instance, label: str) -> tuple[dt.datetime, dt.datetime] | None:
     """A shift's start and end when the event date and its label read as a time; a date
     without a year means its next occurrence from the day the roster was made."""
@@ -78,28 +68,25 @@ def _time_label(start: dt.datetime, end: dt.datetime) -> str:
 
 def _roster(instance: Instance, organiser: bool) -> dict[str, Any]:
     data = instance.data
-    claims = claims_by_slot(instance)
+
+    def message(claim: SlotClaim | None) -> dict[str, Any]:
+        """The volunteer's message is for the coordinator only."""
+        if not organiser:
+            return {}
+        return {"message": claim.extra.get("message", "") if claim else None}
+
     shifts = []
-    for index, shift in enumerate(data["shifts"]):
-        spots = []
-        for n in range(1, shift["capacity"] + 1):
-            slot_id = f"s{index}-{n}"
-            claim: SlotClaim | None = claims.get(slot_id)
-            spot: dict[str, Any] = {"slotId": slot_id, "taken": claim is not None,
-                                    "name": claim.name if claim else None}
-            if organiser:  # the message is for the coordinator only
-                spot["message"] = claim.extra.get("message", "") if claim else None
-                spot["claimedAt"] = _iso(claim.created) if claim else None
-            spots.append(spot)
+    for index, shift in enumerate(spot_board(instance, data["shifts"], "s", extra=message,
+                                             organiser=organiser)):
         when = _when(instance, shift["label"])
         shifts.append({
             "shiftId": f"s{index}", "label": shift["label"], "capacity": shift["capacity"],
-            "taken": sum(spot["taken"] for spot in spots),
+            "taken": shift["taken"],
             "start": when[0].isoformat() if when else None,
             "end": when[1].isoformat() if when else None,
             "time": _time_label(*when) if when else None,
             "calendar": f"/api/roster/{instance.slug}/ics/s{index}" if when else None,
-            "spots": spots})
+            "spots": shift["spots"]})
     return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
             "eventDate": data["eventDate"], "note": data["note"], "shifts": shifts}
 
@@ -166,7 +153,7 @@ REMOVED_REPLY = {"type": "object", "properties": {
 
 
 def _known_slot(instance: Instance, slot_id: object) -> str:
-    if not isinstance(slot_id, str) or slot_id not in slot_ids(instance):
+    if not isinstance(slot_id, str) or slot_id not in slot_ids(instance.data["shifts"], "s"):
         raise bad_request(BAD_SLOT)
     return slot_id
 
