@@ -103,8 +103,9 @@ async def test_the_organiser_chooses_and_everyone_gets_a_calendar_entry(client: 
     slug, edit = made["slug"], made["editToken"]
     not_yet = await client.get(f"/api/finddate/{slug}/ics")
     assert await error_of(not_yet) == (409, NOT_CHOSEN)
-    assert await error_of(await client.post(f"/api/finddate/{edit}/choose",
-                                            json={"slotId": "d7"})) == (400, schema.NO_SLOT)
+    for wrong in ("d7", [], {"id": "d1"}, 1):
+        assert await error_of(await client.post(f"/api/finddate/{edit}/choose",
+                                                json={"slotId": wrong})) == (400, schema.NO_SLOT)
     assert (await client.post(f"/api/finddate/{edit}/choose", json={"slotId": "d1"})
             ).status_code == 200
     ics = await client.get(f"/api/finddate/{slug}/ics")

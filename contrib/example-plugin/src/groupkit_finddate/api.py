@@ -129,7 +129,8 @@ def change(call: Call) -> dict[str, Any]:
 def choose(call: Call) -> dict[str, Any]:
     """Choose the date (or clear the choice)."""
     slot_id = call.data.get("slotId")
-    if slot_id is not None and slot_id not in {s["id"] for s in call.instance.data["slots"]}:
+    known = {s["id"] for s in call.instance.data["slots"]}
+    if slot_id is not None and (not isinstance(slot_id, str) or slot_id not in known):
         raise bad_request(NO_SLOT)
     call.instance.data = {**call.instance.data, "chosen": slot_id}
     call.instance.save()
