@@ -1,5 +1,6 @@
 """Scale-out is real: two separate `groupkit serve` processes on different loopback ports
-share one PostgreSQL and behave as one service. A claim race split across both has one
+share one database (PostgreSQL, as across hosts; and SQLite, as on one host) and behave as
+one service. A claim race split across both has one
 winner; the create limit counts across both (20, then 429); a change made through one
 reaches a live-update stream held open on the other."""
 
@@ -13,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from groupkit.testing import external_missing, postgres_url
+from groupkit.testing import server_backends
 
 pytestmark = pytest.mark.server
 
@@ -22,11 +23,9 @@ LIMITS = {"create_per_hour": 20, "post_per_hour": 100_000}
 BOARD = {"title": "Two hosts", "categories": [{"name": "Mains", "capacity": 2}]}
 
 
-@pytest.fixture(scope="module")
-def pair(live_server: Callable[..., Any]) -> tuple[Any, Any]:
-    if postgres_url() is None:
-        external_missing("PostgreSQL")
-    first = live_server(database="postgres", mode="production", limits=LIMITS, wait=False)
+@pytest.fixture(scope="module", params=server_backends())
+def pair(request: pytest.FixtureRequest, live_server: Callable[..., Any]) -> tuple[Any, Any]:
+    first = live_server(database=request.param, mode="production", limits=LIMITS, wait=False)
     second = live_server(database=first, mode="production", limits=LIMITS, wait=False)
     return first.wait(), second.wait()
 
