@@ -237,3 +237,4 @@ def test_lone_surrogates_become_replacement_characters() -> None:
     assert parse_body(b'{"name": "a\\ud800b", "list": ["\\udfff"], "\\ud801": 1}') == {
         "name": "a\ufffdb", "list": ["\ufffd"], "\ufffd": 1}
     assert parse_body(b'{"emoji": "\\ud83d\\ude00"}') == {"emoji": "\U0001f600"}
+    assert parse_body(b'{"name": "Ann\\u0000Bo", "l": ["\\u0000"]}') == {"name": "AnnBo", "l": [""]}

@@ -26,29 +26,30 @@ def _refuse_constant(name: str) -> Any:
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _without_lone_surrogates(value: Any) -> Any:
-    """JSON may escape half a surrogate pair (`"\\ud800"`); such a string cannot be stored or
-    sent as UTF-8, so each lone half becomes U+FFFD, as a browser's decoder would make it."""
+def _storable(value: Any) -> Any:
+    """JSON may escape half a surrogate pair (`"\\ud800"`) or a NUL (`"\\u0000"`). Neither
+    can be stored everywhere (PostgreSQL text refuses NUL) or sent as UTF-8, so each lone half
+    becomes U+FFFD, as a browser's decoder would make it, and NUL is dropped."""
     if isinstance(value, str):
-        return _LONE_SURROGATE.sub("\ufffd", value)
+        return _LONE_SURROGATE.sub("\ufffd", value).replace("\x00", "")
     if isinstance(value, list):
-        return [_without_lone_surrogates(item) for item in value]
+        return [_storable(item) for item in value]
     if isinstance(value, dict):
-        return {_without_lone_surrogates(key): _without_lone_surrogates(item)
-                for key, item in value.items()}
+        return {_storable(key): _storable(item) for key, item in value.items()}
     return value
 
 
 def parse_body(raw: bytes | str) -> Any:
     """Strict JSON (no NaN or Infinity); anything unreadable, however broken or deeply
-    nested, reads as `{}`. Lone surrogates become U+FFFD."""
+    nested, reads as `{}`. Lone surrogates become U+FFFD; NUL characters are dropped."""
     if not raw:
         return {}
     try:
         body = json.loads(raw, parse_constant=_refuse_constant)
         text = raw if isinstance(raw, str) else raw.decode("utf-8")
-        if "\\ud" in text.lower():
-            body = _without_lone_surrogates(body)
+        lowered = text.lower()
+        if "\\ud" in lowered or "\\u0000" in lowered:
+            body = _storable(body)
         return body
     except (ValueError, UnicodeDecodeError, RecursionError):
         return {}

@@ -140,6 +140,8 @@ def choose(call: Call) -> dict[str, Any]:
 @ops.organiser("remove", body=RemoveBody)
 def remove(call: Call) -> dict[str, Any]:
     """Remove one person's answers; their private link stops working."""
+    if call.data["id"] is None:
+        raise not_found()
     removed = Response.delete().where((Response.instance == call.instance)
                                       & (Response.id == call.data["id"])).execute()
     if not removed:

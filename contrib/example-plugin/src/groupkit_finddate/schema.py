@@ -9,7 +9,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from groupkit import Choice, Count, Line, ObjectList, Raw, Schema, SpecField, Text
+from groupkit import Choice, Count, Line, ObjectList, Raw, RecordId, Schema, SpecField, Text
 
 MAX_SLOTS = 40
 ANSWERS = ("yes", "maybe", "no")
@@ -124,4 +124,4 @@ class ChooseBody(Schema):
 
 
 class RemoveBody(Schema):
-    id = Line(12, required="Which response?")
+    id = RecordId("a response's `id` from the organiser's view")
