@@ -1,0 +1,658 @@
+"""Private data stays where the spec keeps it, for every installed tool, on a real server.
+
+Each tool's scenario creates an instance and takes part with a random MARKER in every text
+field, then collects everything the public can read (the public page, its link-preview
+tags, `GET /api/<tool>/{slug}`, every read operation under it in the OpenAPI document, the
+first event of the live stream) and every participant's private page, and looks for the
+private values in them: drop-off details, payment details, coordinator-only messages,
+wishlists, roles, who wrote which fact, voter names, scores tied to comments, cards before
+the reveal, edit tokens, participant tokens and claim secrets. Where the spec hides
+something from the organiser too (Kris Kringle and Coffee Roulette pairings, secret-ballot
+voters, Pulse rows, poker cards before the reveal), the organiser's page, responses and
+export are scanned as well.
+
+Pairings and cards are not text of their own (every name, every card is public), so those
+checks are differential: the views are taken, the pairing (or a card) changes, and the views
+must come out the same, digits aside (versions and times move on).
+
+Every scenario also checks that its markers really reach the place that may show them, so
+no check passes because nothing was written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import difflib
+import html.parser
+import json
+import re
+import secrets
+import string
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
+
+import httpx
+import pytest
+from participation import SCENARIOS, Session, create_instance
+
+from groupkit.config import Settings
+from groupkit.openapi import openapi_document
+from groupkit.plugins import load_tools
+
+pytestmark = pytest.mark.server
+
+INSTALLED = load_tools(Settings()).tools
+DOCUMENT = openapi_document(INSTALLED)
+
+
+# --- markers ------------------------------------------------------------------------------------
+
+class Markers:
+    """label -> a random lower-case marker, letters only (digits would meet scores, prices and
+    version numbers) and short enough for the tightest field (a BSB: 10 characters)."""
+
+    def __init__(self) -> None:
+        self.by_label: dict[str, str] = {}
+
+    def __call__(self, label: str) -> str:
+        if label not in self.by_label:
+            self.by_label[label] = "qz" + "".join(
+                secrets.choice(string.ascii_lowercase) for _ in range(7))
+        return self.by_label[label]
+
+
+# --- what can be read ---------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Surface:
+    """One thing someone can read: its name and its text."""
+
+    name: str
+    text: str
+
+    def has(self, value: str) -> bool:
+        return value.lower() in self.text.lower()
+
+
+class _Meta(html.parser.HTMLParser):
+    """The link-preview part of a page: `<title>` and every `<meta>`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._in_title = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "meta":
+            self.parts.append(" ".join(f"{key}={value}" for key, value in attrs))
+        self._in_title = tag == "title"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_title = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.parts.append(data)
+
+
+def preview_of(page: str) -> str:
+    parser = _Meta()
+    parser.feed(page)
+    return "\n".join(parser.parts)
+
+
+class _Elements(html.parser.HTMLParser):
+    """The text of every element (its children's included)."""
+
+    VOID: ClassVar[set[str]] = {"area", "base", "br", "col", "embed", "hr", "img", "input",
+                                "link", "meta", "source", "track", "wbr"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[list[str]] = []
+        self.texts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.VOID:
+            self.open.append([])
+        values = " ".join(value for _, value in attrs if value)
+        if values and self.open:
+            self.open[-1].append(" " + values + " ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.VOID or not self.open:
+            return
+        text = "".join(self.open.pop())
+        self.texts.append(text)
+        if self.open:
+            self.open[-1].append(text)
+
+    def handle_data(self, data: str) -> None:
+        if self.open:
+            self.open[-1].append(data)
+
+
+def element_texts(page: str) -> list[str]:
+    parser = _Elements()
+    parser.feed(page)
+    return [text.lower() for text in parser.texts]
+
+
+def json_subtrees(value: Any) -> Iterator[Any]:
+    yield value
+    children = value.values() if isinstance(value, dict) else value \
+        if isinstance(value, list) else []
+    for child in children:
+        yield from json_subtrees(child)
+
+
+def ties(groups: list[str], partners: dict[str, str], page: str | None = None,
+         data: Any = None) -> list[str]:
+    """Where a group member is shown with its own partner and with no other member: a row
+    tying the two. A part that holds several members (a list) or every partner (a name
+    picker) ties nothing. `groups` are e.g. the facts, `partners` fact -> its author."""
+    pieces: list[str] = []
+    if page is not None:
+        pieces += element_texts(page)
+    if data is not None:
+        pieces += [json.dumps(tree).lower() for tree in json_subtrees(data)
+                   if isinstance(tree, (dict, list))]
+    found = []
+    everyone = [partner.lower() for partner in partners.values()]
+    for member in groups:
+        partner = partners[member].lower()
+        for text in pieces:
+            if member.lower() in text and partner in text \
+                    and not any(other.lower() in text for other in groups if other != member) \
+                    and not all(name in text for name in everyone):
+                found.append(f"{member} shown with {partners[member]}: {text[:120]!r}")
+                break
+    return found
+
+
+def masked(text: str) -> str:
+    """Versions, counts and times move on between two reads; nothing else may."""
+    return re.sub(r"\d+", "0", text)
+
+
+# --- one tool's scenario ----------------------------------------------------------------------
+
+class Look:
+    """What one tool's scenario needs: a client, markers, the readers, and the findings."""
+
+    def __init__(self, client: httpx.Client, tool: str) -> None:
+        self.client, self.tool = client, tool
+        self.mark = Markers()
+        self.leaks: list[str] = []
+        self.controls: list[str] = []
+        self.read_count = 0
+
+    # creating and taking part -------------------------------------------------------------
+
+    def session(self, example: dict[str, Any] | None = None, keep: tuple[str, ...] = (),
+                participate: bool = True) -> Session:
+        body = dict(example if example is not None else INSTALLED[self.tool].example)
+        made = create_instance(self.client, self.tool, body, self.mark, keep)
+        session = Session(self.client, made, self.mark)
+        if participate:
+            SCENARIOS[self.tool](session)
+        return session
+
+    # reading ------------------------------------------------------------------------------
+
+    def _get(self, path: str, name: str) -> Surface:
+        response = self.client.get(path)
+        self.read_count += 1
+        return Surface(f"{name} ({response.status_code})", response.text)
+
+    def _reads(self, prefix: str, values: dict[str, str], needs: str = "") -> list[str]:
+        """GET operations of this tool whose path starts with `prefix` (and holds the
+        placeholder `needs`), filled in."""
+        found = []
+        for template, operations in DOCUMENT["paths"].items():
+            if "get" not in operations or not template.startswith(prefix) \
+                    or template.endswith("/events") or needs not in template:
+                continue
+            missing = set(re.findall(r"\{(\w+)\}", template)) - set(values)
+            assert not missing, f"{self.tool}: the scenario gives no {missing} for {template}"
+            found.append(template.format(**values))
+        return found
+
+    def first_event(self, slug: str) -> Surface:
+        with self.client.stream("GET", f"/api/{self.tool}/{slug}/events",
+                                timeout=10.0) as response:
+            text = ""
+            for chunk in response.iter_text():
+                text += chunk
+                if re.search(r"data:[^\n]*\n\n", text):
+                    break
+        self.read_count += 1
+        return Surface("live stream's first event", text)
+
+    def public(self, s: Session) -> list[Surface]:
+        """Everything anyone with the share link can read."""
+        page = self._get(f"/s/{s.slug}", "public page")
+        assert page.name.endswith("(200)"), page
+        surfaces = [page, Surface("link preview", preview_of(page.text)),
+                    self._get(f"/api/{self.tool}/{s.slug}", "public read")]
+        values = {"slug": s.slug, **s.params}
+        surfaces += [self._get(path, f"read {path}")
+                     for path in self._reads(f"/api/{self.tool}/{{slug}}/", values)]
+        surfaces.append(self.first_event(s.slug))
+        return surfaces
+
+    def organiser(self, s: Session) -> list[Surface]:
+        """The organiser's page, export and read operations."""
+        surfaces = [self._get(f"/e/{s.edit}", "organiser page")]
+        export = self.client.post(f"/api/{self.tool}/{s.edit}/export")
+        self.read_count += 1
+        surfaces.append(Surface("organiser export", export.text))
+        surfaces += [self._get(path, f"organiser read {path}")
+                     for path in self._reads(f"/api/{self.tool}/{{editToken}}/",
+                                             {"editToken": s.edit, **s.params})]
+        return surfaces
+
+    def participants(self, s: Session) -> dict[str, list[Surface]]:
+        """token -> that participant's private page (and its JSON), for every token that
+        opens one."""
+        pages = {}
+        for _, token in s.tokens:
+            page = self._get(f"/p/{token}", "a participant's page")
+            if not page.name.endswith("(200)"):
+                continue
+            surfaces = [page]
+            surfaces += [self._get(path, "participant read") for path in self._reads(
+                f"/api/{self.tool}/", {"token": token}, needs="{token}")]
+            pages[token] = surfaces
+        return pages
+
+    def snapshot(self, surfaces: list[Surface]) -> dict[str, str]:
+        return {surface.name: masked(surface.text) for surface in surfaces}
+
+    # judging ------------------------------------------------------------------------------
+
+    def absent(self, values: dict[str, str], surfaces: list[Surface], why: str) -> None:
+        for label, value in values.items():
+            for surface in surfaces:
+                if value and surface.has(value):
+                    self.leaks.append(f"{why}: {label} {value!r} is on the {surface.name}")
+
+    def present(self, value: str, surfaces: list[Surface], what: str) -> None:
+        if not any(surface.has(value) for surface in surfaces):
+            self.controls.append(f"{what} ({value!r}) reached none of "
+                                 f"{[surface.name for surface in surfaces]}")
+
+    def same(self, before: dict[str, str], after: dict[str, str], why: str) -> None:
+        for name, text in before.items():
+            if after.get(name) != text:
+                diff = [line for line in difflib.unified_diff(
+                    text.splitlines(), after.get(name, "").splitlines(), lineterm="", n=0)
+                    if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+                self.leaks.append(f"{why}: the {name} changed: {diff[:4]}")
+
+    def common(self, s: Session, pages: dict[str, list[Surface]] | None = None,
+               public: list[Surface] | None = None) -> None:
+        """What no tool may show: the edit token anywhere but the organiser's page, a
+        participant token or a claim secret on the public side or on anyone else's page."""
+        public = public if public is not None else self.public(s)
+        pages = pages if pages is not None else self.participants(s)
+        everyone = [surface for surfaces in pages.values() for surface in surfaces]
+        self.absent({"the editToken": s.edit}, public + everyone, "edit token")
+        tokens = {f"participant token {index}": token
+                  for index, (_, token) in enumerate(s.tokens)}
+        self.absent(tokens, public, "participant token")
+        claim_secrets = {f"claim secret {index}": secret
+                         for index, secret in enumerate(s.secrets)}
+        self.absent(claim_secrets, public + everyone, "claim secret")
+        for owner, surfaces in pages.items():
+            others = {label: token for label, token in tokens.items() if token != owner}
+            self.absent(others, surfaces, "another participant's token")
+
+    def report(self) -> str:
+        return f"{self.tool}: " + "; ".join(self.controls + self.leaks)
+
+
+# --- the scenarios ----------------------------------------------------------------------------
+
+def claimed_names(s: Session) -> dict[str, str]:
+    """token -> the name it was claimed or joined with."""
+    return {sent.reply["token"]: sent.body["name"] for sent in s.sent
+            if isinstance(sent.reply, dict) and "token" in sent.reply
+            and isinstance(sent.body, dict) and "name" in sent.body}
+
+
+def _plain(look: Look) -> None:
+    """No private field beyond the credentials."""
+    look.common(look.session())
+
+
+def _meal(look: Look) -> None:
+    s = look.session()
+    dropoff = look.mark("create.dropoff")
+    public = look.public(s)
+    look.present(dropoff, look.organiser(s), "the drop-off on the coordinator page")
+    look.absent({"drop-off": dropoff}, public, "Meal Train drop-off")
+    later = look.mark("details.dropoff")
+    s.organiser("details", {"forWhom": look.mark("details.forWhom"), "dropoff": later})
+    public = look.public(s)
+    look.present(later, look.organiser(s), "the changed drop-off on the coordinator page")
+    look.absent({"drop-off": dropoff, "changed drop-off": later}, public,
+                "Meal Train drop-off")
+    look.common(s, public=public)
+
+
+def _registry(look: Look) -> None:
+    s = look.session(participate=False)
+    payment = {label: value for label, value in look.mark.by_label.items()
+               if label.startswith("create.payment.")}
+    assert len(payment) >= 4, payment
+    part = s.read()["parts"][0]["id"]
+    claim = s.public("claim", {"partId": part, "name": look.mark("claim.name"),
+                               "message": look.mark("claim.message")})
+    chip = s.public("overflow", {"amountCents": 98765, "name": look.mark("overflow.name"),
+                                 "message": look.mark("overflow.message")})
+    s.organiser("paid", {"reference": claim["reference"], "paid": True})
+    receipt = Surface("claim reply", json.dumps(claim))
+    organiser = look.organiser(s)
+    for label, value in payment.items():
+        look.present(value, [receipt], f"{label} in the guest's claim reply")
+        look.present(value, organiser, f"{label} on the organiser page")
+    public = look.public(s)
+    look.absent(payment, public, "registry payment details")
+    look.absent({"part reference": claim["reference"], "overflow reference": chip["reference"],
+                 "overflow amount": "98765", "overflow amount in dollars": "987.65"},
+                public, "registry claim references and amounts")
+    crew = s.read()["crew"]
+    for row in crew:
+        hidden = {"reference", "paid", "amountCents"} & set(row)
+        if hidden:
+            look.leaks.append(f"public claim list carries {sorted(hidden)}: {row}")
+    look.common(s, public=public)
+
+
+def _roster(look: Look) -> None:
+    # The shift labels and the date stay readable, so the shift's calendar file is served.
+    s = look.session(keep=("create.eventDate", "create.shifts.0.label",
+                           "create.shifts.1.label", "create.shifts.2.label"))
+    messages = {label: value for label, value in look.mark.by_label.items()
+                if label.startswith("claim.message")}
+    public = look.public(s)
+    organiser = look.organiser(s)
+    for label, value in messages.items():
+        look.present(value, organiser, f"{label} on the coordinator page")
+    look.absent(messages, public, "Volunteer Roster claim message")
+    look.present("BEGIN:VCALENDAR", public, "the shift's calendar file")
+    look.common(s, public=public)
+
+
+def _hens(look: Look) -> None:
+    s = look.session()
+    where = look.mark("create.where")
+    public = look.public(s)
+    look.present(where, public[:1], "where on the share page")
+    look.absent({"where": where}, [surface for surface in public
+                                   if surface.name == "link preview"], "Hens where")
+    look.common(s, public=public)
+
+
+def _giftidea(look: Look) -> None:
+    s = look.session()
+    organiser = look.organiser(s)
+    for _, token in s.tokens:  # the organiser removes an idea by its token
+        look.present(token, organiser, "an idea's token on the organiser page")
+    look.common(s)
+
+
+def _recipe(look: Look) -> None:
+    s = look.session()
+    organiser = look.organiser(s)
+    for _, token in s.tokens:  # the spec puts the contributor token on the organiser page
+        look.present(token, organiser, "a contributor token on the organiser page")
+    look.common(s)
+
+
+def _kringle(look: Look) -> None:
+    s = look.session()
+    people = [person["name"] for person in s.read()["people"]]
+    tokens = [token for _, token in s.tokens]
+    assert len(tokens) == len(people) >= 3
+
+    def pairing() -> dict[str, str]:
+        return {name: look.client.get(f"/api/kringle/p/{token}").json()["giftee"]
+                for name, token in zip(people, tokens, strict=True)}
+
+    # Before anyone opens a page (opening is recorded), the draw changes under the views.
+    views = look.public(s) + look.organiser(s)
+    first = pairing()
+    before = look.snapshot(views)
+    s.organiser("redraw")
+    second = pairing()
+    if first == second:
+        look.controls.append("the redraw kept the same pairing")
+    look.same(before, look.snapshot(look.public(s) + look.organiser(s)),
+              "Kris Kringle pairing on a public or organiser view")
+    wishes = {people[index]: look.mark(f"wishlist.text.{index}") for index in range(len(people))}
+    pages = look.participants(s)
+    look.absent({f"{name}'s wishlist": wish for name, wish in wishes.items()}, look.public(s),
+                "Kris Kringle wishlist")
+    drawer = {giftee: giver for giver, giftee in second.items()}
+    for viewer, token in zip(people, tokens, strict=True):
+        mine = pages[token]
+        look.present(second[viewer], mine, f"{viewer}'s giftee on their page")
+        look.present(wishes[second[viewer]], mine, "the giftee's wishlist on the drawer's page")
+        shown = {viewer, second[viewer]}
+        look.absent({f"{name} (drawn by {drawer[name]})": name for name in people
+                     if name not in shown}, mine, f"another person's pairing on {viewer}'s page")
+        look.absent({f"{name}'s wishlist": wishes[name] for name in people
+                     if name not in shown}, mine, f"another wishlist on {viewer}'s page")
+    look.common(s, pages)
+
+
+def _coffee(look: Look) -> None:
+    s = look.session()
+    people = [person["name"] for person in s.read()["people"]]
+    tokens = [token for _, token in s.tokens]
+
+    def grouping() -> dict[str, set[str]]:
+        return {name: {partner["name"] for partner in
+                       look.client.get(f"/api/coffee/p/{token}").json()["partners"]}
+                for name, token in zip(people, tokens, strict=True)}
+
+    first = grouping()
+    before = look.snapshot(look.public(s) + look.organiser(s))
+    for _ in range(6):
+        s.organiser("draw")
+        second = grouping()
+        if second != first:
+            break
+    else:
+        look.controls.append("six draws kept the same grouping")
+    look.same(before, look.snapshot(look.public(s) + look.organiser(s)),
+              "Coffee Roulette pairing on a public or organiser view")
+    pages = look.participants(s)
+    for viewer, token in zip(people, tokens, strict=True):
+        for partner in second[viewer]:
+            look.present(partner, pages[token], f"{viewer}'s partner on their page")
+        look.absent({f"{name} (not in {viewer}'s group)": name for name in people
+                     if name != viewer and name not in second[viewer]}, pages[token],
+                    f"another group on {viewer}'s page")
+    look.common(s, pages)
+
+
+def _roles(look: Look) -> None:
+    s = look.session()
+    roles = {label: value for label, value in look.mark.by_label.items()
+             if label.startswith("create.roles.")}
+    briefs = {label: value for label, value in look.mark.by_label.items()
+              if label.startswith("create.briefs.")}
+    assert len(set(roles.values())) == len(roles) >= 2 and briefs
+
+    def deal() -> dict[str, str]:
+        export = look.client.post(f"/api/roles/{s.edit}/export").json()["data"]
+        return {player["name"]: player["role"] for player in export["players"]}
+
+    # The organiser page hides who holds which role (unless asked with ?reveal=1).
+    before, dealt = look.snapshot(look.organiser(s)[:1]), deal()
+    for _ in range(6):
+        s.organiser("redeal")
+        if deal() != dealt:
+            break
+    else:
+        look.controls.append("six re-deals kept the same deal")
+    look.same(before, look.snapshot(look.organiser(s)[:1]), "a role on the organiser page")
+    public = look.public(s)
+    look.absent({**roles, **briefs}, public, "Secret Role Dealer role")
+    now = deal()
+    pages = look.participants(s)
+    for token, name in claimed_names(s).items():
+        mine = now[name]
+        look.present(mine, pages[token], f"{name}'s role on their page")
+        look.absent({label: role for label, role in roles.items() if role != mine},
+                    pages[token], f"another role on {name}'s page")
+    look.common(s, pages, public)
+
+
+def _fact(look: Look) -> None:
+    s = look.session()
+    board = s.read()
+    written = {look.mark(f"save.text.{index}"): board["names"][index] for index in range(3)}
+    public = look.public(s)
+    for fact in written:
+        look.present(fact, public[:1], "a fact on the guessing grid")
+    page, data = public[0].text, s.read()
+    for tie in ties(list(written), written, page, data):
+        look.leaks.append(f"fact author before the reveal, public: {tie}")
+    pages = look.participants(s)
+    owners = claimed_names(s)
+    for token, surfaces in pages.items():
+        others = [fact for fact, author in written.items() if author != owners[token]]
+        for tie in ties(others, written, surfaces[0].text):
+            look.leaks.append(f"fact author on {owners[token]}'s page: {tie}")
+    look.common(s, pages, public)
+    s.organiser("reveal", {"reveal": True})
+    if not ties(list(written), written, None, s.read()):
+        look.controls.append("the revealed answer key ties no fact to its author: "
+                             "the tie check sees nothing")
+
+
+def _poll(look: Look) -> None:
+    example = dict(INSTALLED["poll"].example)
+    for secret in (False, True):
+        look.mark.by_label.clear()
+        s = look.session({**example, "secret": secret})
+        voters = {label: value for label, value in look.mark.by_label.items()
+                  if label.startswith("vote.voterName")}
+        public, organiser, pages = look.public(s), look.organiser(s), look.participants(s)
+        if secret:
+            everywhere = public + organiser + [p for page in pages.values() for p in page]
+            look.absent(voters, everywhere, "a voter's name on a secret ballot")
+        else:
+            for value in voters.values():
+                look.present(value, organiser, "a voter's name on the organiser page")
+            look.absent(voters, public, "a voter's name")
+            for token, surfaces in pages.items():
+                own = [sent.body.get("voterName") for sent in s.sent
+                       if isinstance(sent.reply, dict) and sent.reply.get("token") == token]
+                look.absent({label: value for label, value in voters.items()
+                             if value not in own}, surfaces, "another voter's name")
+        look.common(s, pages, public)
+
+
+def _pulse(look: Look) -> None:
+    s = look.session(participate=False)
+    words = [look.mark(f"respond.words.{index}") for index in range(4)]
+    for index, word in enumerate(words[:3]):
+        s.public("respond", {"score": index * 2 + 1, "words": word})
+    everything = look.public(s) + look.organiser(s)
+    look.absent({f"comment {index}": word for index, word in enumerate(words[:3])},
+                everything, "Pulse comment of a week under four responses")
+    s.public("respond", {"score": 4, "words": words[3]})
+    public, organiser = look.public(s), look.organiser(s)
+    for word in words:
+        look.present(word, public[:1], "a comment once the week has four responses")
+    for surface in (*public, *organiser):
+        data: Any = None
+        with contextlib.suppress(ValueError):
+            data = json.loads(surface.text)
+        for tree in json_subtrees(data) if data is not None else []:
+            if not isinstance(tree, (dict, list)):
+                continue
+            text = json.dumps(tree).lower()
+            inside = [word for word in words if word in text]
+            if len(inside) == 1 and re.search(r"(?<![\w.])[1-5](?![\w.])", text):
+                look.leaks.append(f"Pulse comment tied to a score on the {surface.name}: "
+                                  f"{text[:120]!r}")
+        if data is None and surface.text.lstrip().startswith("<"):
+            for text in element_texts(surface.text):
+                inside = [word for word in words if word in text]
+                if len(inside) == 1 and re.search(r"\b[1-5]\b", text):
+                    look.leaks.append(f"Pulse comment tied to a score on the {surface.name}: "
+                                      f"{text[:120]!r}")
+    look.common(s, public=public)
+
+
+def _poker(look: Look) -> None:
+    example = {**INSTALLED["poker"].example, "deck": "tshirt"}
+    s = look.session(example, keep=("create.deck",), participate=False)
+    tokens = [s.public("join", {"name": look.mark(f"join.name.{index}")})["token"]
+              for index in range(3)]
+
+    def vote(index: int, card: str) -> None:
+        s.participant("v/{token}/vote", tokens[index], {"card": card})
+
+    for index, card in enumerate(("XS", "XL", "M")):
+        vote(index, card)
+    pages = look.participants(s)
+
+    def views(unchanged: list[int]) -> dict[str, str]:
+        surfaces = look.public(s) + look.organiser(s)
+        for index in unchanged:
+            surfaces += [Surface(f"voter {index}'s {surface.name}", surface.text)
+                         for surface in look.participants(s).get(tokens[index], [])]
+        return look.snapshot(surfaces)
+
+    for changer, card in ((0, "XXL"), (1, "S")):
+        others = [index for index in range(3) if index != changer]
+        before = views(others)
+        vote(changer, card)
+        look.same(before, views(others), "a Scrum Poker card before the reveal")
+    for voter in s.read()["voters"]:
+        if voter.get("card") is not None:
+            look.leaks.append(f"public read shows a card before the reveal: {voter}")
+    look.common(s, pages)
+    s.organiser("reveal")
+    if all(voter.get("card") is None for voter in s.read()["voters"]):
+        look.controls.append("the cards never showed, even after the reveal")
+
+
+#: tool -> its privacy scenario. Every installed tool must have one.
+PRIVACY: dict[str, Callable[[Look], None]] = {
+    "baby": _plain, "bracket": _plain, "card": _plain, "coffee": _coffee, "fact": _fact,
+    "finddate": _plain, "giftidea": _giftidea, "hens": _hens, "kringle": _kringle,
+    "kudos": _plain, "meal": _meal, "plate": _plain, "poker": _poker, "poll": _poll,
+    "pulse": _pulse, "qotd": _plain, "recipe": _recipe, "registry": _registry,
+    "roles": _roles, "roster": _roster, "sweeps": _plain, "teams": _plain,
+}
+
+
+@pytest.fixture(scope="module")
+def server(live_server: Callable[..., Any]) -> Any:
+    return live_server(limits={"post_per_hour": 1_000_000})
+
+
+@pytest.fixture
+def client(server: Any) -> Iterator[httpx.Client]:
+    """A client per tool (the server closes a connection after 1,000 requests); idle
+    connections are dropped before the server's keep-alive timeout closes them."""
+    with server.client(limits=httpx.Limits(keepalive_expiry=1.0)) as http:
+        yield http
+
+
+@pytest.mark.parametrize("tool_name", sorted(INSTALLED))
+def test_private_values_stay_private(tool_name: str, client: httpx.Client) -> None:
+    assert tool_name in PRIVACY, f"{tool_name} has no privacy scenario: write one"
+    look = Look(client, tool_name)
+    PRIVACY[tool_name](look)
+    assert look.read_count > 0
+    assert not look.controls and not look.leaks, look.report()
