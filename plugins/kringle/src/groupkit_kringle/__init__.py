@@ -9,6 +9,7 @@ from groupkit import Tool, hookimpl
 
 from .api import (
     PUBLIC_SCHEMA,
+    RESET_KIND,
     TOKEN_KIND,
     create,
     ops,
@@ -16,8 +17,16 @@ from .api import (
     participant_view,
     public_view,
 )
-from .models import KringlePerson
-from .schema import MAX_PEOPLE, WISHLIST_LIMIT, CreateKringle
+from .models import MIGRATIONS, KringleMessage, KringlePerson, KringleReset
+from .schema import (
+    MAX_GROUPS,
+    MAX_PAIRS,
+    MAX_PEOPLE,
+    MAX_QUESTIONS,
+    QUESTION_LIMIT,
+    WISHLIST_LIMIT,
+    CreateKringle,
+)
 
 __version__ = "0.1.0"
 
@@ -35,7 +44,18 @@ DESCRIPTION = (
     "their wishlist is wiped, re-claiming issues a fresh link) and `redraw` (path designed "
     "here: `POST /api/kringle/{editToken}/redraw`; a new loop, different from the current "
     "one; claims, links and wishlists stay). `GET /api/kringle/p/{token}` (designed) is the "
-    "private page as JSON. 'Opened' means the private page itself was opened in a browser.")
+    "private page as JSON. 'Opened' means the private page itself was opened in a browser. "
+    "A reset is never silent: the share page lists who the organiser reset and when, and "
+    "the old link opens a page saying so (resetting someone and claiming their name is "
+    "otherwise how an organiser could read their giftee). Optional additions, each off "
+    "unless sent at create (an instance without them behaves as before): `households` and "
+    "`exclusions` rule pairs out of the draw (still one single loop, uniform among the "
+    "loops that respect them; exclusions that make a loop impossible, or leave somebody's "
+    "giftee or Kris Kringle settled, are a 400 naming the problem, and the search is "
+    "bounded); `personalLinks` gives each person a private link listed on the organiser "
+    "page instead of claiming names (the page shows when it was first opened, so a peek "
+    "is seen by its owner); `questions` lets each Kris Kringle and their giftee ask each "
+    "other anonymous questions on their private pages, which the organiser never sees.")
 
 
 @hookimpl
@@ -46,9 +66,12 @@ def groupkit_tool() -> Tool:
                 "who they're buying for.",
         create_schema=CreateKringle, create=create, public_view=public_view,
         organiser_view=organiser_view, participant_view=participant_view,
-        participant_kinds=(TOKEN_KIND,), operations=ops, models=[KringlePerson],
+        participant_kinds=(TOKEN_KIND, RESET_KIND), operations=ops,
+        models=[KringlePerson, KringleReset, KringleMessage], migrations=MIGRATIONS,
         templates=HERE / "templates", static=HERE / "static",
-        limits={"people": MAX_PEOPLE, "wishlistCharacters": WISHLIST_LIMIT},
+        limits={"people": MAX_PEOPLE, "wishlistCharacters": WISHLIST_LIMIT,
+                "households": MAX_GROUPS, "exclusions": MAX_PAIRS,
+                "questionsPerPair": MAX_QUESTIONS, "questionCharacters": QUESTION_LIMIT},
         public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
         preview=lambda instance: {
             "title": instance.title or "Kris Kringle",

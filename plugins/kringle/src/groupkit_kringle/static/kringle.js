@@ -1,0 +1,17 @@
+/* Kris Kringle: show the times on a page (reset, first opened, questions) in the viewer's
+   own time zone; without script they read in UTC. */
+(function () {
+  "use strict";
+  function localise() {
+    document.querySelectorAll("time[data-local]").forEach(function (element) {
+      var moment = new Date(element.getAttribute("datetime"));
+      if (isNaN(moment.getTime())) return;
+      element.textContent = moment.toLocaleString(undefined, {
+        weekday: "short", day: "numeric", month: "short", hour: "numeric", minute: "2-digit"
+      });
+      element.title = element.getAttribute("datetime");
+    });
+  }
+  document.addEventListener("DOMContentLoaded", localise);
+  document.addEventListener("groupkit:live", localise);
+})();
