@@ -28,20 +28,8 @@ from groupkit import (
     utcnow,
 )
 
-from .draw import (
-    CANNOT_GIVE,
-    CANNOT_RECEIVE,
-    GROUP_TOO_BIG,
-    NO_LOOP,
-    NO_OTHER,
-    ONE_GIFTEE,
-    ONE_GIVER,
-    SPLIT,
-    TOO_HARD,
-    NoLoop,
-    allowed_loop,
-    forbidden_pairs,
-)
+from . import draw
+from .draw import NoLoop, allowed_loop, forbidden_pairs
 from .models import KringleMessage, KringlePerson, KringleReset
 from .schema import (
     MAX_QUESTIONS,
@@ -81,20 +69,20 @@ NO_OTHER_FOUND = ("No other loop that respects the exclusions turned up in time 
 UNKNOWN_EXCLUDED = '"{name}" is in the exclusions but not in the names.'
 #: What an impossible (or secret-breaking) set of exclusions answers, by `NoLoop.problem`.
 NO_LOOP_MESSAGES = {
-    CANNOT_GIVE: "The exclusions leave nobody for {names} to draw.",
-    ONE_GIFTEE: ("The exclusions leave only one person for {names} to draw, so everyone "
+    draw.CANNOT_GIVE: "The exclusions leave nobody for {names} to draw.",
+    draw.ONE_GIFTEE: ("The exclusions leave only one person for {names} to draw, so everyone "
                  "would know who it is — remove some."),
-    CANNOT_RECEIVE: "The exclusions leave nobody who can draw {names}.",
-    ONE_GIVER: ("The exclusions leave only one person who can draw {names}, so everyone "
+    draw.CANNOT_RECEIVE: "The exclusions leave nobody who can draw {names}.",
+    draw.ONE_GIVER: ("The exclusions leave only one person who can draw {names}, so everyone "
                 "would know who it is — remove some."),
-    GROUP_TOO_BIG: ("The household {names} is more than half the draw: in one loop some of "
+    draw.GROUP_TOO_BIG: ("The household {names} is more than half the draw: in one loop some of "
                     "them would have to draw each other."),
-    SPLIT: ("The exclusions cut {names} off from the others: no single loop can go through "
+    draw.SPLIT: ("The exclusions cut {names} off from the others: no single loop can go through "
             "everybody."),
-    NO_LOOP: "No single loop through everybody respects these exclusions — remove some.",
-    NO_OTHER: ("These exclusions leave only one possible loop, so everyone's giftee would be "
+    draw.NO_LOOP: "No single loop through everybody respects these exclusions — remove some.",
+    draw.NO_OTHER: ("These exclusions leave only one possible loop, so everyone's giftee would be "
                "known — remove some."),
-    TOO_HARD: ("These exclusions leave too few ways to draw one loop through everybody — "
+    draw.TOO_HARD: ("These exclusions leave too few ways to draw one loop through everybody — "
                "remove some."),
 }
 
@@ -531,7 +519,7 @@ def redraw(call: Call) -> dict[str, Any]:
         giftees = allowed_loop(len(people), forbidden, groups,
                                avoid=[person.giftee for person in people])
     except NoLoop as error:
-        raise conflict(NO_OTHER_FOUND if error.problem == TOO_HARD else NO_OTHER_LOOP) \
+        raise conflict(NO_OTHER_FOUND if error.problem == draw.TOO_HARD else NO_OTHER_LOOP) \
             from None
     for person in people:
         KringlePerson.update(giftee=giftees[person.position], opened_at=None).where(
