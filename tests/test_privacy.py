@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from participation import SCENARIOS, Session, create_instance
+from participation import SCENARIOS, Session, create_instance, string_leaves
 
 from groupkit.config import Settings
 from groupkit.openapi import openapi_document
@@ -449,6 +449,69 @@ def _kringle(look: Look) -> None:
     look.common(s, pages)
 
 
+def _kringle_options(look: Look) -> None:
+    """Kris Kringle with every optional addition: households and exclusions, personal links
+    and anonymous questions, then a reset. The pairing stays off the public and organiser
+    views (which must not change when the draw does), the links stay off the public side,
+    each question reaches only the two pages of its pair, and a giftee's page never names
+    their Kris Kringle; the old link of a reset shows nothing of the draw."""
+    names = [look.mark(f"name.{index}") for index in range(6)]
+    body = {"title": look.mark("title"), "names": names, "budget": look.mark("budget"),
+            "note": look.mark("note"), "households": [[names[0], names[1]]],
+            "exclusions": [f"{names[2]} -> {names[3]}"], "personalLinks": True,
+            "questions": True}
+    s = look.session(body, keep=tuple(string_leaves(body)), participate=False)
+    links = [person["link"].removeprefix("/p/") for person in look.client.post(
+        f"/api/kringle/{s.edit}/export").json()["data"]["people"]]
+    s.tokens += [("personal link", token) for token in links]
+    # Before anyone opens a page, the draw changes under the public and organiser views.
+    before = look.snapshot(look.public(s) + look.organiser(s))
+    s.organiser("redraw")
+    look.same(before, look.snapshot(look.public(s) + look.organiser(s)),
+              "Kris Kringle pairing (with exclusions and personal links) on a public or "
+              "organiser view")
+    look.absent(dict(enumerate(links)), look.public(s), "a personal link on the public side")
+    look.participants(s)  # every owner opens their page: the JSON answers from now on
+    giftee_of = {names.index(look.client.get(f"/api/kringle/p/{token}").json()["name"]):
+                 names.index(look.client.get(f"/api/kringle/p/{token}").json()["giftee"])
+                 for token in links}
+    quiet = look.snapshot(look.public(s) + look.organiser(s))
+    questions: dict[tuple[int, int], list[str]] = {}
+    for index, token in enumerate(links):
+        person = names.index(look.client.get(f"/api/kringle/p/{token}").json()["name"])
+        for to, pair in (("giftee", (person, giftee_of[person])),
+                         ("santa", (next(g for g, t in giftee_of.items() if t == person),
+                                    person))):
+            text = look.mark(f"ask.{to}.{index}")
+            s.participant("p/{token}/ask", token, {"to": to, "text": text})
+            questions.setdefault(pair, []).append(text)
+    look.same(quiet, look.snapshot(look.public(s) + look.organiser(s)),
+              "anonymous questions on a public or organiser view")
+    every = {f"question {text}": text for texts in questions.values() for text in texts}
+    look.absent(every, look.public(s) + look.organiser(s), "anonymous question")
+    pages = look.participants(s)
+    owner = {token: names.index(look.client.get(f"/api/kringle/p/{token}").json()["name"])
+             for token in links}
+    for token, surfaces in pages.items():
+        me = owner[token]
+        mine = {text for (santa, giftee), texts in questions.items() if me in (santa, giftee)
+                for text in texts}
+        for text in mine:
+            look.present(text, surfaces, f"a question of person {me}'s pair on their page")
+        look.absent({f"question {text}": text for text in every.values() if text not in mine},
+                    surfaces, f"another pair's question on person {me}'s page")
+        santa = next(g for g, t in giftee_of.items() if t == me)
+        look.absent({f"person {me}'s Kris Kringle": names[santa]}, surfaces,
+                    "a Kris Kringle's name on their giftee's page")
+    look.common(s, pages)
+    # A reset: the old link says so and shows nothing of the draw or the questions.
+    s.organiser("reset", {"name": names[0]})
+    old = look._get(f"/p/{links[0]}", "the old link of a reset")
+    look.present("reset", [old], "the reset notice on the old link")
+    look.absent({"the reset person's giftee": names[giftee_of[0]], **every}, [old],
+                "the draw on a reset link")
+
+
 def _coffee(look: Look) -> None:
     s = look.session()
     people = [person["name"] for person in s.read()["people"]]
@@ -647,6 +710,13 @@ def client(server: Any) -> Iterator[httpx.Client]:
     connections are dropped before the server's keep-alive timeout closes them."""
     with server.client(limits=httpx.Limits(keepalive_expiry=1.0)) as http:
         yield http
+
+
+def test_kringle_options_stay_private(client: httpx.Client) -> None:
+    look = Look(client, "kringle")
+    _kringle_options(look)
+    assert look.read_count > 0
+    assert not look.controls and not look.leaks, look.report()
 
 
 @pytest.mark.parametrize("tool_name", sorted(INSTALLED))
