@@ -1,5 +1,6 @@
 /* Kris Kringle: show the times on a page (reset, first opened, questions) in the viewer's
-   own time zone; without script they read in UTC. */
+   own time zone (without script they read in UTC), and turn a private page whose link the
+   organiser has just reset into the reset notice. */
 (function () {
   "use strict";
   function localise() {
@@ -12,6 +13,14 @@
       element.title = element.getAttribute("datetime");
     });
   }
+  function afterLive() {
+    // The live swap brought the reset notice into a page still showing the draw.
+    if (document.querySelector("[data-reset]") && document.getElementById("wishlist")) {
+      window.location.reload();
+      return;
+    }
+    localise();
+  }
   document.addEventListener("DOMContentLoaded", localise);
-  document.addEventListener("groupkit:live", localise);
+  document.addEventListener("groupkit:live", afterLive);
 })();
