@@ -278,3 +278,25 @@ async def test_redraw_and_reset_wipe_conversations(client: Any) -> None:
 async def test_the_options_read_as_javascript_truthiness(client: Any, field: str) -> None:
     made = await create(client, "kringle", {"names": NAMES, field: "yes"})
     assert Instance.get(Instance.slug == made["slug"]).data[field] is True
+
+
+async def test_the_openapi_document_describes_the_additions(client: Any) -> None:
+    document = await json_of(await client.get("/openapi.json"))
+    create_body = document["paths"]["/api/kringle"]["post"]["requestBody"]["content"][
+        "application/json"]["schema"]["properties"]
+    for field in ("households", "exclusions", "personalLinks", "questions"):
+        assert create_body[field]["description"].startswith("optional:"), field
+    ask_op = document["paths"]["/api/kringle/p/{token}/ask"]["post"]
+    assert "never with the Kris Kringle's name" in ask_op["description"]
+    assert {"400", "409"} <= set(ask_op["responses"])
+    read = document["paths"]["/api/kringle/p/{token}"]["get"]
+    assert OPEN_FIRST in read["responses"]["409"]["description"]
+    assert PERSONAL in document["paths"]["/api/kringle/claim"]["post"]["responses"]["409"][
+        "description"]
+    reset_op = document["paths"]["/api/kringle/{editToken}/reset"]["post"]
+    assert "A reset is never silent" in reset_op["description"]
+    tag = next(tag for tag in document["tags"] if tag["name"] == "kringle")
+    assert "is more than half the draw" in tag["description"]
+    public = document["paths"]["/api/kringle/{slug}"]["get"]["responses"]["200"]["content"][
+        "application/json"]["schema"]["properties"]
+    assert "never silent" in public["resets"]["description"]

@@ -8,9 +8,11 @@ from pathlib import Path
 from groupkit import Tool, hookimpl
 
 from .api import (
+    NO_LOOP_MESSAGES,
     PUBLIC_SCHEMA,
     RESET_KIND,
     TOKEN_KIND,
+    UNKNOWN_EXCLUDED,
     create,
     ops,
     organiser_view,
@@ -55,7 +57,10 @@ DESCRIPTION = (
     "bounded); `personalLinks` gives each person a private link listed on the organiser "
     "page instead of claiming names (the page shows when it was first opened, so a peek "
     "is seen by its owner); `questions` lets each Kris Kringle and their giftee ask each "
-    "other anonymous questions on their private pages, which the organiser never sees.")
+    "other anonymous questions on their private pages, which the organiser never sees. "
+    "Exclusions refused at create (400; `{name}`/`{names}` are filled in): "
+    + "; ".join(f"`{message}`" for message in (UNKNOWN_EXCLUDED, *NO_LOOP_MESSAGES.values()))
+    + ".")
 
 
 @hookimpl

@@ -236,7 +236,7 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
         entry = {"name": person.name, "claimed": person.claimed_at is not None,
                  "claimedAt": _iso(person.claimed_at), "opened": person.opened_at is not None,
                  "openedAt": _iso(person.opened_at)}
-        if links:
+        if str(person.id) in links:
             entry["link"] = f"/p/{links[str(person.id)]}"
         people.append(entry)
     view = {**_details(instance), "people": people,
