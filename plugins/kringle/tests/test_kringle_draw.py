@@ -327,7 +327,7 @@ def test_the_fallback_for_dense_exclusions_is_uniform_too(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """With no whole draw tried, the search and the mixing moves alone must still spread
     evenly over the allowed loops."""
-    monkeypatch.setattr(draw_module, "REJECTION_TRIES", 0)
+    monkeypatch.setattr(draw_module, "REJECTION_STEPS", 0)
     rng = random.Random(1225)
     allowed = allowed_of(5, FIVE_RULES)
     counts = Counter(tuple(allowed_loop(5, FIVE_RULES, rng=rng)) for _ in range(2_400))

@@ -29,7 +29,7 @@ from groupkit import (
 )
 
 from . import draw
-from .draw import NoLoop, allowed_loop, forbidden_pairs
+from .draw import NoLoop, allowed_loop, check_another_exists, forbidden_pairs
 from .models import KringleMessage, KringlePerson, KringleReset
 from .schema import (
     MAX_QUESTIONS,
@@ -141,7 +141,7 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
         if forbidden:
             # At least one other loop must exist, or the exclusions alone would tell the
             # organiser who drew whom (and no redraw could change anything).
-            allowed_loop(len(names), forbidden, groups, avoid=giftees)
+            check_another_exists(len(names), forbidden, giftees)
     except NoLoop as error:
         raise bad_request(_no_loop(names, error)) from None
     KringlePerson.insert_many([

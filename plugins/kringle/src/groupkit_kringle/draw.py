@@ -9,9 +9,11 @@ from collections.abc import Iterable, Sequence
 
 _SYSTEM = secrets.SystemRandom()
 
-#: Whole uniform draws tried before searching: an accepted one is exactly uniform among the
-#: allowed loops. Households of a few people among a hundred accept about one draw in twenty.
-REJECTION_TRIES = 2_000
+#: People placed, over all the uniform draws tried before searching (a draw is dropped at its
+#: first ruled-out pair): an accepted draw is exactly uniform among the allowed loops.
+#: Households of a few people among a hundred accept about one draw in twenty, at about
+#: seven hundred people placed per accepted draw.
+REJECTION_STEPS = 40_000
 #: Steps (people placed on the path) the search may take before it gives up: what bounds the
 #: time of a create or redraw however dense the exclusions.
 SEARCH_BUDGET = 20_000
@@ -84,7 +86,7 @@ def allowed_loop(size: int, forbidden: frozenset[tuple[int, int]],
     """A single loop using no forbidden (giver, giftee) pair, different from `avoid`.
 
     Without exclusions this is exactly `single_loop` (or `another_loop`). With them, whole
-    uniform draws are tried first (`REJECTION_TRIES`): one that passes is exactly uniform
+    uniform draws are tried first (`REJECTION_STEPS`): one that passes is exactly uniform
     among the allowed loops, and that covers households and last year's pairs in any
     realistic group. When the exclusions are so dense that none passes, a search bounded by
     `SEARCH_BUDGET` steps looks for one allowed loop (or proves there is none) and random
@@ -97,13 +99,45 @@ def allowed_loop(size: int, forbidden: frozenset[tuple[int, int]],
         return single_loop(size, rng) if avoid is None else another_loop(avoid, rng)
     out, into = _allowed_masks(size, forbidden)
     _check_obvious(size, out, into, groups)
-    for _ in range(REJECTION_TRIES):
-        candidate = single_loop(size, rng)
-        if candidate != avoid and all(
-                (giver, giftee) not in forbidden for giver, giftee in enumerate(candidate)):
-            return candidate
+    drawn = _rejection(size, forbidden, rng, avoid)
+    if drawn is not None:
+        return drawn
     found = search_loop(size, out, into, rng, avoid)
     return _mix(found, forbidden, rng, avoid)
+
+
+def _rejection(size: int, forbidden: frozenset[tuple[int, int]], rng: random.Random,
+               avoid: list[int] | None) -> list[int] | None:
+    """Uniform orders, built one person at a time (Fisher-Yates from the front) and dropped
+    at the first ruled-out pair, until one closes into an allowed ring; None once
+    `REJECTION_STEPS` people have been placed. Dropping a draw early changes nothing about
+    the ones that pass: each is a uniform order that happens to be allowed, so uniform
+    among the allowed loops."""
+    steps = 0
+    while steps < REJECTION_STEPS:
+        order = list(range(size))
+        for index in range(size):
+            pick = rng.randrange(index, size)
+            order[index], order[pick] = order[pick], order[index]
+            steps += 1
+            if index and (order[index - 1], order[index]) in forbidden:
+                break
+        else:
+            if (order[-1], order[0]) not in forbidden:
+                giftee = [0] * size
+                for place, giver in enumerate(order):
+                    giftee[giver] = order[(place + 1) % size]
+                if giftee != avoid:
+                    return giftee
+    return None
+
+
+def check_another_exists(size: int, forbidden: frozenset[tuple[int, int]],
+                         current: list[int], rng: random.Random | None = None) -> None:
+    """Raise `NoLoop` (`NO_OTHER`, or `TOO_HARD` past the budget) unless some allowed loop
+    other than `current` exists: with only one, the exclusions alone would give every
+    giftee away. A search, not a draw: any other loop will do."""
+    search_loop(size, *_allowed_masks(size, forbidden), rng or _SYSTEM, avoid=current)
 
 
 def _allowed_masks(size: int, forbidden: frozenset[tuple[int, int]]) -> tuple[list[int], list[int]]:
