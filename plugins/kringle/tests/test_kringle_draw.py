@@ -516,7 +516,7 @@ async def test_without_exclusions_nothing_new_is_stored(client: Any) -> None:
 
 
 @pytest.mark.parametrize(("body", "message"), [
-    ({"households": [["Ann", "Zed"]]}, '"Zed" is in the exclusions but not in the names.'),
+    ({"households": [["Ann", "Zed"]]}, '"Zed" is in the households but not in the names.'),
     ({"exclusions": ["Ann -> Zed"]}, '"Zed" is in the exclusions but not in the names.'),
     ({"exclusions": ["Ann -> Bo", "Ann -> Cy", "Ann -> Di", "Ann -> Ed", "Ann -> Flo"]},
      'The exclusions leave nobody for "Ann" to draw.'),

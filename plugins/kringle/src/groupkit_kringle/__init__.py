@@ -13,6 +13,7 @@ from .api import (
     RESET_KIND,
     TOKEN_KIND,
     UNKNOWN_EXCLUDED,
+    UNKNOWN_IN_HOUSEHOLD,
     create,
     ops,
     organiser_view,
@@ -59,7 +60,8 @@ DESCRIPTION = (
     "is seen by its owner); `questions` lets each Kris Kringle and their giftee ask each "
     "other anonymous questions on their private pages, which the organiser never sees. "
     "Exclusions refused at create (400; `{name}`/`{names}` are filled in): "
-    + "; ".join(f"`{message}`" for message in (UNKNOWN_EXCLUDED, *NO_LOOP_MESSAGES.values()))
+    + "; ".join(f"`{message}`" for message in (UNKNOWN_IN_HOUSEHOLD, UNKNOWN_EXCLUDED,
+                                                 *NO_LOOP_MESSAGES.values()))
     + ".")
 
 

@@ -67,6 +67,7 @@ NO_OTHER_FOUND = ("No other loop that respects the exclusions turned up in time 
                   "stays as it is. Try again, or remove some exclusions.")
 
 UNKNOWN_EXCLUDED = '"{name}" is in the exclusions but not in the names.'
+UNKNOWN_IN_HOUSEHOLD = '"{name}" is in the households but not in the names.'
 #: What an impossible (or secret-breaking) set of exclusions answers, by `NoLoop.problem`.
 NO_LOOP_MESSAGES = {
     draw.CANNOT_GIVE: "The exclusions leave nobody for {names} to draw.",
@@ -89,13 +90,14 @@ NO_LOOP_MESSAGES = {
 
 # --- create and the draw ------------------------------------------------------------------
 
-def _positions(names: Sequence[str], wanted: Sequence[str]) -> list[int]:
+def _positions(names: Sequence[str], wanted: Sequence[str],
+               unknown: str = UNKNOWN_EXCLUDED) -> list[int]:
     """Positions of `wanted` names in the draw, ignoring case; an unknown one is a 400."""
     index = {name.casefold(): position for position, name in enumerate(names)}
     found = []
     for name in wanted:
         if name.casefold() not in index:
-            raise bad_request(UNKNOWN_EXCLUDED.format(name=name))
+            raise bad_request(unknown.format(name=name))
         found.append(index[name.casefold()])
     return found
 
@@ -127,7 +129,7 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
                      "note": data["note"]}
     # The optional additions are stored only when used, so an instance created without
     # them is stored (and behaves) exactly as before they existed.
-    groups = [_positions(names, group) for group in data["households"]]
+    groups = [_positions(names, group, UNKNOWN_IN_HOUSEHOLD) for group in data["households"]]
     pairs = [_positions(names, [pair["giver"], pair["giftee"]]) for pair in data["exclusions"]]
     pairs = [pair for pair in pairs if pair[0] != pair[1]]
     if groups or pairs:
