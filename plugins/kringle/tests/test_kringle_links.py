@@ -135,7 +135,9 @@ async def test_a_personal_reset_issues_a_fresh_link_and_the_old_one_says_so(
 
 async def test_without_personal_links_private_json_is_as_before(client: Any) -> None:
     _, tokens = await claimed_draw(client)
-    view = await json_of(await client.get(f"/api/kringle/p/{tokens['Ann Archer']}"))
+    response = await client.get(f"/api/kringle/p/{tokens['Ann Archer']}")
+    assert response.headers["Cache-Control"] == "no-store"  # one person's secret
+    view = await json_of(response)
     assert set(view) == {"title", "heading", "budget", "exchangeDate", "note", "name",
                          "giftee", "gifteeWishlist", "myWishlist"}
 

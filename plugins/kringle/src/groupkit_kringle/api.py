@@ -19,6 +19,7 @@ from groupkit import (
     Credential,
     Instance,
     Operations,
+    Reply,
     bad_request,
     conflict,
     instance_changed,
@@ -398,12 +399,13 @@ def claim(call: Call) -> dict[str, Any]:
                              "here does not count as opening the page; with personal links "
                              "it answers only once the page has been opened, so every "
                              "reading of a personal link is on record.")
-def read_private(call: Call) -> dict[str, Any]:
+def read_private(call: Call) -> Reply:
     """Your giftee, their wishlist, the details and your own wishlist."""
     person = _holder(call.instance, call.credential)
     if _personal(call.instance) and person.opened_at is None:
         raise conflict(OPEN_FIRST)
-    return private_view(call.instance, person)
+    # One person's secret: no shared cache may keep it.
+    return Reply(private_view(call.instance, person), headers={"Cache-Control": "no-store"})
 
 
 @ops.participant("p/{token}/wishlist", body=WishlistBody, token_kinds=[TOKEN_KIND],
