@@ -321,3 +321,23 @@ async def test_an_existing_database_gains_the_new_tables(client: Any) -> None:
     await client.post(f"/api/kringle/{made['editToken']}/reset", json={"name": "Ann Archer"})
     assert KringleReset.select().count() == 1
     assert "The organiser reset this link" in await page(client, f"/p/{tokens['Ann Archer']}")
+
+
+async def test_questions_and_rules_are_shown_as_text(client: Any) -> None:
+    hostile = '<script>alert("x")</script>'
+    names = ["<b>Ann</b>", "Bo & Co", "Cy", "Di", "Ed"]
+    made = await create(client, "kringle", {"names": names, "questions": True,
+                                            "households": [["<b>Ann</b>", "Bo & Co"]]})
+    tokens = {}
+    for name in names:
+        reply = await json_of(await client.post("/api/kringle/claim", json={
+            "slug": made["slug"], "name": name}))
+        tokens[name] = reply["token"]
+    await json_of(await ask(client, tokens["Cy"], "giftee", hostile))
+    giftee = pairing(made["slug"])["Cy"]
+    for text in (await page(client, f"/p/{tokens['Cy']}"),
+                 await page(client, f"/p/{tokens[giftee]}")):
+        assert hostile not in text
+        assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in text
+    organiser = await page(client, f"/e/{made['editToken']}")
+    assert "<b>Ann</b>" not in organiser and "&lt;b&gt;Ann&lt;/b&gt;, Bo &amp; Co" in organiser
