@@ -233,7 +233,7 @@ def search_loop(size: int, out: list[int], into: list[int], rng: random.Random,
 def _choices(person: int, unvisited: int, out: list[int], rng: random.Random) -> list[int]:
     """Where the path may go next, in the order to try them (popped from the end): the
     person with the fewest onward choices last, ties in random order."""
-    options = [target for target in _bits(out[person] & unvisited)]
+    options = _bits(out[person] & unvisited)
     rng.shuffle(options)
     options.sort(key=lambda target: -(out[target] & unvisited).bit_count())
     return options
