@@ -110,6 +110,22 @@ async def test_a_personal_page_says_when_it_was_first_opened(client: Any) -> Non
     assert (await json_of(response))["wishlist"] == "Tea"
 
 
+async def test_a_peek_before_a_redraw_stays_on_the_page(client: Any) -> None:
+    """Someone opens Ann's link, then the organiser redraws: Ann still sees that first
+    opening, so a redraw cannot cover a peek (and with few allowed loops the peek could
+    still tell the new draw)."""
+    made, tokens = await personal_draw(client)
+    ann = tokens["Ann Archer"]
+    await page(client, f"/p/{ann}")
+    first = (await json_of(await client.get(f"/api/kringle/p/{ann}")))["firstOpenedAt"]
+    await json_of(await client.post(f"/api/kringle/{made['editToken']}/redraw"))
+    later = await page(client, f"/p/{ann}")
+    assert f'datetime="{first}"' in later
+    assert (await json_of(await client.get(f"/api/kringle/p/{ann}")))["firstOpenedAt"] == first
+    exported = await export(client, made["editToken"])
+    assert [p["opened"] for p in exported["people"]] == [True] + [False] * 4
+
+
 async def test_a_personal_reset_issues_a_fresh_link_and_the_old_one_says_so(
         client: Any) -> None:
     made, tokens = await personal_draw(client)

@@ -348,9 +348,9 @@ PRIVATE_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     "gifteeWishlist": {"type": "string"},
     "myWishlist": {"type": "string", "description": "read by their own Kris Kringle only"},
     "firstOpenedAt": {"type": ["string", "null"], "format": "date-time", "description": (
-        "personal links only: when this page was first opened (since the link was issued "
-        "or the last redraw); a time its holder does not recognise means someone else "
-        "opened it first")},
+        "personal links only: when this link's page was first opened (since the link was "
+        "issued; a redraw keeps it); a time its holder does not recognise means someone "
+        "else opened it first")},
     "questions": {"type": "object", "description": "only when the draw has questions on",
                   "properties": {
                       "withGiftee": {**_MESSAGES_SCHEMA,
@@ -513,8 +513,10 @@ def reset(call: Call) -> dict[str, Any]:
                            "and wishlists stay: a link belongs to a person, not to a pairing, "
                            "so each private page simply shows the new giftee. Who has opened "
                            "their page is cleared, so the organiser can see who has seen the "
-                           "new draw, and every anonymous conversation starts afresh. The "
-                           "answer never says who drew whom.")
+                           "new draw (with personal links it stays: a link's first opening "
+                           "is what tells its owner whether someone looked first), and every "
+                           "anonymous conversation starts afresh. The answer never says who "
+                           "drew whom.")
 def redraw(call: Call) -> dict[str, Any]:
     """Reshuffle the whole loop."""
     people = _people(call.instance)
@@ -525,8 +527,11 @@ def redraw(call: Call) -> dict[str, Any]:
     except NoLoop as error:
         raise conflict(NO_OTHER_FOUND if error.problem == draw.TOO_HARD else NO_OTHER_LOOP) \
             from None
+    # With personal links the first opening belongs to the link, not the draw: clearing it
+    # would let whoever peeked before a redraw vanish from its owner's page.
+    cleared = {} if _personal(call.instance) else {"opened_at": None}
     for person in people:
-        KringlePerson.update(giftee=giftees[person.position], opened_at=None).where(
+        KringlePerson.update(giftee=giftees[person.position], **cleared).where(
             KringlePerson.id == person.id).execute()
     _wipe_conversations(call.instance)
     return {"ok": True}
