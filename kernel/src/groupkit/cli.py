@@ -12,9 +12,9 @@ from pathlib import Path
 from .config import ConfigError, Settings, load_settings
 
 
-def _settings(args: argparse.Namespace) -> Settings:
+def _settings(args: argparse.Namespace, create_directory: bool = False) -> Settings:
     try:
-        return load_settings(args.config)
+        return load_settings(args.config, create_directory=create_directory)
     except ConfigError as exc:
         raise SystemExit(f"groupkit: {exc}") from None
 
@@ -139,7 +139,7 @@ def _migrate(settings: Settings, *, create_directory: bool = False) -> dict[str,
 def cmd_migrate(args: argparse.Namespace) -> int:
     from .storage import DatabaseUrlError
 
-    settings = _settings(args)
+    settings = _settings(args, create_directory=args.create)
     try:
         ran = _migrate(settings, create_directory=args.create or not settings.production)
     except DatabaseUrlError as error:
@@ -177,22 +177,43 @@ def cmd_prune(args: argparse.Namespace) -> int:
     return 0
 
 
+def _connection_problem(settings: Settings) -> str | None:
+    """Why `serve` could not reach a PostgreSQL database now, or None."""
+    if not settings.database_url.startswith(("postgresql:", "postgres:")):
+        return None
+    import psycopg2
+
+    from .storage import postgres_parameters
+
+    params = postgres_parameters(settings.database_url)
+    params.setdefault("connect_timeout", "10")
+    try:
+        psycopg2.connect(**params).close()
+    except psycopg2.Error as error:
+        return "cannot connect to the database: " + (str(error).strip().splitlines() or [""])[0]
+    return None
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    """Report every problem of a config file with its line; exit 1 if there is any."""
+    """Report every problem of a config file with its line, with the environment's overrides
+    applied as `serve` applies them; exit 1 if there is any. Tools that are not installed
+    are named only when nothing else is wrong (a broken file may not mean its tool list)."""
     import importlib.metadata
 
-    from .config import DEFAULT_CONFIG_PATH, check_file, line_of, settings_from_mapping
+    from .config import DEFAULT_CONFIG_PATH, check_file, line_of
     from .plugins import ENTRY_POINT_GROUP
 
     path = args.config or os.environ.get("GROUPKIT_CONFIG") or str(DEFAULT_CONFIG_PATH)
     problems = check_file(path)
     if not problems:
-        from pathlib import Path
-
-        import tomli
-
+        settings = load_settings(path)
         text = Path(path).read_text(encoding="utf-8")
-        settings = settings_from_mapping(tomli.loads(text))
+        where = ("$GROUPKIT_DATABASE_URL" if os.environ.get("GROUPKIT_DATABASE_URL")
+                 else f"{path}:{line_of(text, 'database.url')}")
+        unreachable = None if args.offline else _connection_problem(settings)
+        if unreachable:
+            problems = [f"{where}: {unreachable}"]
+    if not problems:
         installed = {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
         problems = [f"{path}:{line_of(text, 'tools.enabled')}: tools.enabled names {name!r}, "
                     f"which is not installed (installed: {', '.join(sorted(installed))})"
@@ -301,6 +322,9 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--config", dest="config", default=argparse.SUPPRESS)
         if name == "backup":
             sub.add_argument("destination", help="new file to write the copy to")
+        if name == "check":
+            sub.add_argument("--offline", action="store_true",
+                             help="do not try to connect to a PostgreSQL database")
         if name == "migrate":
             sub.add_argument("--create", action="store_true",
                              help="create the SQLite database's directory if it is missing")

@@ -178,11 +178,11 @@ def _base_url_problems(base_url: str) -> list[tuple[str, str]]:
     return []
 
 
-def _sqlite_problems(key: str, url: str, production: bool) -> list[tuple[str, str]]:
+def _sqlite_problems(key: str, url: str, refuse_missing: bool) -> list[tuple[str, str]]:
     path = Path(sqlite_path(url))
     folder = path.parent.absolute()
     if not folder.is_dir():
-        if production:
+        if refuse_missing:
             return [(key, f"{key}: the directory {folder} does not exist (create it, or run "
                           "`groupkit migrate --create`)")]
         existing = next(parent for parent in folder.parents if parent.is_dir())
@@ -199,10 +199,12 @@ def _sqlite_problems(key: str, url: str, production: bool) -> list[tuple[str, st
 
 
 def check_values(settings: Settings, skip: set[str] | frozenset[str] = frozenset(),
-                 database_key: str = "database.url") -> list[tuple[str, str]]:
+                 database_key: str = "database.url", create_directory: bool = False
+                 ) -> list[tuple[str, str]]:
     """What `serve` would die on beyond a value's type: addresses that are not addresses, a
     base_url that is not an origin, a database URL without a database, a SQLite file this
-    user cannot write (or, in production, whose directory is missing)."""
+    user cannot write (or, in production and unless `create_directory`, whose directory is
+    missing: a mistyped path must not quietly start an empty database)."""
     problems: list[tuple[str, str]] = []
     if "base_url" not in skip:
         problems += _base_url_problems(settings.base_url)
@@ -214,7 +216,7 @@ def check_values(settings: Settings, skip: set[str] | frozenset[str] = frozenset
         try:
             if settings.database_url.startswith("sqlite:"):
                 problems += _sqlite_problems(database_key, settings.database_url,
-                                             settings.production)
+                                             settings.production and not create_directory)
             else:
                 postgres_parameters(settings.database_url)
         except DatabaseUrlError as exc:
@@ -279,7 +281,8 @@ def check_file(path: str | os.PathLike[str], environ: Mapping[str, str] | None =
 
 
 def load_settings(path: str | os.PathLike[str] | None = None,
-                  environ: Mapping[str, str] | None = None) -> Settings:
+                  environ: Mapping[str, str] | None = None, *,
+                  create_directory: bool = False) -> Settings:
     """Read `path`, else $GROUPKIT_CONFIG, else config/groupkit.toml when present, else defaults;
     then apply $GROUPKIT_DATABASE_URL and $GROUPKIT_MODE; refuse what `check_values` finds."""
     env = os.environ if environ is None else environ
@@ -300,7 +303,8 @@ def load_settings(path: str | os.PathLike[str] | None = None,
     settings, problems = apply_environment(settings_from_mapping(data), env)
     database_key = ("$GROUPKIT_DATABASE_URL" if env.get("GROUPKIT_DATABASE_URL")
                     else "database.url")
-    problems += check_values(settings, database_key=database_key)
+    problems += check_values(settings, database_key=database_key,
+                             create_directory=create_directory)
     if problems:
         more = f" ({len(problems) - 1} more: run `groupkit check`)" if len(problems) > 1 else ""
         raise ConfigError(problems[0][1] + more)
