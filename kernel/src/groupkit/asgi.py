@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import os
 
-from . import logs
+from . import logs, metrics
 from .app import create_app
 from .config import load_settings
 
 # JSON lines on stderr: one per request (credentials redacted) and every unexpected failure.
 logs.configure()
 
-app = create_app(load_settings(), run_migrations=os.environ.get("GROUPKIT_MIGRATED") != "1")
+settings = load_settings()
+app = create_app(settings, run_migrations=os.environ.get("GROUPKIT_MIGRATED") != "1")
+# GET /metrics and request, database and live-stream counts, when [metrics] enables them.
+metrics.install(app, settings)

@@ -16,6 +16,7 @@ import datetime as dt
 import functools
 import json
 import re
+import time
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -210,12 +211,24 @@ class Storage:
     def __init__(self, db: pw.Database, threads: int = 8) -> None:
         self.db = db
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="groupkit-db")
+        #: Told (write?, seconds) after each unit of work: the metrics' database time.
+        self.observer: Callable[[bool, float], None] | None = None
 
     def bind(self) -> None:
         database.initialize(self.db)
 
     def _unit(self, fn: Callable[..., T], write: bool, args: Sequence[Any],
               before: Callable[[], None] | None = None) -> T:
+        if self.observer is None:
+            return self._run_unit(fn, write, args, before)
+        started = time.perf_counter()
+        try:
+            return self._run_unit(fn, write, args, before)
+        finally:
+            self.observer(write, time.perf_counter() - started)
+
+    def _run_unit(self, fn: Callable[..., T], write: bool, args: Sequence[Any],
+                  before: Callable[[], None] | None = None) -> T:
         self.db.connect(reuse_if_open=True)
         try:
             if before is not None:
