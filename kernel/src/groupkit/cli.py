@@ -163,7 +163,8 @@ def cmd_prune(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     registry = load_tools(settings)
-    storage = Storage(open_database(settings.database_url, 1), 1)
+    storage = Storage(open_database(settings.database_url, 1,
+                                    create_directory=not settings.production), 1)
     storage.bind()
     try:
         migrate(storage, registry)
