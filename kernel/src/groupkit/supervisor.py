@@ -73,20 +73,26 @@ def worker_main(worker_func: WorkerFunc, config: Any, sockets: Any, shutdown: Ev
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     logs.configure()
     _watch_parent(shutdown)
+    serving = False
     try:
         from . import asgi
 
         @asgi.app.before_serving
         async def tell_master() -> None:  # registered last: runs once the app is ready
+            nonlocal serving
+            serving = True
             report.send(("ready",))
 
         worker_func(config, sockets, shutdown)
     except BaseException as error:
         summary, hint = logs.describe(error)
         trace = "".join(traceback.format_exception(error)).rstrip()
-        with contextlib.suppress(OSError):
-            report.send(("failed", summary, hint, trace))
-        log.error("worker stopped: %s", summary, extra={"traceback": trace})
+        try:
+            if serving:
+                raise OSError("the master logs start-up failures only")
+            report.send(("failed", summary, hint, trace))  # the master logs it, once
+        except OSError:
+            log.error("worker stopped: %s", summary, extra={"traceback": trace})
         raise SystemExit(1) from None
 
 
@@ -227,10 +233,12 @@ class Supervisor:
             self.stop()
             raise StartFailed(summary, hint, trace)
         delay = min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** max(0, slot.failures - 1))
-        log.error("worker %s (pid %s) died: %s; starting a new one in %.1f s", slot.number,
-                  slot.process.pid, self._exit_text(slot.process), delay, extra={
+        why = f" before it served ({slot.last_failure[0]})" if slot.last_failure else ""
+        log.error("worker %s (pid %s) died%s: %s; starting a new one in %.1f s", slot.number,
+                  slot.process.pid, why, self._exit_text(slot.process), delay, extra={
                       "worker": slot.number, "worker_pid": slot.process.pid,
-                      "exitcode": slot.process.exitcode, "restart_in": delay})
+                      "exitcode": slot.process.exitcode, "restart_in": delay,
+                      "traceback": slot.last_failure[2] if slot.last_failure else None})
         slot.restart_at = now + delay
         slot.process = None
 
