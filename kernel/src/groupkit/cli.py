@@ -54,6 +54,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             # Every worker writes its samples here; /metrics in any worker adds them up.
             metrics_dir = tempfile.mkdtemp(prefix="groupkit-metrics-")
             os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+        elif settings.metrics_enabled:  # a directory of the operator's: last run's samples go
+            for stale in Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).glob("*.db"):
+                stale.unlink()
         config = Config()
         config.application_path = "groupkit.asgi:app"
         config.bind = [f"[{args.host}]:{args.port}" if ":" in args.host
@@ -89,6 +92,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         logging.getLogger("groupkit").critical(
             "groupkit cannot start: %s", failed.summary,
             extra={"hint": failed.hint, "traceback": failed.trace})
+        return 1
+    except Exception as error:  # the master itself failed: still one JSON line, exit 1
+        supervisor.stop()
+        logs.fatal(error, "the supervisor failed: " + logs.describe(error)[0])
         return 1
     finally:
         for sock in sockets.secure_sockets + sockets.insecure_sockets:
