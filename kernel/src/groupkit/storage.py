@@ -15,6 +15,8 @@ import contextvars
 import datetime as dt
 import functools
 import json
+import re
+import time
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -89,28 +91,87 @@ class MigrationRecord(BaseModel):
         indexes = ((("app", "name"), True),)
 
 
-def open_database(url: str, threads: int = 8) -> pw.Database:
-    """A pooled database from `sqlite:///relative.db`, `sqlite:////absolute.db` or
-    `postgresql://user:pass@host:port/name?option=value`."""
+class DatabaseUrlError(ValueError):
+    """A database URL that names no usable database; the message says which part is wrong."""
+
+
+def sqlite_path(url: str) -> str:
+    """The file a `sqlite:///relative.db` or `sqlite:////absolute.db` URL names."""
     parts = urlsplit(url)
-    options = dict(parse_qsl(parts.query))
+    path = unquote(parts.path[1:] if parts.path.startswith("/") else parts.path)
+    if not path or path == ":memory:":
+        raise DatabaseUrlError("groupkit needs a SQLite file, not an in-memory database")
+    return path
+
+
+def postgres_parameters(url: str) -> dict[str, Any]:
+    """psycopg2 connection parameters from a `postgresql://` URL, read as libpq reads it:
+    percent-decoded user, password and host (a host that starts with `/` is a Unix socket
+    directory, e.g. `postgresql://%2Fvar%2Frun%2Fpostgresql/db`), several `host:port`
+    pairs separated by commas, and query parameters (`?host=`, `?user=`, `?password=`,
+    `?port=`, `?dbname=`, `?sslmode=`, ...) that override the parts before them."""
+    parts = urlsplit(url)
+    userinfo, at, hostinfo = parts.netloc.rpartition("@")
+    if not at:
+        userinfo, hostinfo = "", parts.netloc
+    params: dict[str, Any] = {}
+    if userinfo:
+        user, colon, password = userinfo.partition(":")
+        params["user"] = unquote(user)
+        if colon:
+            params["password"] = unquote(password)
+    hosts, ports = [], []
+    for item in hostinfo.split(",") if hostinfo else []:
+        match = re.fullmatch(r"(\[[^\]]*\]|[^:]*)(?::(.*))?", item)
+        if match is None:  # pragma: no cover - the pattern matches every string
+            raise DatabaseUrlError(f"cannot read the host {item!r} of the database URL")
+        host, port = unquote(match.group(1).strip("[]")), match.group(2)
+        if port and not port.isdigit():
+            raise DatabaseUrlError(f"the database URL's port {port!r} is not a number")
+        hosts.append(host)
+        ports.append(port or "")
+    if any(hosts):
+        params["host"] = ",".join(hosts)
+    if any(ports):
+        params["port"] = ",".join(ports)
+    if parts.path.strip("/"):
+        params["dbname"] = unquote(parts.path[1:])
+    for key, value in parse_qsl(parts.query, keep_blank_values=True):
+        params[key] = value
+    params = {key: value for key, value in params.items() if value != ""}
+    if not params.get("dbname"):
+        raise DatabaseUrlError("the database URL names no database (postgresql://user:pass@"
+                               "host/DATABASE)")
+    return params
+
+
+def open_database(url: str, threads: int = 8, *, create_directory: bool = False
+                  ) -> pw.Database:
+    """A pooled database from `sqlite:///relative.db`, `sqlite:////absolute.db` or a
+    PostgreSQL URL (`postgres_parameters`). A SQLite file in a directory that does not exist
+    is refused unless `create_directory`: a mistyped path must not quietly start an empty
+    database."""
+    parts = urlsplit(url)
     if parts.scheme == "sqlite":
-        path = unquote(parts.path[1:] if parts.path.startswith("/") else parts.path)
-        if not path or path == ":memory:":
-            raise ValueError("groupkit needs a SQLite file, not an in-memory database")
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        path = sqlite_path(url)
+        folder = Path(path).parent
+        if not folder.is_dir():
+            if not create_directory:
+                raise DatabaseUrlError(
+                    f"the SQLite database's directory {folder} does not exist (create it, or "
+                    "run `groupkit migrate --create`)")
+            folder.mkdir(parents=True, exist_ok=True)
         return PooledSqliteDatabase(
             path, max_connections=threads + 2, stale_timeout=600, check_same_thread=False,
             timeout=30, returning_clause=True,
             pragmas={"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 30000,
                      "synchronous": "normal"})
     if parts.scheme in ("postgresql", "postgres"):
-        return PooledPostgresqlDatabase(
-            unquote(parts.path.lstrip("/")), user=unquote(parts.username or "") or None,
-            password=unquote(parts.password or "") or None, host=parts.hostname or None,
-            port=parts.port or None, max_connections=threads + 2, stale_timeout=300,
-            timeout=30, **options)
-    raise ValueError(f"unsupported database URL scheme: {parts.scheme!r}")
+        params = postgres_parameters(url)
+        name = params.pop("dbname")
+        return PooledPostgresqlDatabase(name, max_connections=threads + 2, stale_timeout=300,
+                                        timeout=30, **params)
+    raise DatabaseUrlError(f"unsupported database URL scheme: {parts.scheme!r}")
 
 
 def is_postgres(db: pw.Database | None = None) -> bool:
@@ -150,12 +211,24 @@ class Storage:
     def __init__(self, db: pw.Database, threads: int = 8) -> None:
         self.db = db
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="groupkit-db")
+        #: Told (write?, seconds) after each unit of work: the metrics' database time.
+        self.observer: Callable[[bool, float], None] | None = None
 
     def bind(self) -> None:
         database.initialize(self.db)
 
     def _unit(self, fn: Callable[..., T], write: bool, args: Sequence[Any],
               before: Callable[[], None] | None = None) -> T:
+        if self.observer is None:
+            return self._run_unit(fn, write, args, before)
+        started = time.perf_counter()
+        try:
+            return self._run_unit(fn, write, args, before)
+        finally:
+            self.observer(write, time.perf_counter() - started)
+
+    def _run_unit(self, fn: Callable[..., T], write: bool, args: Sequence[Any],
+                  before: Callable[[], None] | None = None) -> T:
         self.db.connect(reuse_if_open=True)
         try:
             if before is not None:
