@@ -15,6 +15,7 @@ from werkzeug.routing import BaseConverter
 from . import live, resolve, schema
 from .credentials import SLUG_REGEX, digest, new_edit_token, new_slug
 from .errors import ApiError
+from .fields import json_int
 from .storage import Instance, Storage
 from .tool import Call, Operation, Operations, Reply, Tool
 
@@ -40,12 +41,13 @@ def _storable(value: Any) -> Any:
 
 
 def parse_body(raw: bytes | str) -> Any:
-    """Strict JSON (no NaN or Infinity); anything unreadable, however broken or deeply
-    nested, reads as `{}`. Lone surrogates become U+FFFD; NUL characters are dropped."""
+    """Strict JSON (no NaN or Infinity; an integer of more than MAX_DIGITS digits reads as
+    an infinity, as in a browser, see fields.json_int); anything unreadable, however broken
+    or deeply nested, reads as `{}`. Lone surrogates become U+FFFD; NUL characters are dropped."""
     if not raw:
         return {}
     try:
-        body = json.loads(raw, parse_constant=_refuse_constant)
+        body = json.loads(raw, parse_constant=_refuse_constant, parse_int=json_int)
         text = raw if isinstance(raw, str) else raw.decode("utf-8")
         lowered = text.lower()
         if "\\ud" in lowered or "\\u0000" in lowered:
