@@ -656,3 +656,58 @@ def test_private_values_stay_private(tool_name: str, client: httpx.Client) -> No
     PRIVACY[tool_name](look)
     assert look.read_count > 0
     assert not look.controls and not look.leaks, look.report()
+
+
+# --- no-store on every private answer ----------------------------------------------------------
+
+def private_operations(tool: str) -> list[tuple[str, str]]:
+    """(method, template) of every organiser and participant operation of `tool` in the
+    OpenAPI document, GET and POST, live stream and delete aside."""
+    found = []
+    for template, operations in DOCUMENT["paths"].items():
+        if template.split("/")[2:3] != [tool] or template.endswith(("/events", "/delete")):
+            continue
+        if "{editToken}" not in template and "{token}" not in template:
+            continue
+        found += [(method.upper(), template) for method in operations
+                  if method in ("get", "post")]
+    return found
+
+
+@pytest.mark.parametrize("tool_name", sorted(INSTALLED))
+def test_every_private_answer_is_no_store(tool_name: str, client: httpx.Client) -> None:
+    """Create, every participation call, every organiser and participant operation (GET and
+    POST, with the body the participation used) and the /e/ and /p/ pages: every answer that
+    can carry someone's private data says `Cache-Control: no-store`, so no shared proxy
+    keeps one person's giftee, partner or edit link. Each private GET must have answered 200
+    at least once, so none is judged only by its refusal."""
+    look = Look(client, tool_name)
+    s = look.session()
+    problems: list[str] = []
+
+    def judge(what: str, status: int, headers: Any) -> None:
+        if status < 400 and "no-store" not in headers.get("cache-control", "").lower():
+            problems.append(f"{what} answered {status} without no-store")
+
+    created = client.post(f"/api/{tool_name}", json=dict(INSTALLED[tool_name].example))
+    assert created.status_code == 201
+    judge(f"POST /api/{tool_name}", created.status_code, created.headers)
+    for sent in s.sent:
+        judge(f"{sent.method} {sent.template}", sent.status, sent.headers)
+    bodies = {sent.template: sent.body for sent in s.sent}
+    tokens = [token for _, token in s.tokens] or ["x" * 22]
+    answered: dict[tuple[str, str], set[int]] = {}
+    for method, template in private_operations(tool_name):
+        for token in tokens[:2]:
+            path = template.format(editToken=s.edit, token=token, **s.params)
+            response = client.request(method, path, json=bodies.get(template, {}))
+            answered.setdefault((method, template), set()).add(response.status_code)
+            judge(f"{method} {template}", response.status_code, response.headers)
+    for path in [f"/e/{s.edit}", *(f"/p/{token}" for token in tokens)]:
+        response = client.get(path)
+        judge(f"GET {path[:3]}...", response.status_code, response.headers)
+    unread = [f"{method} {template} {sorted(statuses)}"
+              for (method, template), statuses in answered.items()
+              if method == "GET" and 200 not in statuses]
+    assert not unread, f"{tool_name}: private reads that never answered 200: {unread}"
+    assert not problems, f"{tool_name}: " + "; ".join(problems)

@@ -106,7 +106,7 @@ def create_view(tool: Tool) -> Callable[[], Any]:
     async def create() -> Response:
         body = await json_body()
         created = await storage().write(_create, tool, body, before=pending_limit())
-        return json_response(created, 201)
+        return json_response(created, 201, PRIVATE)
     create.__name__ = f"create_{tool.name}"
     return create
 
@@ -155,13 +155,30 @@ def live_view(tool: Tool) -> Callable[..., Any]:
     return view
 
 
+#: Never kept by a browser or a shared proxy: every answer that may carry a participant's or
+#: the organiser's private data (their own link's view, an export, a token just issued).
+PRIVATE = {"Cache-Control": "no-store"}
+
+
+def is_private(op: Operation) -> bool:
+    """Organiser and participant routes, and every write (a claim answers with its token):
+    only the group's public reads may be cached."""
+    return op.kind in ("organiser", "participant") or op.writes
+
+
 def _respond(op: Operation, result: dict[str, Any] | Reply) -> Response:
     if isinstance(result, Reply):
+        headers = dict(result.headers)
         if result.content_type.startswith("application/json"):
-            return json_response(result.body, result.status, dict(result.headers))
-        return Response(result.body, status=result.status, content_type=result.content_type,
-                        headers=dict(result.headers))
-    return json_response(result, op.status)
+            response = json_response(result.body, result.status, headers)
+        else:
+            response = Response(result.body, status=result.status,
+                                content_type=result.content_type, headers=headers)
+    else:
+        response = json_response(result, op.status)
+    if is_private(op):
+        response.headers.update(PRIVATE)
+    return response
 
 
 def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:
