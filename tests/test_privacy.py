@@ -711,3 +711,59 @@ def test_every_private_answer_is_no_store(tool_name: str, client: httpx.Client) 
               if method == "GET" and 200 not in statuses]
     assert not unread, f"{tool_name}: private reads that never answered 200: {unread}"
     assert not problems, f"{tool_name}: " + "; ".join(problems)
+
+
+# --- Fact Matcher: the organiser's own view over time ------------------------------------------
+
+def test_fact_organiser_diffing_exports_ties_no_fact(client: httpx.Client) -> None:
+    """An organiser exports (and reads the public board and the organiser page) before and
+    after every claim and every save, knowing exactly who just acted: no save changes
+    anything about that person, and facts only ever join the grid three or more at a time,
+    so no fact can be pinned on the one who just wrote it. The answer key appears only with
+    the reveal, and the organiser's shortcuts (showing a short batch, a reset that wipes a
+    shown fact) are announced on the public board."""
+    names = [f"Person {letter}" for letter in "ABCDEFGH"]
+    made = client.post("/api/fact", json={"title": "Offsite", "names": names}).json()
+    slug, edit = made["slug"], made["editToken"]
+
+    def seen() -> tuple[dict[str, Any], set[str], str]:
+        export = client.post(f"/api/fact/{edit}/export").json()["data"]
+        board = client.get(f"/api/fact/{slug}").json()
+        texts = {fact["text"] for fact in board["facts"]} | \
+            {fact["text"] for fact in export["facts"]}
+        return export, texts, client.get(f"/e/{edit}").text
+
+    facts = {name: f"fact number {index} qz" for index, name in enumerate(names)}
+    ties: list[str] = []
+    export, texts, page = seen()
+    for name in names[:7]:
+        token = client.post("/api/fact/claim", json={"slug": slug, "name": name}).json()["token"]
+        export, texts, page = seen()
+        assert client.post(f"/api/fact/p/{token}/save",
+                           json={"text": facts[name]}).status_code == 200
+        after, new_texts, new_page = seen()
+        assert "answerKey" not in after and "savedAt" not in json.dumps(after)
+        if after["people"] != export["people"]:
+            ties.append(f"the export's people changed when {name} saved")
+        if re.sub(r"\d+ of \d+|data-live-version=\"\d+\"", "", new_page) != \
+                re.sub(r"\d+ of \d+|data-live-version=\"\d+\"", "", page) \
+                and facts[name] not in new_page:
+            ties.append(f"the organiser page changed for {name}'s save alone")
+        joined = new_texts - texts
+        if 0 < len(joined) < 3:
+            ties.append(f"{sorted(joined)} joined the grid alone as {name} saved")
+    assert not ties, ties
+    board = client.get(f"/api/fact/{slug}").json()
+    assert board["factsIn"] == 6  # two batches of three; the seventh waits
+    assert client.post(f"/api/fact/{edit}/show").json() == {"ok": True, "shown": 1}
+    board = client.get(f"/api/fact/{slug}").json()
+    assert board["factsIn"] == 7 and board["notices"][-1]["what"] == "shown early"
+    # A reset that wipes a shown fact is told to everyone, the person's name included.
+    assert client.post(f"/api/fact/{edit}/reset", json={"name": names[2]}).status_code == 200
+    notice = client.get(f"/api/fact/{slug}").json()["notices"][-1]
+    assert (notice["what"], notice["name"], notice["factRemoved"]) == \
+        ("reset", names[2], True)
+    assert f"The organiser reset {names[2]}" in client.get(f"/s/{slug}").text
+    client.post(f"/api/fact/{edit}/reveal", json={"reveal": True})
+    key = client.post(f"/api/fact/{edit}/export").json()["data"]["answerKey"]
+    assert {row["name"]: row["fact"] for row in key}[names[0]] == facts[names[0]]
