@@ -767,3 +767,56 @@ def test_fact_organiser_diffing_exports_ties_no_fact(client: httpx.Client) -> No
     client.post(f"/api/fact/{edit}/reveal", json={"reveal": True})
     key = client.post(f"/api/fact/{edit}/export").json()["data"]["answerKey"]
     assert {row["name"]: row["fact"] for row in key}[names[0]] == facts[names[0]]
+
+
+# --- Weekly Pulse: a watcher over time ----------------------------------------------------------
+
+def _pulse_current(client: httpx.Client, slug: str) -> tuple[dict[int, int], set[str], set[str]]:
+    """(score counts, words in the JSON, words on the page) of this week's results."""
+    week = client.get(f"/api/pulse/{slug}").json()["weeks"][0]
+    counts = {row["score"]: row["count"] for row in week["scores"] or []}
+    page = client.get(f"/s/{slug}").text
+    current = page[page.index("pulse-current"):]
+    current = current[:current.index("</article>")]
+    on_page = set(re.findall(r"<li>([^<]*)</li>", current))
+    return counts, set(week["comments"] or []), on_page
+
+
+def test_pulse_watcher_diffing_each_response_ties_none(client: httpx.Client) -> None:
+    """A public visitor holds the live stream and, on every event, reads the public JSON and
+    page, while 24 people respond one at a time (scores cycling 1-5, so any four in a row
+    differ). Whenever the results change, every word that appeared could have come with any
+    of at least four different scores: no score is tied to its words, on either surface.
+    (Before batching, each response moved one score and added one word at once: 24 ties.)"""
+    made = client.post("/api/pulse", json={"team": "Watchers"}).json()
+    slug, tied, changes = made["slug"], [], 0
+    with client.stream("GET", f"/api/pulse/{slug}/events", timeout=30.0) as stream:
+        lines = stream.iter_lines()
+
+        def next_event() -> None:
+            for line in lines:
+                if line.startswith("data:"):
+                    return
+
+        next_event()  # the version on connect
+        before = _pulse_current(client, slug)
+        for index in range(24):
+            score, words = index % 5 + 1, f"pulse words {index} qz"
+            reply = client.post("/api/pulse/respond",
+                                json={"slug": slug, "score": score, "words": words})
+            assert reply.status_code == 201
+            next_event()
+            after = _pulse_current(client, slug)
+            delta = {s: after[0].get(s, 0) - before[0].get(s, 0) for s in range(1, 6)}
+            scores = {s for s, moved in delta.items() if moved}
+            for surface, new_words in (("JSON", after[1] - before[1]),
+                                       ("page", after[2] - before[2])):
+                if new_words:
+                    changes += 1
+                if new_words and len(scores) < 4:
+                    tied.append(f"{surface}: {sorted(new_words)} came with scores {scores}")
+            before = after
+    assert not tied, tied
+    assert changes == 2 * 6  # six batches of four, seen on both surfaces: the watcher watched
+    week = client.get(f"/api/pulse/{slug}").json()["weeks"][0]
+    assert (week["responses"], week["inResults"]) == (24, 24)
