@@ -527,3 +527,48 @@ def test_five_thousand_digit_numbers_in_every_position(tool_name: str,
             findings.judge(f"{endpoint.name} {what}", response)
     assert tried > 0
     assert findings.items == [], findings.report(tool_name, "5,000-digit numbers")
+
+
+# --- invisible-only text ------------------------------------------------------------------------
+
+INVISIBLE_ONLY = "\u200b\u2060\ufeff\u200d\u202e\u2066 \u200c"
+
+
+def text_positions(body: Any) -> Iterator[Position]:
+    """Every place a non-empty string sits in a body."""
+    for at in positions(body):
+        value: Any = body
+        for step in at:
+            value = value[step]
+        if isinstance(value, str) and value.strip():
+            yield at
+
+
+@pytest.mark.parametrize("tool_name", TOOLS)
+def test_invisible_only_text_is_empty_text(tool_name: str, strict_client: httpx.Client,
+                                           places: dict[str, Place]) -> None:
+    """Wherever an empty string is refused (a card's recipient, a plate category, a name),
+    a string of only zero-width, joiner, BOM and bidi characters gets the same answer,
+    message and all: it shows nothing, so it is nothing."""
+    place, findings = places[tool_name], Findings()
+    compared = 0
+    for endpoint in tool_endpoints(tool_name):
+        if endpoint.is_delete:
+            continue
+        base = place.base(endpoint)
+        for at in text_positions(base):
+            path = place.path(endpoint, strict_client)
+            empty = send(strict_client, endpoint.method, path, placed(base, at, ""))
+            if empty.status_code < 400:
+                continue  # optional text: nothing to compare without changing state
+            invisible = send(strict_client, endpoint.method, path,
+                             placed(base, at, INVISIBLE_ONLY))
+            compared += 1
+            if (invisible.status_code, invisible.text) != (empty.status_code, empty.text):
+                findings.items.append(
+                    f"{endpoint.name} {'.'.join(map(str, at))}: empty answered "
+                    f"{empty.status_code} {empty.text[:80]}, invisible-only "
+                    f"{invisible.status_code} {invisible.text[:80]}")
+    assert findings.items == [], findings.report(tool_name, "invisible-only text")
+    if tool_name in ("card", "giftidea", "plate", "kringle", "baby"):
+        assert compared > 0  # the issue's examples: each has a required text to compare
