@@ -218,3 +218,13 @@ def test_zoe_composed_and_decomposed_is_one_name() -> None:
     # Emoji sequences keep their joiners inside a name.
     family = "\U0001f469\u200d\U0001f469\u200d\U0001f467"
     assert clean_line(f"\u200b{family} Ann\u2060", 40) == f"{family} Ann"
+
+
+def test_trimming_a_long_run_of_blanks_is_linear() -> None:
+    """A body-sized run of spaces or invisible characters inside a value is cleaned in one
+    pass (an end-anchored regex would take hours on this)."""
+    for filler in (" ", "\u200b", " \u2060"):
+        inner = filler * 100_000
+        assert clean_text(f"a{inner}b", 10) == f"a{inner}"[:10]
+        assert clean_text(inner, 10) == "" and clean_line(inner, 10) == ""
+    assert clean_line("a" + " " * 100_000 + "b", 10) == "a b"

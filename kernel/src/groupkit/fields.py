@@ -23,10 +23,14 @@ _WHITESPACE = re.compile(r"\s+")
 #: joiner and invisible operators, the byte-order mark, soft hyphen and the bidi marks,
 #: embeddings, overrides and isolates. A value made only of them (and whitespace) is empty,
 #: and two names differing only by them are the same name.
-INVISIBLE = ("\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
-             "\ufeff")
+INVISIBLE = "".join(chr(code) for first, last in (
+    (0x00AD, 0x00AD), (0x061C, 0x061C), (0x180E, 0x180E), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x2064), (0x2066, 0x206F), (0xFEFF, 0xFEFF)) for code in range(first, last + 1))
 _INVISIBLE = re.compile(f"[{INVISIBLE}]+")
-_EDGES = re.compile(f"^[\\s{INVISIBLE}]+|[\\s{INVISIBLE}]+$")
+#: What trimming removes from either end: whitespace (every character `str.strip()` removes;
+#: none lies above U+3000) and the invisible characters. `str.strip(chars)` is linear, where
+#: a regex anchored at the end would be quadratic on a long run of spaces.
+_EDGE_CHARS = "".join(chr(code) for code in range(0x3001) if chr(code).isspace()) + INVISIBLE
 
 #: The most digits a whole number may be written with (after leading zeros) before it is
 #: read as "too large" rather than converted: far beyond every bound a field takes, and far
@@ -77,7 +81,7 @@ def _trim(value: str) -> str:
     """NFC, so one text typed two ways is stored and compared alike; then both ends trimmed
     of whitespace and invisible characters. Only invisibles left means empty, so the spec's
     "required" message applies to a value that shows nothing."""
-    text = _EDGES.sub("", unicodedata.normalize("NFC", value))
+    text = unicodedata.normalize("NFC", value).strip(_EDGE_CHARS)
     return text if _INVISIBLE.sub("", text).strip() else ""
 
 
