@@ -181,6 +181,10 @@ async def test_reveal_on_and_off(board: Any) -> None:
     assert await board.done("reveal", {"reveal": False}) == {"ok": True, "revealed": False}
     view = await board.public()
     assert view["revealed"] is False and "answers" not in view
+    # A reveal for a moment (a peek) stays on everyone's board.
+    assert [notice["what"] for notice in view["notices"]] == ["answers hidden"]
+    assert "The organiser showed the answers, then hid them again" in \
+        await board.page(f"/s/{board.slug}")
 
 
 @pytest.mark.parametrize(("body", "revealed"), [

@@ -256,6 +256,9 @@ def reveal(call: Call) -> dict[str, Any]:
     """Turn the answer key on or off."""
     revealed = bool(call.data["reveal"])
     instance = call.instance
+    if instance.data["revealed"] and not revealed:
+        # Revealing for a moment is the organiser's way to peek: it stays on the board.
+        notice(instance, "answers hidden", call.now)
     instance.data = {**instance.data, "revealed": revealed}
     if revealed:
         release(instance, people_of(instance), force=True)
@@ -295,10 +298,12 @@ BOARD_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     "factsIn": {"type": "integer", "description": "facts on the grid"},
     "total": {"type": "integer"},
     "notices": {"type": "array", "description": "organiser actions that could tie a fact "
-                "to its author, told to everyone: a reset (`name`, `factRemoved`) or "
-                "waiting facts shown early (`count`), each with its time `at`",
+                "to its author, told to everyone: a reset (`name`, `factRemoved`), "
+                "waiting facts shown early (`count`), or the answers hidden again after a "
+                "reveal, each with its time `at`",
                 "items": {"type": "object", "properties": {
-                    "what": {"type": "string", "enum": ["reset", "shown early"]},
+                    "what": {"type": "string",
+                             "enum": ["reset", "shown early", "answers hidden"]},
                     "at": {"type": "string"}, "name": {"type": "string"},
                     "factRemoved": {"type": "boolean"}, "count": {"type": "integer"}}}},
     "answers": {"type": "array", "description": "only once revealed: each name with its "
