@@ -30,7 +30,7 @@ _INVISIBLE = re.compile(f"[{INVISIBLE}]+")
 #: What trimming removes from either end: whitespace (every character `str.strip()` removes;
 #: none lies above U+3000) and the invisible characters. `str.strip(chars)` is linear, where
 #: a regex anchored at the end would be quadratic on a long run of spaces.
-_EDGE_CHARS = "".join(chr(code) for code in range(0x3001) if chr(code).isspace()) + INVISIBLE
+TRIMMED = "".join(chr(code) for code in range(0x3001) if chr(code).isspace()) + INVISIBLE
 
 #: The most digits a whole number may be written with (after leading zeros) before it is
 #: read as "too large" rather than converted: far beyond every bound a field takes, and far
@@ -81,7 +81,7 @@ def _trim(value: str) -> str:
     """NFC, so one text typed two ways is stored and compared alike; then both ends trimmed
     of whitespace and invisible characters. Only invisibles left means empty, so the spec's
     "required" message applies to a value that shows nothing."""
-    text = unicodedata.normalize("NFC", value).strip(_EDGE_CHARS)
+    text = unicodedata.normalize("NFC", value).strip(TRIMMED)
     return text if _INVISIBLE.sub("", text).strip() else ""
 
 
