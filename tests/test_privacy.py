@@ -726,3 +726,167 @@ def test_private_values_stay_private(tool_name: str, client: httpx.Client) -> No
     PRIVACY[tool_name](look)
     assert look.read_count > 0
     assert not look.controls and not look.leaks, look.report()
+
+
+# --- no-store on every private answer ----------------------------------------------------------
+
+def private_operations(tool: str) -> list[tuple[str, str]]:
+    """(method, template) of every organiser and participant operation of `tool` in the
+    OpenAPI document, GET and POST, live stream and delete aside."""
+    found = []
+    for template, operations in DOCUMENT["paths"].items():
+        if template.split("/")[2:3] != [tool] or template.endswith(("/events", "/delete")):
+            continue
+        if "{editToken}" not in template and "{token}" not in template:
+            continue
+        found += [(method.upper(), template) for method in operations
+                  if method in ("get", "post")]
+    return found
+
+
+@pytest.mark.parametrize("tool_name", sorted(INSTALLED))
+def test_every_private_answer_is_no_store(tool_name: str, client: httpx.Client) -> None:
+    """Create, every participation call, every organiser and participant operation (GET and
+    POST, with the body the participation used) and the /e/ and /p/ pages: every answer that
+    can carry someone's private data says `Cache-Control: no-store`, so no shared proxy
+    keeps one person's giftee, partner or edit link. Each private GET must have answered 200
+    at least once, so none is judged only by its refusal."""
+    look = Look(client, tool_name)
+    s = look.session()
+    problems: list[str] = []
+
+    def judge(what: str, status: int, headers: Any) -> None:
+        if status < 400 and "no-store" not in headers.get("cache-control", "").lower():
+            problems.append(f"{what} answered {status} without no-store")
+
+    created = client.post(f"/api/{tool_name}", json=dict(INSTALLED[tool_name].example))
+    assert created.status_code == 201
+    judge(f"POST /api/{tool_name}", created.status_code, created.headers)
+    for sent in s.sent:
+        judge(f"{sent.method} {sent.template}", sent.status, sent.headers)
+    bodies = {sent.template: sent.body for sent in s.sent}
+    tokens = [token for _, token in s.tokens] or ["x" * 22]
+    answered: dict[tuple[str, str], set[int]] = {}
+    for method, template in private_operations(tool_name):
+        for token in tokens[:2]:
+            path = template.format(editToken=s.edit, token=token, **s.params)
+            response = client.request(method, path, json=bodies.get(template, {}))
+            answered.setdefault((method, template), set()).add(response.status_code)
+            judge(f"{method} {template}", response.status_code, response.headers)
+    for path in [f"/e/{s.edit}", *(f"/p/{token}" for token in tokens)]:
+        response = client.get(path)
+        judge(f"GET {path[:3]}...", response.status_code, response.headers)
+    unread = [f"{method} {template} {sorted(statuses)}"
+              for (method, template), statuses in answered.items()
+              if method == "GET" and 200 not in statuses]
+    assert not unread, f"{tool_name}: private reads that never answered 200: {unread}"
+    assert not problems, f"{tool_name}: " + "; ".join(problems)
+
+
+# --- Fact Matcher: the organiser's own view over time ------------------------------------------
+
+def test_fact_organiser_diffing_exports_ties_no_fact(client: httpx.Client) -> None:
+    """An organiser exports (and reads the public board and the organiser page) before and
+    after every claim and every save, knowing exactly who just acted: no save changes
+    anything about that person, and facts only ever join the grid three or more at a time,
+    so no fact can be pinned on the one who just wrote it. The answer key appears only with
+    the reveal, and the organiser's shortcuts (showing a short batch, a reset that wipes a
+    shown fact) are announced on the public board."""
+    names = [f"Person {letter}" for letter in "ABCDEFGH"]
+    made = client.post("/api/fact", json={"title": "Offsite", "names": names}).json()
+    slug, edit = made["slug"], made["editToken"]
+
+    def seen() -> tuple[dict[str, Any], set[str], str]:
+        export = client.post(f"/api/fact/{edit}/export").json()["data"]
+        board = client.get(f"/api/fact/{slug}").json()
+        texts = {fact["text"] for fact in board["facts"]} | \
+            {fact["text"] for fact in export["facts"]}
+        return export, texts, client.get(f"/e/{edit}").text
+
+    facts = {name: f"fact number {index} qz" for index, name in enumerate(names)}
+    ties: list[str] = []
+    export, texts, page = seen()
+    for name in names[:7]:
+        token = client.post("/api/fact/claim", json={"slug": slug, "name": name}).json()["token"]
+        export, texts, page = seen()
+        assert client.post(f"/api/fact/p/{token}/save",
+                           json={"text": facts[name]}).status_code == 200
+        after, new_texts, new_page = seen()
+        assert "answerKey" not in after and "savedAt" not in json.dumps(after)
+        if after["people"] != export["people"]:
+            ties.append(f"the export's people changed when {name} saved")
+        if re.sub(r"\d+ of \d+|data-live-version=\"\d+\"", "", new_page) != \
+                re.sub(r"\d+ of \d+|data-live-version=\"\d+\"", "", page) \
+                and facts[name] not in new_page:
+            ties.append(f"the organiser page changed for {name}'s save alone")
+        joined = new_texts - texts
+        if 0 < len(joined) < 3:
+            ties.append(f"{sorted(joined)} joined the grid alone as {name} saved")
+    assert not ties, ties
+    board = client.get(f"/api/fact/{slug}").json()
+    assert board["factsIn"] == 6  # two batches of three; the seventh waits
+    assert client.post(f"/api/fact/{edit}/show").json() == {"ok": True, "shown": 1}
+    board = client.get(f"/api/fact/{slug}").json()
+    assert board["factsIn"] == 7 and board["notices"][-1]["what"] == "shown early"
+    # A reset that wipes a shown fact is told to everyone, the person's name included.
+    assert client.post(f"/api/fact/{edit}/reset", json={"name": names[2]}).status_code == 200
+    notice = client.get(f"/api/fact/{slug}").json()["notices"][-1]
+    assert (notice["what"], notice["name"], notice["factRemoved"]) == \
+        ("reset", names[2], True)
+    assert f"The organiser reset {names[2]}" in client.get(f"/s/{slug}").text
+    client.post(f"/api/fact/{edit}/reveal", json={"reveal": True})
+    key = client.post(f"/api/fact/{edit}/export").json()["data"]["answerKey"]
+    assert {row["name"]: row["fact"] for row in key}[names[0]] == facts[names[0]]
+
+
+# --- Weekly Pulse: a watcher over time ----------------------------------------------------------
+
+def _pulse_current(client: httpx.Client, slug: str) -> tuple[dict[int, int], set[str], set[str]]:
+    """(score counts, words in the JSON, words on the page) of this week's results."""
+    week = client.get(f"/api/pulse/{slug}").json()["weeks"][0]
+    counts = {row["score"]: row["count"] for row in week["scores"] or []}
+    page = client.get(f"/s/{slug}").text
+    current = page[page.index("pulse-current"):]
+    current = current[:current.index("</article>")]
+    on_page = set(re.findall(r"<li>([^<]*)</li>", current))
+    return counts, set(week["comments"] or []), on_page
+
+
+def test_pulse_watcher_diffing_each_response_ties_none(client: httpx.Client) -> None:
+    """A public visitor holds the live stream and, on every event, reads the public JSON and
+    page, while 24 people respond one at a time (scores cycling 1-5, so any four in a row
+    differ). Whenever the results change, every word that appeared could have come with any
+    of at least four different scores: no score is tied to its words, on either surface.
+    (Before batching, each response moved one score and added one word at once: 24 ties.)"""
+    made = client.post("/api/pulse", json={"team": "Watchers"}).json()
+    slug, tied, changes = made["slug"], [], 0
+    with client.stream("GET", f"/api/pulse/{slug}/events", timeout=30.0) as stream:
+        lines = stream.iter_lines()
+
+        def next_event() -> None:
+            for line in lines:
+                if line.startswith("data:"):
+                    return
+
+        next_event()  # the version on connect
+        before = _pulse_current(client, slug)
+        for index in range(24):
+            score, words = index % 5 + 1, f"pulse words {index} qz"
+            reply = client.post("/api/pulse/respond",
+                                json={"slug": slug, "score": score, "words": words})
+            assert reply.status_code == 201
+            next_event()
+            after = _pulse_current(client, slug)
+            delta = {s: after[0].get(s, 0) - before[0].get(s, 0) for s in range(1, 6)}
+            scores = {s for s, moved in delta.items() if moved}
+            for surface, new_words in (("JSON", after[1] - before[1]),
+                                       ("page", after[2] - before[2])):
+                if new_words:
+                    changes += 1
+                if new_words and len(scores) < 4:
+                    tied.append(f"{surface}: {sorted(new_words)} came with scores {scores}")
+            before = after
+    assert not tied, tied
+    assert changes == 2 * 6  # six batches of four, seen on both surfaces: the watcher watched
+    week = client.get(f"/api/pulse/{slug}").json()["weeks"][0]
+    assert (week["responses"], week["inResults"]) == (24, 24)

@@ -15,6 +15,7 @@ from werkzeug.routing import BaseConverter
 from . import live, resolve, schema
 from .credentials import SLUG_REGEX, digest, new_edit_token, new_slug
 from .errors import ApiError
+from .fields import json_int
 from .storage import Instance, Storage
 from .tool import Call, Operation, Operations, Reply, Tool
 
@@ -40,12 +41,13 @@ def _storable(value: Any) -> Any:
 
 
 def parse_body(raw: bytes | str) -> Any:
-    """Strict JSON (no NaN or Infinity); anything unreadable, however broken or deeply
-    nested, reads as `{}`. Lone surrogates become U+FFFD; NUL characters are dropped."""
+    """Strict JSON (no NaN or Infinity; an integer of more than MAX_DIGITS digits reads as
+    an infinity, as in a browser, see fields.json_int); anything unreadable, however broken
+    or deeply nested, reads as `{}`. Lone surrogates become U+FFFD; NUL characters are dropped."""
     if not raw:
         return {}
     try:
-        body = json.loads(raw, parse_constant=_refuse_constant)
+        body = json.loads(raw, parse_constant=_refuse_constant, parse_int=json_int)
         text = raw if isinstance(raw, str) else raw.decode("utf-8")
         lowered = text.lower()
         if "\\ud" in lowered or "\\u0000" in lowered:
@@ -104,7 +106,7 @@ def create_view(tool: Tool) -> Callable[[], Any]:
     async def create() -> Response:
         body = await json_body()
         created = await storage().write(_create, tool, body, before=pending_limit())
-        return json_response(created, 201)
+        return json_response(created, 201, PRIVATE)
     create.__name__ = f"create_{tool.name}"
     return create
 
@@ -153,13 +155,30 @@ def live_view(tool: Tool) -> Callable[..., Any]:
     return view
 
 
+#: Never kept by a browser or a shared proxy: every answer that may carry a participant's or
+#: the organiser's private data (their own link's view, an export, a token just issued).
+PRIVATE = {"Cache-Control": "no-store"}
+
+
+def is_private(op: Operation) -> bool:
+    """Organiser and participant routes, and every write (a claim answers with its token):
+    only the group's public reads may be cached."""
+    return op.kind in ("organiser", "participant") or op.writes
+
+
 def _respond(op: Operation, result: dict[str, Any] | Reply) -> Response:
     if isinstance(result, Reply):
+        headers = dict(result.headers)
         if result.content_type.startswith("application/json"):
-            return json_response(result.body, result.status, dict(result.headers))
-        return Response(result.body, status=result.status, content_type=result.content_type,
-                        headers=dict(result.headers))
-    return json_response(result, op.status)
+            response = json_response(result.body, result.status, headers)
+        else:
+            response = Response(result.body, status=result.status,
+                                content_type=result.content_type, headers=headers)
+    else:
+        response = json_response(result, op.status)
+    if is_private(op):
+        response.headers.update(PRIVATE)
+    return response
 
 
 def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:

@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, hookimpl
 
 from .api import (
+    BATCH,
     MIN_SHOWN,
     PULSE_SCHEMA,
     create,
@@ -38,12 +39,16 @@ def groupkit_tool() -> Tool:
         limits={"keptWeeks": KEEP_WEEKS, "minimumShown": MIN_SHOWN},
         public_schema=PULSE_SCHEMA,
         example={"team": "Platform team", "question": "How was your week?",
-                 "askWords": True},
+                 "askWords": True, "resultsAtWeekEnd": False},
         description=(
             "Weeks run Monday to Sunday in the Australia/Sydney time zone and are named by "
             f"their Monday. A week with fewer than {MIN_SHOWN} responses shows only its "
             "count, to everyone: the public page, the organiser page and the export are the "
-            "same view, and there is no organiser view of single responses. "
+            "same view, and there is no organiser view of single responses. The current "
+            f"week's results take in new responses only {BATCH} or more at a time (the "
+            "count is live), so nobody comparing the results before and after a response "
+            "can pair its score with its words; `resultsAtWeekEnd` (the organiser's option, "
+            "default false) shows nothing but the count until the week is over. "
             f"{KEEP_WEEKS} weeks (about six months) are kept: this week and the "
             f"{KEEP_WEEKS - 1} before it; older weeks are dropped whole by the retention "
             "task. Organiser operation designed here: `details`."),
