@@ -43,8 +43,9 @@ STOP_TIMEOUT = 10.0
 # The server must see only the config file we write, whatever the caller's environment says.
 SCRUBBED_ENV = ("GROUPKIT_CONFIG", "GROUPKIT_DATABASE_URL", "GROUPKIT_MODE", "GROUPKIT_MIGRATED")
 
-#: Screenshots written during this run, listed in the terminal summary.
-SAVED_SCREENSHOTS: list[Path] = []
+#: When this run began: screenshots written since are listed in the terminal summary (under
+#: pytest-xdist the workers write them, so the directory is read rather than a list kept).
+RUN_STARTED = time.time()
 
 
 def _toml(value: Any) -> str:
@@ -278,26 +279,30 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[.
 
 @pytest.fixture(scope="session")
 def screenshot() -> Callable[[Any, str], Path]:
-    """`screenshot(page, "name")` saves a full-page PNG to artifacts/screenshots/name.png."""
+    """`screenshot(page, "name")` saves a full-page PNG to artifacts/screenshots/name.png.
+    Written under a name of this process first, then renamed over the target: test processes
+    running side by side never leave a half-written file."""
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
 
     def save(page: Any, name: str) -> Path:
         path = SCREENSHOT_DIR / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        partial = path.with_name(f".{name}.{os.getpid()}.png")
+        partial.write_bytes(page.screenshot(full_page=True))
+        os.replace(partial, path)
         # A full-page capture in headless Chromium can leave the page scrolled a little
         # away from where the compositor thinks it is, and the next click then lands beside
         # its target: start from the top again.
         page.evaluate("window.scrollTo(0, 0)")
-        if path not in SAVED_SCREENSHOTS:
-            SAVED_SCREENSHOTS.append(path)
         return path
 
     return save
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if SAVED_SCREENSHOTS:
+    saved = sorted(path for path in SCREENSHOT_DIR.glob("*.png")
+                   if not path.name.startswith(".") and path.stat().st_mtime >= RUN_STARTED)
+    if saved:
         terminalreporter.section("screenshots")
-        terminalreporter.write_line(f"{len(SAVED_SCREENSHOTS)} saved in {SCREENSHOT_DIR}:")
-        for path in SAVED_SCREENSHOTS:
+        terminalreporter.write_line(f"{len(saved)} saved in {SCREENSHOT_DIR}:")
+        for path in saved:
             terminalreporter.write_line(f"  {path}")
