@@ -86,8 +86,9 @@ class LiveServer:
 
     def __init__(self, directory: Path, *, workers: int, mode: str, database: str | LiveServer,
                  limits: Mapping[str, int], trusted_proxies: Sequence[str],
-                 tools: Sequence[str]) -> None:
+                 tools: Sequence[str], python: str = sys.executable) -> None:
         self.directory = directory
+        self.python = python  # the interpreter whose installed groupkit serves
         self.workers = workers
         self.mode = mode
         self.schema: PostgresSchema | None = None
@@ -127,7 +128,7 @@ class LiveServer:
         self.base_url = f"http://127.0.0.1:{self.port}"
         env = {key: value for key, value in os.environ.items() if key not in SCRUBBED_ENV}
         env["PYTHONUNBUFFERED"] = "1"
-        command = [sys.executable, "-m", "groupkit.cli", "--config", str(self.config_path),
+        command = [self.python, "-m", "groupkit.cli", "--config", str(self.config_path),
                    "serve", "--host", "127.0.0.1", "--port", str(self.port),
                    "--workers", str(self.workers)]
         with open(self.log_path, "ab") as log:
@@ -250,7 +251,8 @@ class LiveServer:
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., LiveServer]]:
     """Factory: `live_server(workers=1, mode="development", database="default", limits={},
     trusted_proxies=(), tools=("*",))` starts a fresh server and waits until it serves
-    (`database`: "default", "sqlite", "postgres", or another LiveServer to share its database);
+    (`database`: "default", "sqlite", "postgres", or another LiveServer to share its database;
+    `python`: another environment's interpreter, to serve what is installed there);
     with `wait=False` it only launches it (call `.wait()` later, e.g. to start several at
     once). All stop at module end."""
     started: list[LiveServer] = []
@@ -258,12 +260,13 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[.
     def start(*, workers: int = 1, mode: str = "development",
               database: str | LiveServer = "default",
               limits: Mapping[str, int] | None = None, trusted_proxies: Sequence[str] = (),
-              tools: Sequence[str] = ("*",), wait: bool = True) -> LiveServer:
+              tools: Sequence[str] = ("*",), wait: bool = True,
+              python: str = sys.executable) -> LiveServer:
         if workers not in (1, 2):
             raise ValueError("workers is 1 or 2")
         server = LiveServer(tmp_path_factory.mktemp("server"), workers=workers, mode=mode,
                             database=database, limits=dict(limits or {}),
-                            trusted_proxies=trusted_proxies, tools=tools)
+                            trusted_proxies=trusted_proxies, tools=tools, python=python)
         started.append(server)
         server.launch()
         return server.wait() if wait else server
