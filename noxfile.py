@@ -8,6 +8,7 @@ the tool, e.g. `uv run nox -s tests -- -k limits -x`.
     tests_postgres  the suite without browser tests against $GROUPKIT_TEST_POSTGRES_URL
                     (start a throwaway server with `.ci/postgres.sh`, which prints the URL)
     e2e             only the browser tests (headless Chromium; set $GROUPKIT_CHROMIUM)
+    build           wheels and sdists of the kernel and every plugin in dist/
     lint            ruff check
     types           mypy over the kernel and every plugin
     bench           throughput, latency and CPU as ratios to bare Quart (bench/run.py)
@@ -91,6 +92,15 @@ def fuzz(session: nox.Session) -> None:
     uv_run(session, "pytest", "-q", "-s", "tests/test_schemathesis.py", "tests/test_fuzz.py",
            *session.posargs, env={"GROUPKIT_FUZZ_EXAMPLES": "60",
                                   "GROUPKIT_FUZZ_EXAMPLES_PER_TOOL": "600"})
+
+
+@nox.session
+def build(session: nox.Session) -> None:
+    """Wheels and sdists of the kernel and of every plugin, each with its own version, in
+    dist/ (`uv build --all-packages`); install them with `pip install dist/*.whl` or
+    `uv pip install --find-links dist groupkit groupkit-plate`."""
+    session.run("uv", "build", "--all-packages", "--out-dir", "dist", *session.posargs,
+                external=True)
 
 
 @nox.session

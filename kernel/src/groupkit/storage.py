@@ -21,7 +21,7 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import peewee as pw
@@ -48,6 +48,11 @@ class JsonField(pw.TextField):
 
 
 class BaseModel(pw.Model):
+    # peewee adds this primary key to every model that declares none; declared here for the
+    # type checker only (peewee's stubs cannot know it), so `Model.id` type-checks in plugins.
+    if TYPE_CHECKING:
+        id: pw.AutoField[int]
+
     class Meta:
         database = database
         legacy_table_names = False

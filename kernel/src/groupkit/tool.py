@@ -167,8 +167,10 @@ class Tool:
                 links still all answer alike.
     prune:      `(now) -> int` drops data past the tool's retention (returns rows removed);
                 run by `groupkit prune` and periodically by the server, in one transaction.
-    plugin_api: the kernel plugin API version the plugin is written for
-                (`groupkit.PLUGIN_API_VERSION`); another version is refused at start-up.
+    plugin_api: required, keyword only: the oldest and newest groupkit plugin API versions
+                the plugin works with, as literals, e.g. `plugin_api=(1, 1)`; a kernel
+                whose `PLUGIN_API_VERSION` is outside that range refuses the plugin at
+                start-up, by name (docs/plugins.md lists what changed in each version).
     limits:     capacity limits by name (e.g. `{"messages": 400}`), shown in the OpenAPI
                 document and enforced by the tool under the instance lock.
     preview:    `(instance) -> dict(title, description)` for link previews; default: title.
@@ -201,7 +203,9 @@ class Tool:
     description: str = ""
     prune: Callable[[dt.datetime], int] | None = None
     not_found: str = ""
-    plugin_api: int = 1
+    # Written as literals by the plugin, never read from the running kernel's constant,
+    # so a kernel of another contract version can tell the plugin was not written for it.
+    plugin_api: tuple[int, int] = dataclasses.field(kw_only=True)
 
     def export_of(self, instance: Instance) -> dict[str, Any]:
         return (self.export or self.organiser_view)(instance)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import PLUGIN_API_VERSION, Tool, hookimpl
+from groupkit import Tool, hookimpl
 
 from .api import (
     MAX_RESPONSES,
@@ -26,7 +26,7 @@ HERE = Path(__file__).parent
 @hookimpl
 def groupkit_tool() -> Tool:
     return Tool(
-        name="finddate", title="Find a Date", version=__version__, plugin_api=PLUGIN_API_VERSION,
+        name="finddate", title="Find a Date", version=__version__, plugin_api=(1, 1),
         summary="Propose a few dates or times; everyone marks yes, if need be or no, "
                 "and the best one stands out.",
         create_schema=CreateFindDate, create=create, public_view=public_view,

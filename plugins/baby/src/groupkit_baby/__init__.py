@@ -19,6 +19,7 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="baby", title="Baby Guess Pool", version=__version__,
+        plugin_api=(1, 1),
         summary="Everyone guesses the arrival date and birth weight; "
                 "the closest guess wins once bub is here.",
         create_schema=CreateBaby, create=create, title_of=title_of,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import PLUGIN_API_VERSION, Tool, hookimpl
+from groupkit import Tool, hookimpl
 
 from .api import (
     MAX_MESSAGES,
@@ -30,7 +30,7 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="card", title="Group Card", version=__version__,
-        plugin_api=PLUGIN_API_VERSION,
+        plugin_api=(1, 1),
         summary="A card for someone special that everyone signs with a message — "
                 "share it, print it, or both.",
         create_schema=CreateCard, create=create, title_of=title_of,

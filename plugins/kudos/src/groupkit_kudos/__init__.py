@@ -29,6 +29,7 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="kudos", title="Kudos Wall", version=__version__,
+        plugin_api=(1, 1),
         summary="A wall of thank-you notes for a team: this week's on top, recent weeks "
                 "in the archive.",
         create_schema=CreateKudos, create=create, title_of=title_of,

@@ -30,6 +30,7 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="poker", title="Scrum Poker", version=__version__,
+        plugin_api=(1, 1),
         summary="Planning poker for a team: everyone picks a card in private, then the "
                 "facilitator turns them all over at once.",
         create_schema=CreatePoker, create=create, title_of=title_of,

@@ -38,6 +38,7 @@ DESCRIPTION = (
 def groupkit_tool() -> Tool:
     return Tool(
         name="poll", title="Group Vote", version=__version__,
+        plugin_api=(1, 1),
         summary="A quick vote on a few options: single or multiple choice, open or secret "
                 "ballot, results live as people vote.",
         create_schema=CreatePoll, create=create, title_of=lambda data: data["question"],

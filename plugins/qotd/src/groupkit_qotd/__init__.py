@@ -43,6 +43,7 @@ DESCRIPTION = (
 def groupkit_tool() -> Tool:
     return Tool(
         name="qotd", title="Question of the Day", version=__version__,
+        plugin_api=(1, 1),
         summary="A fresh either-or question for the team every day: everyone picks a side "
                 "and sees the split.",
         create_schema=CreateQotd, create=create, title_of=title_of,

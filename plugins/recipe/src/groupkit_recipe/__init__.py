@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import PLUGIN_API_VERSION, Tool, hookimpl
+from groupkit import Tool, hookimpl
 
 from .api import (
     MAX_RECIPES,
@@ -29,7 +29,7 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="recipe", title="Recipe Collection", version=__version__,
-        plugin_api=PLUGIN_API_VERSION,
+        plugin_api=(1, 1),
         summary="A shared recipe book: everyone adds their favourites, and it reads well "
                 "on screen and on paper.",
         create_schema=CreateRecipe, create=create,

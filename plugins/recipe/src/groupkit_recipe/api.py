@@ -54,7 +54,8 @@ def _iso(moment: dt.datetime) -> str:
 def _rtokens(instance: Instance) -> dict[str, str]:
     """Recipe id -> its contributor token, for the organiser (kept readable when issued)."""
     return {credential.ref: credential.plain for credential in Credential.select().where(
-        (Credential.instance == instance) & (Credential.kind == TOKEN_KIND))}
+        (Credential.instance == instance) & (Credential.kind == TOKEN_KIND))
+        if credential.plain is not None}  # always kept for these tokens; mypy cannot know
 
 
 def _recipe(row: Recipe, rtoken: str | None = None) -> dict[str, Any]:

@@ -18,6 +18,7 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="roster", title="Volunteer Roster", version=__version__,
+        plugin_api=(1, 1),
         summary="Timed shifts with a few spots each: volunteers put their names down, "
                 "the coordinator gets the list.",
         create_schema=CreateRoster, create=create, public_view=public_view,

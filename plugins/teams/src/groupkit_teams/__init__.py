@@ -25,6 +25,7 @@ DESCRIPTION = (
 def groupkit_tool() -> Tool:
     return Tool(
         name="teams", title="Team Picker", version=__version__,
+        plugin_api=(1, 1),
         summary="Shuffle a list of names into teams and share the result at one link.",
         create_schema=CreateTeams, create=create, public_view=public_view,
         organiser_view=organiser_view, operations=ops,
