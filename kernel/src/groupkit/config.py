@@ -30,6 +30,7 @@ class Settings:
     max_body_bytes: int = 256 * 1024
     base_url: str = ""
     prune_every_minutes: int = 60
+    streams_per_client: int = 100
 
     @property
     def production(self) -> bool:
@@ -60,13 +61,15 @@ _SECTIONS: dict[str, dict[str, tuple[str, type]]] = {
         "create_per_hour": ("create_per_hour", int),
         "post_per_hour": ("post_per_hour", int),
         "max_body_bytes": ("max_body_bytes", int),
+        "streams_per_client": ("streams_per_client", int),
     },
     "proxy": {"trusted": ("trusted_proxies", list)},
     "tools": {"enabled": ("enabled_tools", list)},
     "retention": {"every_minutes": ("prune_every_minutes", int)},
     "server": {},
 }
-_AT_LEAST_ONE = ("create_per_hour", "post_per_hour", "max_body_bytes", "database_threads")
+_AT_LEAST_ONE = ("create_per_hour", "post_per_hour", "max_body_bytes", "database_threads",
+                 "streams_per_client")
 _TOP = {"mode", "base_url", *_SECTIONS}
 
 

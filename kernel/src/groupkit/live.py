@@ -41,10 +41,14 @@ log = logging.getLogger("groupkit.live")
 
 
 def changed(instance: Instance) -> None:
-    """Record that `instance` changed; call inside the write transaction that changed it."""
-    Instance.update(version=Instance.version + 1).where(Instance.id == instance.id).execute()
+    """Record that `instance` changed; call inside the write transaction that changed it.
+    On PostgreSQL the version bump and the notification are one statement (one round trip)."""
     if is_postgres():
-        database.execute_sql("SELECT pg_notify(%s, %s)", (CHANNEL, instance.slug))
+        database.execute_sql(
+            "UPDATE instance SET version = version + 1 WHERE id = %s "
+            "RETURNING pg_notify(%s, slug)", (instance.id, CHANNEL))
+        return
+    Instance.update(version=Instance.version + 1).where(Instance.id == instance.id).execute()
 
 
 def _versions(slugs: list[str]) -> dict[str, int]:
@@ -62,6 +66,18 @@ class LiveHub:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._listener: _Listener | None = None
+        #: Open streams by client address, for the per-client cap (`streams_per_client`).
+        self.clients: dict[str, int] = {}
+
+    def streams_of(self, client: str) -> int:
+        return self.clients.get(client, 0)
+
+    def _hold(self, client: str, delta: int) -> None:
+        count = self.clients.get(client, 0) + delta
+        if count > 0:
+            self.clients[client] = count
+        else:
+            self.clients.pop(client, None)
 
     async def open(self, tool: str, slug: str) -> tuple[int, asyncio.Queue[int | None]]:
         """Start watching; 404 (`ApiError`) for anything `by_slug` would refuse."""
@@ -177,14 +193,20 @@ class _Listener(threading.Thread):
                     conn.close()
 
 
-async def stream(hub: LiveHub, tool: str, slug: str) -> AsyncIterator[str]:
-    """The text of one SSE stream; raises the usual 404 before any byte is sent."""
-    version, queue = await hub.open(tool, slug)
-    return _events(hub, slug, version, queue)
+async def stream(hub: LiveHub, tool: str, slug: str, client: str = "") -> AsyncIterator[str]:
+    """The text of one SSE stream; raises the usual 404 before any byte is sent. The stream
+    counts against `client`'s cap from now until it ends."""
+    hub._hold(client, 1)
+    try:
+        version, queue = await hub.open(tool, slug)
+    except BaseException:
+        hub._hold(client, -1)
+        raise
+    return _events(hub, slug, version, queue, client)
 
 
 async def _events(hub: LiveHub, slug: str, version: int,
-                  queue: asyncio.Queue[int | None]) -> AsyncIterator[str]:
+                  queue: asyncio.Queue[int | None], client: str) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + STREAM_SECONDS
     try:
@@ -203,3 +225,4 @@ async def _events(hub: LiveHub, slug: str, version: int,
             yield f"event: version\ndata: {current}\n\n"
     finally:
         hub.close(slug, queue)
+        hub._hold(client, -1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +167,10 @@ class Tool:
                 links still all answer alike.
     prune:      `(now) -> int` drops data past the tool's retention (returns rows removed);
                 run by `groupkit prune` and periodically by the server, in one transaction.
+    view_time:  `(instance, now) -> hashable`, for a tool whose views depend on the clock:
+                the part they depend on (e.g. the local day). Rendered views are cached per
+                instance version and this value; a view that reads `request_time()` without
+                it is not cached at all.
     plugin_api: the kernel plugin API version the plugin is written for
                 (`groupkit.PLUGIN_API_VERSION`); another version is refused at start-up.
     limits:     capacity limits by name (e.g. `{"messages": 400}`), shown in the OpenAPI
@@ -201,6 +205,7 @@ class Tool:
     description: str = ""
     prune: Callable[[dt.datetime], int] | None = None
     not_found: str = ""
+    view_time: Callable[[Instance, dt.datetime], Hashable] | None = None
     plugin_api: int = 1
 
     def export_of(self, instance: Instance) -> dict[str, Any]:
