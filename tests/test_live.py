@@ -79,3 +79,67 @@ async def test_a_failed_write_changes_nothing_and_unknown_slugs_are_the_usual_40
         assert missing.json() == {"error": "Nothing here — check the link you were given."}
         wrong_tool = await client.get(f"/api/sweeps/{slug}/events")
         assert wrong_tool.status_code == 404
+
+
+async def test_pages_cached_in_each_worker_are_never_stale_after_a_write_elsewhere(
+        server: Any) -> None:
+    # Many connections, so both workers serve (and cache) the page and the JSON; each change
+    # is made through yet another connection, often by the other worker.
+    async with server.async_client() as actor:
+        created = (await actor.post("/api/plate", json=BOARD)).json()
+        slug = created["slug"]
+        readers = [server.async_client() for _ in range(6)]
+        try:
+            for number in range(1, 4):
+                for reader in readers:
+                    page = await reader.get(f"/s/{slug}")
+                    assert f"Cook {number}" not in page.text
+                claimed = await actor.post("/api/plate/claim", json={
+                    "slug": slug, "slotId": f"c0-{number}", "name": f"Cook {number}",
+                    "dish": "Soup"})
+                assert claimed.status_code == 201
+                for reader in readers:
+                    page = await reader.get(f"/s/{slug}")
+                    assert f"Cook {number}" in page.text
+                    board = (await reader.get(f"/api/plate/{slug}")).text
+                    assert f"Cook {number}" in board
+            assert (await actor.post(f"/api/plate/{created['editToken']}/delete")).status_code \
+                == 200
+            for reader in readers:
+                assert (await reader.get(f"/s/{slug}")).status_code == 404
+                assert (await reader.get(f"/api/plate/{slug}")).status_code == 404
+        finally:
+            for reader in readers:
+                await reader.aclose()
+
+
+def from_address(server: Any, address: str) -> httpx.AsyncClient:
+    return server.async_client(transport=httpx.AsyncHTTPTransport(local_address=address))
+
+
+async def test_one_client_is_refused_beyond_its_stream_cap_while_others_are_served(
+        live_server: Callable[..., Any]) -> None:
+    capped = live_server(workers=1, limits={"streams_per_client": 3})
+    async with from_address(capped, "127.0.0.1") as greedy, \
+            from_address(capped, "127.0.0.2") as other:
+        slug = (await greedy.post("/api/plate", json=BOARD)).json()["slug"]
+        held = [events(greedy, f"/api/plate/{slug}/events") for _ in range(3)]
+        for stream in held:
+            assert await next_event(stream) == ("version", "0")
+        refused = await greedy.get(f"/api/plate/{slug}/events")
+        assert refused.status_code == 429
+        assert refused.json() == {
+            "error": "Too many live pages open from this connection — close a few and try "
+                     "again."}
+        assert refused.headers["Retry-After"]
+        assert (await greedy.get(f"/s/{slug}")).status_code == 200  # pages still served
+        stream = events(other, f"/api/plate/{slug}/events")
+        assert await next_event(stream) == ("version", "0")
+        await stream.aclose()
+        # A stream that ends gives its place back.
+        await held.pop().aclose()
+        await asyncio.sleep(0.3)
+        again = events(greedy, f"/api/plate/{slug}/events")
+        assert await next_event(again) == ("version", "0")
+        for open_stream in [*held, again]:
+            await open_stream.aclose()
