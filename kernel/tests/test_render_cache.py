@@ -77,6 +77,16 @@ async def test_a_deleted_instance_is_never_served_from_memory(client: Any) -> No
     await text_of(client, f"/api/demo/{made['slug']}", 404)
 
 
+async def test_a_new_instance_never_gets_a_deleted_ones_pages(client: Any) -> None:
+    """SQLite may hand a deleted instance's id to the next one, at the same version."""
+    for title in ("First", "Second", "Third"):
+        made = await create(client, "demo", {"title": title, "names": ["A"]})
+        assert title in await text_of(client, f"/s/{made['slug']}")
+        assert title in await text_of(client, f"/e/{made['editToken']}")
+        assert title in await text_of(client, f"/api/demo/{made['slug']}")
+        assert (await client.post(f"/api/demo/{made['editToken']}/delete")).status_code == 200
+
+
 async def test_a_write_made_by_another_process_is_seen(client: Any) -> None:
     """Another worker shares only the database: its write bumps the version there."""
     slug = (await create(client, "demo", {"title": "Lunch", "names": ["A"]}))["slug"]

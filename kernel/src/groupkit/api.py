@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from quart import Quart, Response, current_app, g, request
+from quart import Quart, Response, copy_current_request_context, current_app, g, request
 from werkzeug.routing import BaseConverter
 
 from . import limits, live, resolve, schema
@@ -163,8 +163,17 @@ def live_view(tool: Tool) -> Callable[..., Any]:
                                        current_app.config["GROUPKIT_TRUSTED"])
         if hub.streams_of(client) >= settings.streams_per_client:
             raise ApiError(429, STREAMS_LIMIT_MESSAGE, {"Retry-After": "30"})
+        page: live.PageRenderer | None = None
+        if request.args.get("page") == "public":
+            renderer = current_app.config["GROUPKIT_PUBLIC_PAGE"]
+
+            async def public_page() -> tuple[int, str] | None:
+                result: tuple[int, str] | None = await renderer(slug)
+                return result
+            # Rendered later, while the stream runs: in a copy of this request's context.
+            page = copy_current_request_context(public_page)
         try:
-            events = await live.stream(hub, tool.name, slug, client)
+            events = await live.stream(hub, tool.name, slug, client, page)
         except ApiError as error:
             raise reworded(not_found_message(tool), error) from None
         response = Response(events, content_type="text/event-stream",

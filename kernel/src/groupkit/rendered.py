@@ -39,7 +39,7 @@ class Rendered:
     body: bytes
     etag: str
     content_type: str
-    status: int = 200
+    version: int = 0
 
 
 class RenderCache:
@@ -59,7 +59,8 @@ class RenderCache:
         if (tool.name, view) in self.clock_bound:
             return None
         when = tool.view_time(instance, now) if tool.view_time is not None else None
-        return (view, instance.id, instance.version, when, *extra)
+        # The slug, not the id: SQLite may give a deleted instance's id to the next one.
+        return (view, instance.slug, instance.version, when, *extra)
 
     def get(self, key: Key) -> Rendered | None:
         with self._lock:
@@ -119,7 +120,7 @@ class RenderCache:
         self.renders += 1
         body = text.encode("utf-8")
         rendered = Rendered(body, hashlib.blake2b(body, digest_size=12).hexdigest(),
-                            content_type)
+                            content_type, instance.version)
         if clock_read and tool.view_time is None:
             self.clock_bound.add((tool.name, view))
         elif key is not None:
@@ -132,8 +133,7 @@ def respond(rendered: Rendered, headers: dict[str, str] | None = None) -> Respon
     if request.if_none_match.contains(rendered.etag):
         response = Response(b"", status=304)
     else:
-        response = Response(rendered.body, status=rendered.status,
-                            content_type=rendered.content_type)
+        response = Response(rendered.body, content_type=rendered.content_type)
     response.set_etag(rendered.etag)
     for name, value in (headers or {}).items():
         response.headers[name] = value

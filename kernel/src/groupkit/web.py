@@ -14,7 +14,7 @@ from quart import Quart, Response, current_app, request
 from . import resolve
 from .api import base_url, now, render_cache, storage
 from .errors import ApiError
-from .rendered import respond
+from .rendered import Rendered, respond
 from .storage import Instance
 from .tokens import lookup_token
 from .tool import Tool
@@ -111,7 +111,7 @@ def _request_shape() -> tuple[str, bytes]:
     return base_url(), request.query_string
 
 
-async def public_page(slug: str) -> Response:
+async def _public_rendered(slug: str, shape: tuple[str, bytes]) -> Rendered:
     def locate() -> tuple[Tool, Instance]:
         instance = resolve.by_slug(None, slug)
         return _enabled(instance), instance
@@ -121,12 +121,25 @@ async def public_page(slug: str) -> Response:
                       view=tool.public_view(instance), preview=tool.preview_of(instance),
                       links=_links(instance.slug), slug=instance.slug), HTML
 
+    return await render_cache().serve(storage(), locate, "page:public", now(), shape, make)
+
+
+async def public_page(slug: str) -> Response:
     try:
-        rendered = await render_cache().serve(storage(), locate, "page:public", now(),
-                                              _request_shape(), make)
+        rendered = await _public_rendered(slug, _request_shape())
     except ApiError:
         return await not_found_page()
     return respond(rendered)
+
+
+async def public_page_now(slug: str) -> tuple[int, str] | None:
+    """For live streams (`groupkit.live`): the public page as a visitor without a query
+    string sees it now, with the version it shows; None once it is gone."""
+    try:
+        rendered = await _public_rendered(slug, (base_url(), b""))
+    except ApiError:
+        return None
+    return rendered.version, rendered.body.decode("utf-8")
 
 
 async def organiser_page(edit_token: str) -> Response:
@@ -203,3 +216,4 @@ def mount(app: Quart) -> None:
     app.add_url_rule("/robots.txt", "robots", robots)
     app.add_url_rule("/healthz", "healthz", healthz)
     app.after_request(apply_headers)
+    app.config["GROUPKIT_PUBLIC_PAGE"] = public_page_now
