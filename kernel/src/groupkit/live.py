@@ -64,7 +64,8 @@ def changed(instance: Instance) -> None:
             "UPDATE instance SET version = version + 1 WHERE id = %s "
             "RETURNING pg_notify(%s, slug)", (instance.id, CHANNEL))
         return
-    Instance.update(version=Instance.version + 1).where(Instance.id == instance.id).execute()
+    database.execute_sql("UPDATE instance SET version = version + 1 WHERE id = ?",
+                         (instance.id,))
 
 
 def _versions(slugs: list[str]) -> dict[str, int]:

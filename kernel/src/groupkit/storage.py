@@ -209,14 +209,18 @@ class Storage:
                 return fn(*args)
         # `before` (a rate-limit count) shares the transaction but must stand when `fn`
         # fails, so `fn` runs in a savepoint: one commit instead of two.
+        # A fixed name, so one operation runs the same statements every time.
         failure: BaseException | None = None
         with transaction():
             before()
+            self.db.execute_sql("SAVEPOINT groupkit_operation")
             try:
-                with self.db.atomic():
-                    result = fn(*args)
+                result = fn(*args)
             except Exception as error:
+                self.db.execute_sql("ROLLBACK TO SAVEPOINT groupkit_operation")
                 failure = error
+            else:
+                self.db.execute_sql("RELEASE SAVEPOINT groupkit_operation")
         if failure is not None:
             raise failure
         return result

@@ -40,9 +40,10 @@ def tools() -> dict[str, Tool]:
     return registry
 
 
-def apply_headers(response: Response) -> Response:
+async def apply_headers(response: Response) -> Response:
     """Every response: strict CSP and same-origin referrers. Capability pages: never indexed,
-    and the organiser's and participants' pages never cached."""
+    and the organiser's and participants' pages never cached. (A coroutine: Quart runs a
+    plain function hook in a thread, which cost every request a thread hop.)"""
     path = request.path
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers["Referrer-Policy"] = "same-origin"
