@@ -457,8 +457,9 @@ def markdown(reports: list[dict[str, Any]], command: str, conditions: str) -> st
         if report.get("fanout"):
             f = report["fanout"]
             lines += ["", f"Fan-out: one claim on a 12x20 board that {f['viewers']} pages hold "
-                          "open live (each re-fetching the page on the event, as groupkit.js "
-                          f"does) costs {f['cpu_ms_per_write']:.1f} ms of server CPU, against "
+                          "open live (each taking the fresh page from its event stream, as "
+                          "groupkit.js does on a public page) costs "
+                          f"{f['cpu_ms_per_write']:.1f} ms of server CPU, against "
                           f"{f['cpu_ms_per_write_alone']:.1f} ms for the same claim with no "
                           f"viewer ({f['ratio']:.1f}×)."]
         if report.get("streams"):
