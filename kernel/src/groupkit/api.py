@@ -9,13 +9,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from quart import Quart, Response, current_app, g, request
+from quart import Quart, Response, copy_current_request_context, current_app, g, request
 from werkzeug.routing import BaseConverter
 
-from . import live, resolve, schema
+from . import limits, live, resolve, schema
 from .credentials import SLUG_REGEX, digest, new_edit_token, new_slug
 from .errors import ApiError
 from .fields import json_int
+from .rendered import RenderCache, respond
 from .storage import Instance, Storage
 from .tool import Call, Operation, Operations, Reply, Tool
 
@@ -84,6 +85,11 @@ def storage() -> Storage:
     return store
 
 
+def render_cache() -> RenderCache:
+    cache: RenderCache = current_app.config["GROUPKIT_RENDERED"]
+    return cache
+
+
 def pending_limit() -> Callable[[], None] | None:
     """The rate-limit count the limiter left for this request's database trip (see
     app._install_limits): counting in the same thread hop as the work saves a hop."""
@@ -126,25 +132,50 @@ def reworded(message: str | None, error: ApiError) -> ApiError:
     return error
 
 
-def public_read_view(tool: Tool) -> Callable[..., Any]:
-    def read(slug: str) -> dict[str, Any]:
-        try:
-            instance = resolve.by_slug(tool.name, slug)
-        except ApiError as error:
-            raise reworded(not_found_message(tool), error) from None
-        return tool.public_view(instance)
+def _public_json(tool: Tool, instance: Instance) -> tuple[str, str]:
+    body = json.dumps(tool.public_view(instance), ensure_ascii=False, separators=(",", ":"))
+    return body, "application/json"
 
+
+def public_read_view(tool: Tool) -> Callable[..., Any]:
     async def view(slug: str) -> Response:
-        return json_response(await storage().read(read, slug))
+        def locate() -> tuple[Tool, Instance]:
+            try:
+                return tool, resolve.by_slug(tool.name, slug)
+            except ApiError as error:
+                raise reworded(not_found_message(tool), error) from None
+
+        rendered = await render_cache().serve(storage(), locate, "json:public", now(), (),
+                                              _public_json)
+        return respond(rendered)
     view.__name__ = f"read_{tool.name}"
     return view
+
+
+STREAMS_LIMIT_MESSAGE = (
+    "Too many live pages open from this connection — close a few and try again.")
 
 
 def live_view(tool: Tool) -> Callable[..., Any]:
     async def view(slug: str) -> Response:
         hub: live.LiveHub = current_app.config["GROUPKIT_LIVE"]
+        settings = current_app.config["GROUPKIT_SETTINGS"]
+        client = limits.client_address(request.remote_addr,
+                                       request.headers.get("X-Forwarded-For"),
+                                       current_app.config["GROUPKIT_TRUSTED"])
+        if hub.streams_of(client) >= settings.streams_per_client:
+            raise ApiError(429, STREAMS_LIMIT_MESSAGE, {"Retry-After": "30"})
+        page: live.PageRenderer | None = None
+        if request.args.get("page") == "public":
+            renderer = current_app.config["GROUPKIT_PUBLIC_PAGE"]
+
+            async def public_page() -> tuple[int, str] | None:
+                result: tuple[int, str] | None = await renderer(slug)
+                return result
+            # Rendered later, while the stream runs: in a copy of this request's context.
+            page = copy_current_request_context(public_page)
         try:
-            events = await live.stream(hub, tool.name, slug)
+            events = await live.stream(hub, tool.name, slug, client, page)
         except ApiError as error:
             raise reworded(not_found_message(tool), error) from None
         response = Response(events, content_type="text/event-stream",
@@ -185,6 +216,9 @@ def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:
     async def view(**values: str) -> Response:
         body = await json_body() if op.writes else {}
         facts = _RequestFacts(now(), base_url(), dict(request.args))
+        # Clean the body before the transaction (it needs no database), so the instance lock
+        # is held only for the work itself; its error still comes after resolution's 404.
+        facts.clean(op, body)
 
         def run() -> dict[str, Any] | Reply:
             # Resolution and handler share one transaction, and so the instance lock.
@@ -207,6 +241,16 @@ class _RequestFacts:
 
     def __init__(self, when: dt.datetime, base: str, query: dict[str, str]) -> None:
         self.when, self.base, self.query = when, base, query
+        self.data: dict[str, Any] = {}
+        self.invalid: ApiError | None = None
+
+    def clean(self, op: Operation, body: Any) -> None:
+        if op.body is None:
+            return
+        try:
+            self.data = schema.load(op.body(), body)
+        except ApiError as error:
+            self.invalid = error
 
     def resolve(self, tool: Tool, op: Operation, body: Any, values: dict[str, str]) -> Call:
         try:
@@ -229,7 +273,9 @@ class _RequestFacts:
             token = values["token"]
             instance, credential = resolve.by_participant_token(
                 tool.name, op.token_kinds, token, lock=lock)
-        data = schema.load(op.body(), body) if op.body is not None else {}
+        if self.invalid is not None:
+            raise self.invalid
+        data = self.data
         params = {k: v for k, v in values.items() if k not in ("slug", "edit_token", "token")}
         return Call(instance=instance, data=data, now=self.when, base_url=self.base,
                     credential=credential, token=token, edit_token=edit_token,

@@ -14,7 +14,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from quart import Quart, Response, g, request
 from werkzeug.exceptions import HTTPException
 
-from . import api, limits, live, logs, retention, web
+from . import api, limits, live, logs, rendered, retention, web
 from .config import Settings
 from .errors import ApiError
 from .openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
@@ -67,6 +67,8 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
         GROUPKIT_SETTINGS=settings, GROUPKIT_TOOLS=registry.tools,
         GROUPKIT_REGISTRY=registry, GROUPKIT_STORAGE=storage,
         GROUPKIT_CLOCK=clock or utc_clock, GROUPKIT_LIVE=live.LiveHub(storage),
+        GROUPKIT_RENDERED=rendered.RenderCache(),
+        GROUPKIT_TRUSTED=limits.parse_networks(settings.trusted_proxies),
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         JSON_SORT_KEYS=False)
     app.jinja_loader = ChoiceLoader([FileSystemLoader(str(HERE / "templates")),

@@ -37,6 +37,7 @@ class Settings:
     prune_every_minutes: int = 60
     metrics_enabled: bool = False
     metrics_allow: tuple[str, ...] = ("127.0.0.1", "::1")
+    streams_per_client: int = 100
 
     @property
     def production(self) -> bool:
@@ -67,6 +68,7 @@ _SECTIONS: dict[str, dict[str, tuple[str, type]]] = {
         "create_per_hour": ("create_per_hour", int),
         "post_per_hour": ("post_per_hour", int),
         "max_body_bytes": ("max_body_bytes", int),
+        "streams_per_client": ("streams_per_client", int),
     },
     "proxy": {"trusted": ("trusted_proxies", list)},
     "tools": {"enabled": ("enabled_tools", list)},
@@ -74,7 +76,8 @@ _SECTIONS: dict[str, dict[str, tuple[str, type]]] = {
     "metrics": {"enabled": ("metrics_enabled", bool), "allow": ("metrics_allow", list)},
     "server": {},
 }
-_AT_LEAST_ONE = ("create_per_hour", "post_per_hour", "max_body_bytes", "database_threads")
+_AT_LEAST_ONE = ("create_per_hour", "post_per_hour", "max_body_bytes", "database_threads",
+                 "streams_per_client")
 _TOP = {"mode", "base_url", *_SECTIONS}
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +167,10 @@ class Tool:
                 links still all answer alike.
     prune:      `(now) -> int` drops data past the tool's retention (returns rows removed);
                 run by `groupkit prune` and periodically by the server, in one transaction.
+    view_time:  `(instance, now) -> hashable`, for a tool whose views depend on the clock:
+                the part they depend on (e.g. the local day). Rendered views are cached per
+                instance version and this value; a view that reads `request_time()` without
+                it is not cached at all.
     plugin_api: required, keyword only: the oldest and newest groupkit plugin API versions
                 the plugin works with, as literals, e.g. `plugin_api=(1, 1)`; a kernel
                 whose `PLUGIN_API_VERSION` is outside that range refuses the plugin at
@@ -203,6 +207,7 @@ class Tool:
     description: str = ""
     prune: Callable[[dt.datetime], int] | None = None
     not_found: str = ""
+    view_time: Callable[[Instance, dt.datetime], Hashable] | None = None
     # Written as literals by the plugin, never read from the running kernel's constant,
     # so a kernel of another contract version can tell the plugin was not written for it.
     plugin_api: tuple[int, int] = dataclasses.field(kw_only=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Tool, hookimpl, local_date
 
 from .api import (
     WALL_SCHEMA,
@@ -18,7 +18,7 @@ from .api import (
 )
 from .models import KudosNote
 from .schema import CreateKudos
-from .weeks import ARCHIVE_WEEKS, KEEP_WEEKS
+from .weeks import ARCHIVE_WEEKS, KEEP_WEEKS, SYDNEY
 
 __version__ = "0.1.0"
 
@@ -28,6 +28,8 @@ HERE = Path(__file__).parent
 @hookimpl
 def groupkit_tool() -> Tool:
     return Tool(
+        # The wall shows Sydney days and weeks: a cached page lasts at most one day.
+        view_time=lambda instance, now: local_date(now, SYDNEY),
         name="kudos", title="Kudos Wall", version=__version__,
         plugin_api=(1, 1),
         summary="A wall of thank-you notes for a team: this week's on top, recent weeks "

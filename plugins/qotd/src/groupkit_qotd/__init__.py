@@ -21,6 +21,7 @@ from .api import (
 )
 from .bank import bank
 from .models import MODELS
+from .rotation import sydney_day
 from .schema import CreateQotd
 
 __version__ = "0.1.0"
@@ -44,6 +45,8 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="qotd", title="Question of the Day", version=__version__,
         plugin_api=(1, 1),
+        # Today's question is Sydney's day: a cached page lasts at most that day.
+        view_time=lambda instance, now: sydney_day(now),
         summary="A fresh either-or question for the team every day: everyone picks a side "
                 "and sees the split.",
         create_schema=CreateQotd, create=create, title_of=title_of,
