@@ -158,7 +158,8 @@ def _clock_tool(name: str, declared: bool, templates: Path) -> object:
         return Tool(name=name, title=name, version="1", create_schema=_Empty,
                     create=lambda instance, data: None, public_view=_stamp_view,
                     organiser_view=_stamp_view, operations=Operations(), templates=templates,
-                    view_time=(lambda instance, now: now.date()) if declared else None)
+                    view_time=(lambda instance, now: now.date()) if declared else None,
+                    plugin_api=(1, 1))
 
     return type(f"{name.title()}Plugin", (), {"groupkit_tool": staticmethod(
         hookimpl(groupkit_tool))})
