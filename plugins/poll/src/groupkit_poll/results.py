@@ -43,7 +43,7 @@ def rankings(instance: Instance) -> list[tuple[list[str], int]]:
     so the count works on at most a few hundred rows even at 2,000 ballots."""
     rows = (PollBallot.select(PollBallot.choices, pw.fn.COUNT(PollBallot.id).alias("n"))
             .where(PollBallot.instance == instance).group_by(PollBallot.choices).tuples())
-    return [(PollBallot.choices.python_value(choices), n) for choices, n in rows]
+    return [(list(choices), n) for choices, n in rows]
 
 
 def instant_runoff(option_ids: Sequence[str],
