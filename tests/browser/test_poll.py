@@ -7,19 +7,24 @@ CSP violations."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
-from browsing import Watched, code_of
-from playwright.sync_api import Page, expect
+from browsing import REPORT_CSP_VIOLATIONS, TIMEOUT_MS, Watched, code_of
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 LIVE_MS = 1000
+PHONE = {"width": 390, "height": 844}
+SYDNEY = "Australia/Sydney"
 EVENTS = re.compile(r"/api/poll/[^/]+/events$")
 
 
@@ -209,5 +214,128 @@ def test_secret_single_choice_poll(server: Any, api: httpx.Client,
     organiser = open_context()
     organiser.page.goto(f"/e/{created['editToken']}")
     expect(organiser.page.locator("#poll-ballots")).to_contain_text("no names are kept")
-    expect(result(organiser.page, "$30").locator(".poll-count")).to_have_text("1")
+    # A secret ballot's tally moves in batches: one ballot does not show, even here.
+    expect(result(organiser.page, "$30").locator(".poll-count")).to_have_text("0")
+    expect(organiser.page.locator("#poll-tally")).to_contain_text("Counted so far: 0 of 1.")
     organiser.check("poll-secret-organiser")
+
+
+# --- the optional additions, on a phone in Sydney -------------------------------------------
+
+@pytest.fixture
+def phone(browser: Browser, server: Any,
+          screenshot: Callable[[Any, str], Path]) -> Iterator[Callable[..., Watched]]:
+    """`phone(javascript=True, scheme="light")`: a fresh 390x844 profile whose clock reads
+    Sydney time, so the page's own time-zone handling is what is tested."""
+    contexts: list[BrowserContext] = []
+    pages: list[Watched] = []
+
+    def start(javascript: bool = True, scheme: str = "light") -> Watched:
+        context = browser.new_context(base_url=server.base_url, viewport=PHONE,
+                                      timezone_id=SYDNEY, locale="en-AU",
+                                      java_script_enabled=javascript,
+                                      color_scheme=scheme)  # type: ignore[arg-type]
+        context.set_default_timeout(TIMEOUT_MS)
+        context.add_init_script(REPORT_CSP_VIOLATIONS)
+        contexts.append(context)
+        pages.append(Watched(context.new_page(), screenshot))
+        return pages[-1]
+
+    yield start
+    for context in contexts:
+        context.close()
+    assert [watched.problems for watched in pages] == [[] for _ in pages]
+
+
+def fits(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_ranked_poll_with_a_closing_time_and_results_after_voting(
+        api: httpx.Client, phone: Callable[..., Watched]) -> None:
+    organiser = phone()
+    page = organiser.page
+    page.goto("/new/poll")
+    page.fill("#question", "Team lunch?")
+    rows = page.locator("[data-list='options'] [data-row]")
+    for row, text in zip(rows.all(), ["Thai", "Pub", "Picnic"], strict=True):
+        row.locator("[data-key='text']").fill(text)
+    page.get_by_label("Ranked choice").check()
+    page.get_by_label("Show the results only to people who have voted").check()
+    closing = (dt.datetime.now(ZoneInfo(SYDNEY)) + dt.timedelta(days=2)).replace(
+        hour=17, minute=30, second=0, microsecond=0, tzinfo=None)
+    page.fill("#closesAtLocal", closing.strftime("%Y-%m-%dT%H:%M"))
+    expect(page.locator("[data-poll-zone]")).to_have_text(f" ({SYDNEY})")
+    fits(page)
+    organiser.check("poll-phone-create-extras")
+    page.get_by_role("button", name="Start the vote").click()
+    page.wait_for_url(re.compile(r"/e/[^/?]+\?new=1$"))
+    slug = code_of(page.input_value("#share-link"), "s")
+    view = api.get(f"/api/poll/{slug}").raise_for_status().json()
+    utc = closing.replace(tzinfo=ZoneInfo(SYDNEY)).astimezone(dt.UTC)
+    assert view["closesAt"] == utc.strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert (view["mode"], view["resultsAfterVote"], view["tallyHidden"]) == (
+        "ranked", True, True)
+
+    voter = phone()
+    vpage = voter.page
+    vpage.goto(f"/s/{slug}")
+    when = vpage.locator("time[data-poll-closes]")
+    expect(when).to_contain_text("5:30")  # 17:30 in Sydney, not 06:30 UTC
+    expect(when).to_contain_text(SYDNEY)
+    expect(vpage.locator("[data-poll-countdown]")).to_contain_text(re.compile(r"in [12] day"))
+    expect(vpage.locator("#poll-tally")).to_contain_text("Vote to see the results")
+    expect(vpage.locator("#poll-tally .poll-count")).to_have_count(0)
+    ranks = {text: vpage.get_by_label(f"Your rank for {text}") for text in
+             ("Thai", "Pub", "Picnic")}
+    ranks["Picnic"].select_option("1")
+    ranks["Thai"].select_option("2")
+    fits(vpage)
+    voter.check("poll-phone-ranked-ballot")
+    with vpage.expect_response(re.compile(r"/api/poll/vote$")) as voted:
+        vpage.get_by_role("button", name="Vote").click()
+    assert voted.value.status == 201
+    ids = {o["text"]: o["id"] for o in view["tally"]}
+    assert voted.value.request.post_data_json["choices"] == [ids["Picnic"], ids["Thai"]]
+    vpage.wait_for_url(re.compile(r"/p/[^/?]+$"))
+    expect(vpage.locator(".poll-runoff")).to_contain_text("Round 1")
+    expect(vpage.locator(".poll-winner")).to_contain_text("Leading: Picnic")
+    expect(vpage.get_by_label("Your rank for Picnic")).to_have_value("1")
+    expect(vpage.get_by_label("Your rank for Thai")).to_have_value("2")
+    fits(vpage)
+    voter.check("poll-phone-ranked-voter")
+    # The share page still hides the counts from someone who has not voted.
+    other = phone(scheme="dark")
+    other.page.goto(f"/s/{slug}")
+    expect(other.page.locator("#poll-tally .poll-count")).to_have_count(0)
+    other.check("poll-phone-hidden-dark")
+    # Without JavaScript the closing time is given with its zone.
+    plain = phone(javascript=False)
+    plain.page.goto(f"/s/{slug}")
+    expect(plain.page.locator("time[data-poll-closes]")).to_have_text(
+        utc.strftime("%Y-%m-%d at %H:%M UTC"))
+    fits(plain.page)
+    plain.check("poll-phone-no-js")
+
+
+def test_the_page_counts_down_and_closes(api: httpx.Client,
+                                         phone: Callable[..., Watched]) -> None:
+    closes = dt.datetime.now(dt.UTC).replace(microsecond=0) + dt.timedelta(seconds=6)
+    made = api.post("/api/poll", json={
+        "question": "Quick one?", "options": ["Yes", "No"], "secret": True,
+        "closesAt": closes.isoformat()}).raise_for_status().json()
+    voter = phone()
+    page = voter.page
+    page.goto(f"/s/{made['slug']}")
+    expect(page.locator("[data-poll-countdown]")).to_contain_text(re.compile(r"in \d s"))
+    voter.check("poll-phone-countdown")
+    expect(page.get_by_role("status")).to_contain_text("Voting has closed",
+                                                        timeout=TIMEOUT_MS + 6000)
+    expect(page.locator("form[data-poll-ballot]")).to_have_count(0)
+    voter.check("poll-phone-closed-by-time")
+    late = api.post("/api/poll/vote", json={"slug": made["slug"],
+                                            "choices": [api.get(f"/api/poll/{made['slug']}")
+                                                        .json()["tally"][0]["id"]]})
+    assert late.status_code == 409
+    assert late.json() == {"error": "This poll has closed — the organiser has stopped "
+                                    "the voting."}
