@@ -10,15 +10,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
-from browsing import REPORT_CSP_VIOLATIONS, TIMEOUT_MS, Watched, code_of
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from browsing import TIMEOUT_MS, Watched, code_of
+from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -58,15 +57,23 @@ def still_here(page: Page) -> bool:
     return bool(page.evaluate("window.__stillHere === true"))
 
 
+def start_poll(page: Page, question: str, options: list[str]) -> Any:
+    """Open the create form and fill the question and the three option rows; returns the
+    rows."""
+    page.goto("/new/poll")
+    page.fill("#question", question)
+    rows = page.locator("[data-list='options'] [data-row]")
+    for row, text in zip(rows.all(), options, strict=True):
+        row.locator("[data-key='text']").fill(text)
+    return rows
+
+
 def test_poll_create_vote_live_change_and_organise(server: Any, api: httpx.Client,
                                                    open_context: Callable[[], Watched]) -> None:
     organiser = open_context()
     page = organiser.page
-    page.goto("/new/poll")
-    page.fill("#question", "Where's the end-of-year lunch?")
-    rows = page.locator("[data-list='options'] [data-row]")
-    for row, text in zip(rows.all(), ["Thai on King St", "Pub bistro", "Picnic"], strict=True):
-        row.locator("[data-key='text']").fill(text)
+    rows = start_poll(page, "Where's the end-of-year lunch?",
+                      ["Thai on King St", "Pub bistro", "Picnic"])
     page.get_by_role("button", name="Add an option").click()
     rows.last.locator("[data-key='text']").fill("Dumpling house")
     page.get_by_label("Pick as many as they like").check()
@@ -223,28 +230,22 @@ def test_secret_single_choice_poll(server: Any, api: httpx.Client,
 # --- the optional additions, on a phone in Sydney -------------------------------------------
 
 @pytest.fixture
-def phone(browser: Browser, server: Any,
-          screenshot: Callable[[Any, str], Path]) -> Iterator[Callable[..., Watched]]:
+def phone(open_context: Callable[[], Watched]) -> Callable[..., Watched]:
     """`phone(javascript=True, scheme="light")`: a fresh 390x844 profile whose clock reads
     Sydney time, so the page's own time-zone handling is what is tested."""
-    contexts: list[BrowserContext] = []
-    pages: list[Watched] = []
 
     def start(javascript: bool = True, scheme: str = "light") -> Watched:
-        context = browser.new_context(base_url=server.base_url, viewport=PHONE,
-                                      timezone_id=SYDNEY, locale="en-AU",
-                                      java_script_enabled=javascript,
-                                      color_scheme=scheme)  # type: ignore[arg-type]
-        context.set_default_timeout(TIMEOUT_MS)
-        context.add_init_script(REPORT_CSP_VIOLATIONS)
-        contexts.append(context)
-        pages.append(Watched(context.new_page(), screenshot))
-        return pages[-1]
+        watched = open_context()
+        page = watched.page
+        page.set_viewport_size(PHONE)
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        devtools = page.context.new_cdp_session(page)
+        devtools.send("Emulation.setTimezoneOverride", {"timezoneId": SYDNEY})
+        if not javascript:
+            devtools.send("Emulation.setScriptExecutionDisabled", {"value": True})
+        return watched
 
-    yield start
-    for context in contexts:
-        context.close()
-    assert [watched.problems for watched in pages] == [[] for _ in pages]
+    return start
 
 
 def fits(page: Page) -> None:
@@ -255,11 +256,7 @@ def test_ranked_poll_with_a_closing_time_and_results_after_voting(
         api: httpx.Client, phone: Callable[..., Watched]) -> None:
     organiser = phone()
     page = organiser.page
-    page.goto("/new/poll")
-    page.fill("#question", "Team lunch?")
-    rows = page.locator("[data-list='options'] [data-row]")
-    for row, text in zip(rows.all(), ["Thai", "Pub", "Picnic"], strict=True):
-        row.locator("[data-key='text']").fill(text)
+    start_poll(page, "Team lunch?", ["Thai", "Pub", "Picnic"])
     page.get_by_label("Ranked choice").check()
     page.get_by_label("Show the results only to people who have voted").check()
     closing = (dt.datetime.now(ZoneInfo(SYDNEY)) + dt.timedelta(days=2)).replace(
