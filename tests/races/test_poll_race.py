@@ -198,26 +198,31 @@ async def test_refused_suggestions_add_no_options(race_server: Any) -> None:
         assert all(rows["options"][option_id][1] == 1 for option_id in added)
 
 
+async def votes_race_changes(server: Any, client: httpx.AsyncClient, slug: str,
+                             ids: dict[str, str], changers: list[str]) -> dict[str, Any]:
+    """RACERS new votes for Pub race the changers' switch to Picnic: exactly the room is
+    admitted, every change lands; returns the checked rows."""
+    def voter() -> Callable[[], Any]:
+        return lambda: client.post("/api/poll/vote", json={
+            "slug": slug, "choices": [ids["Pub"]]})
+
+    def changer(token: str) -> Callable[[], Any]:
+        return lambda: client.post(f"/api/poll/v/{token}",
+                                   json={"choices": [ids["Picnic"]]})
+
+    calls = [voter() for _ in range(RACERS)] + [changer(token) for token in changers]
+    responses = await at_once(calls)
+    admitted_exactly_the_room(responses[:RACERS])
+    assert [response.status_code for response in responses[RACERS:]] == [200] * len(changers)
+    return check_rows(server, slug)
+
+
 async def test_ballot_changes_race_alongside_new_votes(race_server: Any) -> None:
     """Changes of existing ballots are not new votes: all of them land, even at the cap."""
     async with client_for(race_server) as client:
         slug, ids = await create(client)
         tokens = await fill(race_server, slug, [ids["Thai"]], CAP - ROOM)
-        changers = tokens[:20]
-
-        def voter(n: int) -> Callable[[], Any]:
-            return lambda: client.post("/api/poll/vote", json={
-                "slug": slug, "choices": [ids["Pub"]]})
-
-        def changer(token: str) -> Callable[[], Any]:
-            return lambda: client.post(f"/api/poll/v/{token}",
-                                       json={"choices": [ids["Picnic"]]})
-
-        calls = [voter(n) for n in range(RACERS)] + [changer(token) for token in changers]
-        responses = await at_once(calls)
-        admitted_exactly_the_room(responses[:RACERS])
-        assert [response.status_code for response in responses[RACERS:]] == [200] * 20
-        rows = check_rows(race_server, slug)
+        rows = await votes_race_changes(race_server, client, slug, ids, tokens[:20])
         assert {text: votes for text, votes in rows["options"].values()} == {
             "Thai": CAP - ROOM - 20, "Pub": ROOM, "Picnic": 20}
 
@@ -274,20 +279,7 @@ async def test_secret_tally_batches_stay_whole_under_contention(race_server: Any
     async with client_for(race_server) as client:
         slug, ids = await create(client, secret=True)
         tokens = await fill(race_server, slug, [ids["Thai"]], CAP - ROOM)
-
-        def voter(n: int) -> Callable[[], Any]:
-            return lambda: client.post("/api/poll/vote", json={
-                "slug": slug, "choices": [ids["Pub"]]})
-
-        def changer(token: str) -> Callable[[], Any]:
-            return lambda: client.post(f"/api/poll/v/{token}",
-                                       json={"choices": [ids["Picnic"]]})
-
-        calls = [voter(n) for n in range(RACERS)] + [changer(t) for t in tokens[:20]]
-        responses = await at_once(calls)
-        admitted_exactly_the_room(responses[:RACERS])
-        assert [response.status_code for response in responses[RACERS:]] == [200] * 20
-        rows = check_rows(race_server, slug)
+        rows = await votes_race_changes(race_server, client, slug, ids, tokens[:20])
         batch = rows["data"]["shown"]
         events = CAP + 20
         assert rows["data"]["pending"] == events % 5 == 0
