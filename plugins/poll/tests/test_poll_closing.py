@@ -65,6 +65,9 @@ async def test_no_closing_time(api: Any, value: Any) -> None:
     ({"at": "2026-11-24T17:00Z"}, BAD),
     ("2026-11-24T17:00:00." + "0" * 40 + "Z", BAD),
     ("9" * 5000, BAD),
+    ("0001-01-01T00:00:00+14:00", BAD),     # no UTC time at all
+    ("9999-12-31T23:59:59-14:00", BAD),
+    ("9999-12-31T23:59:59Z", FAR),
     ("2026-11-23T09:00:00Z", PAST),          # the very moment is already too late
     ("2026-11-23T19:59+11:00", PAST),
     ("2027-11-24T09:00:01Z", FAR),

@@ -165,3 +165,29 @@ async def test_a_ranked_secret_ballot_releases_its_rounds(api: Any) -> None:
         await api.voted(slug, [ids["Thai"], ids["Pub"]])
     view = await api.read(slug)
     assert view["winner"] == ids["Thai"] and view["rounds"][0]["counts"][ids["Thai"]] == 5
+
+
+async def test_a_secret_ballot_stored_before_batching(api: Any, db: Any) -> None:
+    """A secret ballot created before batching existed shows its live tally until its next
+    ballot, which starts batching from the tally everyone had already seen."""
+    from groupkit import Instance
+
+    made = await api.make(secret=True)
+    slug = made["slug"]
+    ids = await api.ids(slug)
+    for _ in range(2):
+        await api.voted(slug, [ids["Thai"]])
+
+    def forget() -> None:
+        instance = Instance.get(Instance.slug == slug)
+        instance.data = {key: value for key, value in instance.data.items()
+                         if key not in ("shown", "pending")}
+        instance.save()
+    db(forget)
+    assert list(counts_of(await api.read(slug)).values()) == [2, 0, 0]
+    await api.voted(slug, [ids["Pub"]])
+    view = await api.read(slug)
+    assert list(counts_of(view).values()) == [2, 0, 0] and view["tallyBallots"] == 2
+    for _ in range(BATCH - 1):
+        await api.voted(slug, [ids["Picnic"]])
+    assert list(counts_of(await api.read(slug)).values()) == [2, 1, 4]

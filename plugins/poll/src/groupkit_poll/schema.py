@@ -121,11 +121,13 @@ class ClosingTime(SpecField):
         if isinstance(value, str) and len(value.strip()) <= CLOSING_LIMIT:
             try:
                 moment = dt.datetime.fromisoformat(value.strip())
-            except ValueError:
+                # Year 1 at +14:00 or year 9999 at -14:00 has no UTC time: refuse it too.
+                moment = moment.astimezone(dt.UTC) if moment.tzinfo else None
+            except (ValueError, OverflowError):
                 moment = None
-        if moment is None or moment.tzinfo is None:
+        if moment is None:
             raise ma.ValidationError(BAD_CLOSING)
-        moment = moment.astimezone(dt.UTC).replace(microsecond=0)
+        moment = moment.replace(microsecond=0)
         now = request_time()
         if moment <= now:
             raise ma.ValidationError(PAST_CLOSING)
