@@ -201,11 +201,11 @@ def test_poll_create_vote_live_change_and_organise(server: Any, api: httpx.Clien
 
 
 def test_secret_single_choice_poll(server: Any, api: httpx.Client,
-                                   open_context: Callable[[], Watched]) -> None:
+                                   phone: Callable[..., Watched]) -> None:
     created = api.post("/api/poll", json={"question": "Secret santa budget?",
                                           "options": ["$20", "$30", "$50"],
                                           "secret": True}).raise_for_status().json()
-    voter = open_context()
+    voter = phone()
     page = voter.page
     page.goto(f"/s/{created['slug']}")
     expect(page.locator("#voterName")).to_have_count(0)
@@ -218,13 +218,26 @@ def test_secret_single_choice_poll(server: Any, api: httpx.Client,
     page.wait_for_url(re.compile(r"/p/[^/?]+$"))
     expect(page.locator("input[data-choice]:checked")).to_have_count(1)
     voter.check("poll-secret-voter")
-    organiser = open_context()
-    organiser.page.goto(f"/e/{created['editToken']}")
+    organiser = phone(scheme="dark")
+    with organiser.page.expect_response(EVENTS):
+        organiser.page.goto(f"/e/{created['editToken']}")
     expect(organiser.page.locator("#poll-ballots")).to_contain_text("no names are kept")
     # A secret ballot's tally moves in batches: one ballot does not show, even here.
     expect(result(organiser.page, "$30").locator(".poll-count")).to_have_text("0")
     expect(organiser.page.locator("#poll-tally")).to_contain_text("Counted so far: 0 of 1.")
+    fits(organiser.page)
     organiser.check("poll-secret-organiser")
+    # Four more ballots make a batch: the open page shows all five at once, live.
+    ids = {o["text"]: o["id"] for o in
+           api.get(f"/api/poll/{created['slug']}").raise_for_status().json()["tally"]}
+    for text in ("$20", "$50", "$30", "$20"):
+        api.post("/api/poll/vote", json={"slug": created["slug"],
+                                          "choices": [ids[text]]}).raise_for_status()
+    expect(result(organiser.page, "$30").locator(".poll-count")).to_have_text(
+        "2", timeout=LIVE_MS * 3)
+    expect(result(organiser.page, "$20").locator(".poll-count")).to_have_text("2")
+    expect(organiser.page.locator("#poll-tally")).to_contain_text("Counted so far: 5 of 5.")
+    organiser.check("poll-secret-organiser-batch")
 
 
 # --- the optional additions, on a phone in Sydney -------------------------------------------
@@ -317,18 +330,30 @@ def test_ranked_poll_with_a_closing_time_and_results_after_voting(
 
 def test_the_page_counts_down_and_closes(api: httpx.Client,
                                          phone: Callable[..., Watched]) -> None:
-    closes = dt.datetime.now(dt.UTC).replace(microsecond=0) + dt.timedelta(seconds=6)
+    """A secret ballot that hides its results until it closes, closing 12 s from now: the
+    voter's own page keeps the counts hidden, then shows them once the clock closes it."""
+    closes = dt.datetime.now(dt.UTC).replace(microsecond=0) + dt.timedelta(seconds=12)
     made = api.post("/api/poll", json={
         "question": "Quick one?", "options": ["Yes", "No"], "secret": True,
-        "closesAt": closes.isoformat()}).raise_for_status().json()
+        "resultsAtClose": True, "closesAt": closes.isoformat()}).raise_for_status().json()
     voter = phone()
     page = voter.page
     page.goto(f"/s/{made['slug']}")
-    expect(page.locator("[data-poll-countdown]")).to_contain_text(re.compile(r"in \d s"))
+    expect(page.locator("[data-poll-countdown]")).to_contain_text(re.compile(r"in \d+ s"))
+    expect(page.locator("#poll-tally")).to_contain_text("stay hidden until voting closes")
     voter.check("poll-phone-countdown")
-    expect(page.get_by_role("status")).to_contain_text("Voting has closed",
-                                                        timeout=TIMEOUT_MS + 6000)
+    pick(page, "Yes")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Vote").click()
+    page.wait_for_url(re.compile(r"/p/[^/?]+$"))
+    expect(page.locator("#poll-tally .poll-count")).to_have_count(0)
+    expect(page.locator("#poll-tally")).to_contain_text("the organiser can't see them either")
+    voter.check("poll-phone-hidden-until-close")
+    expect(page.get_by_role("status")).to_contain_text("your vote is final",
+                                                        timeout=TIMEOUT_MS + 12_000)
+    expect(result(page, "Yes").locator(".poll-count")).to_have_text("1")
     expect(page.locator("form[data-poll-ballot]")).to_have_count(0)
+    fits(page)
     voter.check("poll-phone-closed-by-time")
     late = api.post("/api/poll/vote", json={"slug": made["slug"],
                                             "choices": [api.get(f"/api/poll/{made['slug']}")
