@@ -17,12 +17,12 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 from browsing import TIMEOUT_MS, Watched, code_of
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 LIVE_MS = 1000
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 SYDNEY = "Australia/Sydney"
 EVENTS = re.compile(r"/api/poll/[^/]+/events$")
 
@@ -306,7 +306,8 @@ def test_ranked_poll_with_a_closing_time_and_results_after_voting(
         vpage.get_by_role("button", name="Vote").click()
     assert voted.value.status == 201
     ids = {o["text"]: o["id"] for o in view["tally"]}
-    assert voted.value.request.post_data_json["choices"] == [ids["Picnic"], ids["Thai"]]
+    sent = voted.value.request.post_data_json
+    assert sent is not None and sent["choices"] == [ids["Picnic"], ids["Thai"]]
     vpage.wait_for_url(re.compile(r"/p/[^/?]+$"))
     expect(vpage.locator(".poll-runoff")).to_contain_text("Round 1")
     expect(vpage.locator(".poll-winner")).to_contain_text("Leading: Picnic")
