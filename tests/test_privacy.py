@@ -8,8 +8,9 @@ private values in them: drop-off details, payment details, coordinator-only mess
 wishlists, roles, who wrote which fact, voter names, scores tied to comments, cards before
 the reveal, edit tokens, participant tokens and claim secrets. Where the spec hides
 something from the organiser too (Kris Kringle and Coffee Roulette pairings, secret-ballot
-voters, Pulse rows, poker cards before the reveal), the organiser's page, responses and
-export are scanned as well.
+voters, Pulse rows, poker cards before the reveal, a poll's counts hidden until it closes),
+the organiser's page, responses and export are scanned as well. A secret ballot is also
+watched over time: its counts must never move by one ballot's picks.
 
 Pairings and cards are not text of their own (every name, every card is public), so those
 checks are differential: the views are taken, the pairing (or a card) changes, and the views
@@ -620,6 +621,74 @@ def _poll(look: Look) -> None:
                 look.absent({label: value for label, value in voters.items()
                              if value not in own}, surfaces, "another voter's name")
         look.common(s, pages, public)
+    _poll_hidden_counts(look)
+    _poll_watcher(look)
+
+
+def poll_counts(surface: Surface) -> list[Any]:
+    """Every count a Group Vote surface shows: tally counts and instant-runoff rounds in its
+    JSON (an export's too), the count beside each option on a page. Hidden counts read as
+    null."""
+    with contextlib.suppress(ValueError):
+        data = json.loads(surface.text)
+        view = data.get("data", data) if isinstance(data, dict) else {}
+        if not isinstance(view, dict):
+            return []
+        found = [entry.get("count") for entry in view.get("tally", [])]
+        return [count for count in found if count is not None] + list(view.get("rounds", []))
+    return re.findall(r'class="poll-count">(\d+)<', surface.text)
+
+
+def _poll_hidden_counts(look: Look) -> None:
+    """`resultsAfterVote`: no counts anywhere the public reads, while voters and the organiser
+    see them. `resultsAtClose` on a secret ranked ballot: no counts or rounds anywhere, the
+    organiser's page and export included, until the poll closes."""
+    example = dict(INSTALLED["poll"].example)
+    s = look.session({**example, "resultsAfterVote": True})
+    public, organiser, pages = look.public(s), look.organiser(s), look.participants(s)
+    for surface in public:
+        if poll_counts(surface):
+            look.leaks.append(f"counts before voting on the {surface.name}")
+    for surface in (organiser[0], *(page[0] for page in pages.values())):
+        if not poll_counts(surface):
+            look.controls.append(f"no counts for a voter or the organiser: {surface.name}")
+    look.common(s, pages, public)
+    s = look.session({**example, "resultsAtClose": True, "secret": True, "ranked": True})
+    public, organiser, pages = look.public(s), look.organiser(s), look.participants(s)
+    for surface in public + organiser + [p for page in pages.values() for p in page]:
+        if poll_counts(surface):
+            look.leaks.append(f"counts before the poll closed on the {surface.name}")
+    s.organiser("close")
+    if not poll_counts(look.public(s)[2]):
+        look.controls.append("no counts on the public read once the poll closed")
+
+
+def _poll_watcher(look: Look) -> None:
+    """A watcher of a secret ballot diffs the public read, the public page, the live stream
+    and the organiser's export before and after each of 20 single ballots: the counts must
+    never move by exactly one ballot's picks."""
+    s = look.session({**INSTALLED["poll"].example, "secret": True}, participate=False)
+    ids = [option["id"] for option in s.read()["tally"]]
+
+    def watched() -> dict[str, list[Any]]:
+        surfaces = look.public(s) + look.organiser(s)[:2]
+        return {surface.name: poll_counts(surface) for surface in surfaces}
+
+    before = watched()
+    moves = 0
+    for index in range(20):
+        pick = ids[(index * 7 + index // 3) % len(ids)]
+        s.public("vote", {"choices": [pick]})
+        after = watched()
+        for name, counts in after.items():
+            changed = [(old, new) for old, new in zip(before.get(name, []), counts,
+                                                      strict=False) if old != new]
+            if len(changed) == 1:
+                look.leaks.append(f"a single ballot moved one count on the {name}: {index}")
+            moves += bool(changed)
+        before = after
+    if not moves:
+        look.controls.append("a secret ballot's published counts never moved")
 
 
 def _pulse(look: Look) -> None:
