@@ -40,6 +40,7 @@ from .slots import (
     claim_slot,
     claims_by_slot,
     csv_reply,
+    regroup_slots,
     release_slot,
     remove_slot,
     slot_ids,
@@ -47,7 +48,7 @@ from .slots import (
 )
 from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
 from .tokens import find_token, issue_token, revoke_tokens, rotate_token
-from .tool import Call, Operations, Reply, Tool
+from .tool import Call, Edit, Operations, Reply, Tool
 
 __version__ = "0.1.0"
 
@@ -63,6 +64,7 @@ __all__ = [
     "Choice",
     "Count",
     "Credential",
+    "Edit",
     "Exact",
     "Flag",
     "Instance",
@@ -101,6 +103,7 @@ __all__ = [
     "local_date",
     "lock_instance",
     "not_found",
+    "regroup_slots",
     "release_slot",
     "remove_slot",
     "request_time",

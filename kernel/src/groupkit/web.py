@@ -75,7 +75,8 @@ async def create_page(tool_name: str) -> Response:
     tool = tools().get(tool_name)
     if tool is None:
         return await not_found_page()
-    return await page(f"{tool.name}/create.html", tool=tool, create_url=f"/api/{tool.name}")
+    return await page(f"{tool.name}/create.html", tool=tool, create_url=f"/api/{tool.name}",
+                      values={}, prefix="")
 
 
 def _links(slug: str, edit_token: str | None = None) -> dict[str, str]:
@@ -103,21 +104,30 @@ async def public_page(slug: str) -> Response:
 
 
 async def organiser_page(edit_token: str) -> Response:
-    def load() -> tuple[Tool, Any, dict[str, Any]]:
+    def load() -> tuple[Tool, Any, dict[str, Any], dict[str, Any] | None]:
         instance = resolve.by_edit_token(None, edit_token)
         tool = tools().get(instance.tool)
         if tool is None:
             raise ApiError(404, "disabled")
-        return tool, instance, tool.organiser_view(instance)
+        editing = tool.edit.current(instance) if tool.edit is not None else None
+        return tool, instance, tool.organiser_view(instance), editing
 
     try:
-        tool, instance, view = await storage().read(load)
+        tool, instance, view, editing = await storage().read(load)
     except ApiError:
         return await not_found_page()
     return await page(f"{tool.name}/organiser.html", tool=tool, instance=instance, view=view,
                       links=_links(instance.slug, edit_token), slug=instance.slug,
                       edit_token=edit_token, api=f"/api/{tool.name}/{edit_token}",
-                      created=request.args.get("new") == "1")
+                      created=request.args.get("new") == "1", editing=editing,
+                      edit_fields=edit_template(tool))
+
+
+def edit_template(tool: Tool) -> str:
+    """The fields template an organiser's edit form (and the create form) renders."""
+    if tool.edit is not None and tool.edit.template:
+        return tool.edit.template
+    return f"{tool.name}/_fields.html"
 
 
 async def participant_page(token: str) -> Response:
