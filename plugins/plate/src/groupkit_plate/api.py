@@ -7,17 +7,28 @@ from typing import Any
 from groupkit import (
     CLAIM_SECRET_LENGTH,
     Call,
+    Edit,
     Instance,
     Operations,
     bad_request,
     claim_slot,
+    regroup_slots,
     release_slot,
     remove_slot,
     slot_ids,
     spot_board,
 )
 
-from .schema import DISH_LIMIT, NAME_LIMIT, ClaimBody, RemoveBody, UnclaimBody
+from .schema import (
+    CATEGORY_HELD,
+    CATEGORY_SHRUNK,
+    DISH_LIMIT,
+    NAME_LIMIT,
+    ClaimBody,
+    EditPlate,
+    RemoveBody,
+    UnclaimBody,
+)
 
 ops = Operations()
 
@@ -127,3 +138,29 @@ def remove(call: Call) -> dict[str, Any]:
     """Free any spot; an already-free spot answers `removed: false`."""
     slot_id = _known_slot(call.instance, call.data["slotId"])
     return {"ok": True, "removed": remove_slot(call.instance, slot_id)}
+
+
+def current(instance: Instance) -> dict[str, Any]:
+    """The board's details as the create form takes them: the edit form's values."""
+    data = instance.data
+    return {"title": instance.title, "eventDate": data["eventDate"], "note": data["note"],
+            "categories": [{"name": category["name"], "capacity": category["capacity"]}
+                           for category in data["categories"]]}
+
+
+def apply_edit(call: Call) -> dict[str, Any]:
+    """Details change as sent; categories are renamed, resized, added or removed without
+    ever dropping a claim (a held spot must be freed with remove first)."""
+    instance, changes = call.instance, dict(call.data)
+    if "categories" in changes:
+        changes["categories"] = regroup_slots(
+            instance, instance.data["categories"], changes["categories"], "c",
+            removed=CATEGORY_HELD, shrunk=CATEGORY_SHRUNK, field="categories")
+    return changes
+
+
+EDIT = Edit(fields=("title", "eventDate", "note", "categories"), current=current,
+            apply=apply_edit, schema=EditPlate, errors={
+                409: "Would take away someone's spot: a category someone holds a spot in "
+                     f"was left out (`{CATEGORY_HELD}`), or cut below its taken spots "
+                     f"(`{CATEGORY_SHRUNK}`); `field` is `categories`."})
