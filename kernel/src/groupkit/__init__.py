@@ -37,6 +37,7 @@ from .live import changed as instance_changed
 from .schema import Schema
 from .slots import (
     SlotClaim,
+    board_edit,
     claim_slot,
     claims_by_slot,
     csv_reply,
@@ -45,6 +46,7 @@ from .slots import (
     remove_slot,
     slot_ids,
     spot_board,
+    was_field,
 )
 from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
 from .tokens import find_token, issue_token, revoke_tokens, rotate_token
@@ -85,6 +87,7 @@ __all__ = [
     "WholeNumber",
     "__version__",
     "bad_request",
+    "board_edit",
     "calendar_reply",
     "claim_slot",
     "claims_by_slot",
@@ -113,6 +116,7 @@ __all__ = [
     "spot_board",
     "truthy",
     "utcnow",
+    "was_field",
     "week_start",
     "whole_number",
 ]

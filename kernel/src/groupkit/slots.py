@@ -14,9 +14,9 @@ import peewee as pw
 
 from .credentials import CLAIM_SECRET_LENGTH, digest, looks_like_token, new_claim_secret
 from .errors import ApiError
-from .fields import whole_number
+from .fields import Raw, whole_number
 from .storage import BaseModel, Instance, JsonField, utcnow
-from .tool import Reply
+from .tool import Call, Reply
 
 RELEASE_MISMATCH = "That spot isn't held with that secret — it may already be free."
 
@@ -157,6 +157,29 @@ def regroup_slots(instance: Instance, old_groups: Sequence[Mapping[str, Any]],
     _rekey(instance, {before: after for before, after in moves.items() if before != after})
     return [{key: value for key, value in entry.items() if key != "was"}
             for entry in new_groups]
+
+
+WAS = ("the index (from 0) of the current group this entry continues, keeping its claims; "
+       "absent: the group at this position; null: a new group")
+
+
+def was_field() -> Raw:
+    """The `was` key an edit schema adds to each group entry (see `regroup_slots`)."""
+    return Raw(["integer", "null"], WAS)
+
+
+def board_edit(field: str, prefix: str, *, removed: str,
+               shrunk: str) -> Callable[[Call], dict[str, Any]]:
+    """An `Edit.apply` for a sign-up board: the groups in `field` go through
+    `regroup_slots`, every other change is stored the default way."""
+    def apply(call: Call) -> dict[str, Any]:
+        changes = dict(call.data)
+        if field in changes:
+            changes[field] = regroup_slots(call.instance, call.instance.data[field],
+                                           changes[field], prefix, removed=removed,
+                                           shrunk=shrunk, field=field)
+        return changes
+    return apply
 
 
 def _rekey(instance: Instance, moves: Mapping[str, str]) -> None:

@@ -11,8 +11,8 @@ from groupkit import (
     Instance,
     Operations,
     bad_request,
+    board_edit,
     claim_slot,
-    regroup_slots,
     release_slot,
     remove_slot,
     slot_ids,
@@ -148,19 +148,9 @@ def current(instance: Instance) -> dict[str, Any]:
                            for category in data["categories"]]}
 
 
-def apply_edit(call: Call) -> dict[str, Any]:
-    """Details change as sent; categories are renamed, resized, added or removed without
-    ever dropping a claim (a held spot must be freed with remove first)."""
-    instance, changes = call.instance, dict(call.data)
-    if "categories" in changes:
-        changes["categories"] = regroup_slots(
-            instance, instance.data["categories"], changes["categories"], "c",
-            removed=CATEGORY_HELD, shrunk=CATEGORY_SHRUNK, field="categories")
-    return changes
-
-
 EDIT = Edit(fields=("title", "eventDate", "note", "categories"), current=current,
-            apply=apply_edit, schema=EditPlate, errors={
+            apply=board_edit("categories", "c", removed=CATEGORY_HELD,
+                             shrunk=CATEGORY_SHRUNK), schema=EditPlate, errors={
                 409: "Would take away someone's spot: a category someone holds a spot in "
                      f"was left out (`{CATEGORY_HELD}`), or cut below its taken spots "
                      f"(`{CATEGORY_SHRUNK}`); `field` is `categories`."})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from groupkit import Count, Exact, Line, ObjectList, Raw, Schema, Text, WholeNumber
+from groupkit import Count, Exact, Line, ObjectList, Schema, SpecField, Text, WholeNumber, was_field
 
 NO_CATEGORIES = "Add at least one category."
 TOO_MANY_CATEGORIES = "Twelve categories is the limit — combine a couple."
@@ -16,7 +16,7 @@ NAME_LIMIT = 40
 DISH_LIMIT = 80
 
 
-def _categories(**entry: Raw) -> ObjectList:
+def _categories(**entry: SpecField) -> ObjectList:
     return ObjectList(
         {"name": Line(40, required=NO_CATEGORY_NAME),
          "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY), **entry},
@@ -32,13 +32,10 @@ class CreatePlate(Schema):
     categories = _categories()
 
 
-WAS = ("the index (from 0) of the current category this entry continues, keeping its "
-       "claims; absent: the category at this position; null: a new category")
-
 class EditPlate(CreatePlate):
     """The create rules; each category may say which existing one it continues (`was`)."""
 
-    categories = _categories(was=Raw(["integer", "null"], WAS))
+    categories = _categories(was=was_field())
 
 
 #: An edit that would take away someone's spot (409).
