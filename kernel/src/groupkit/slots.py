@@ -118,7 +118,8 @@ def _continued(entry: Mapping[str, Any], position: int, old_count: int) -> int |
 
 def regroup_slots(instance: Instance, old_groups: Sequence[Mapping[str, Any]],
                   new_groups: Sequence[Mapping[str, Any]], prefix: str, *,
-                  removed: str, shrunk: str, field: str) -> list[dict[str, Any]]:
+                  removed: str, shrunk: str, field: str,
+                  name_key: str = "name") -> list[dict[str, Any]]:
     """Apply an organiser's edit of a sign-up board's groups (categories, shifts) without
     losing a claim; returns the new groups, each without its `was` key.
 
@@ -127,9 +128,10 @@ def regroup_slots(instance: Instance, old_groups: Sequence[Mapping[str, Any]],
     own position; `was: null` (or anything else) starts a new group. An old group nobody
     continues is removed: 409 `removed` (formatted with the group's `name`) while anyone
     holds one of its spots. A group cut below its claimed spots: 409 `shrunk` (formatted
-    with `name` and `taken`). Claims keep their spot number while it exists, else move to
-    the group's first free spot; slot ids follow the group's new position. Both 409s name
-    `field`. The organiser frees a spot with the tool's remove first, explicitly."""
+    with `name` and `taken`; the name is the group's `name_key`). Claims keep their spot
+    number while it exists, else move to the group's first free spot; slot ids follow the
+    group's new position. Both 409s name `field`. The organiser frees a spot with the
+    tool's remove first, explicitly."""
     claims = list(SlotClaim.select().where(SlotClaim.instance == instance))
     by_group: dict[int, list[SlotClaim]] = {}
     for claim in claims:
@@ -141,14 +143,14 @@ def regroup_slots(instance: Instance, old_groups: Sequence[Mapping[str, Any]],
             continued[old] = position
     for index, group in enumerate(old_groups):
         if index not in continued and by_group.get(index):
-            raise ApiError(409, removed.format(name=group["name"]), field=field)
+            raise ApiError(409, removed.format(name=group[name_key]), field=field)
     moves: dict[str, str] = {}
     for index, position in continued.items():
         held = by_group.get(index, [])
         capacity = int(new_groups[position]["capacity"])
         if len(held) > capacity:
-            raise ApiError(409, shrunk.format(name=old_groups[index]["name"], taken=len(held)),
-                           field=field)
+            raise ApiError(409, shrunk.format(name=old_groups[index][name_key],
+                                              taken=len(held)), field=field)
         numbers = {claim.slot_id: int(claim.slot_id.rsplit("-", 1)[1]) for claim in held}
         kept = {n for n in numbers.values() if n <= capacity}
         free = (n for n in range(1, capacity + 1) if n not in kept)
@@ -168,8 +170,8 @@ def was_field() -> Raw:
     return Raw(["integer", "null"], WAS)
 
 
-def board_edit(field: str, prefix: str, *, removed: str,
-               shrunk: str) -> Callable[[Call], dict[str, Any]]:
+def board_edit(field: str, prefix: str, *, removed: str, shrunk: str,
+               name_key: str = "name") -> Callable[[Call], dict[str, Any]]:
     """An `Edit.apply` for a sign-up board: the groups in `field` go through
     `regroup_slots`, every other change is stored the default way."""
     def apply(call: Call) -> dict[str, Any]:
@@ -177,7 +179,7 @@ def board_edit(field: str, prefix: str, *, removed: str,
         if field in changes:
             changes[field] = regroup_slots(call.instance, call.instance.data[field],
                                            changes[field], prefix, removed=removed,
-                                           shrunk=shrunk, field=field)
+                                           shrunk=shrunk, field=field, name_key=name_key)
         return changes
     return apply
 
