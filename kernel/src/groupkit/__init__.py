@@ -50,7 +50,7 @@ from .slots import (
 )
 from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
 from .tokens import find_token, issue_token, revoke_tokens, rotate_token
-from .tool import Call, Edit, Operations, Reply, Tool
+from .tool import Call, Edit, Operations, Reply, Tool, stored_values
 
 __version__ = "0.1.0"
 
@@ -114,6 +114,7 @@ __all__ = [
     "rotate_token",
     "slot_ids",
     "spot_board",
+    "stored_values",
     "truthy",
     "utcnow",
     "was_field",

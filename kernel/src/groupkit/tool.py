@@ -142,7 +142,7 @@ View = Callable[[Instance], dict[str, Any]]
 ParticipantView = Callable[[Instance, Credential], dict[str, Any]]
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(init=False)
 class Edit:
     """What a tool's organiser may change after creation: `POST /api/<name>/{editToken}/edit`
     and the "Change details" form on the organiser page.
@@ -152,6 +152,7 @@ class Edit:
              fields sent are cleaned, and only they change.
     current: `(instance) -> dict`: the current values of `fields`, shaped like a create body;
              pre-fills the form and gives the title after an edit (`Tool.title_of`).
+             Default `stored_values(*fields)`: the title, the rest from `instance.data`.
     apply:   `apply(call)` with `call.data` holding only the changed fields, cleaned. It
              reconciles the change with what participants did, inside the operation's
              transaction and instance lock: it applies it, or raises `conflict(message,
@@ -177,6 +178,24 @@ class Edit:
     errors: Mapping[int, str] = dataclasses.field(default_factory=dict)
     description: str = ""
     template: str = ""
+
+    def __init__(self, fields: Sequence[str], current: View | None = None,
+                 apply: Callable[[Call], Mapping[str, Any] | None] | None = None,
+                 schema: type[ma.Schema] | None = None,
+                 errors: Mapping[int, str] | None = None, description: str = "",
+                 template: str = "") -> None:
+        self.fields, self.apply, self.schema = tuple(fields), apply, schema
+        self.current = current or stored_values(*fields)
+        self.errors, self.description, self.template = dict(errors or {}), description, template
+
+
+def stored_values(*fields: str) -> View:
+    """An `Edit.current` for a tool that keeps its create fields as they were cleaned:
+    `title` from the instance, every other field from `instance.data`."""
+    def current(instance: Instance) -> dict[str, Any]:
+        data = instance.data or {}
+        return {field: instance.title if field == "title" else data[field] for field in fields}
+    return current
 
 
 def store_changes(instance: Instance, changes: Mapping[str, Any]) -> None:

@@ -7,16 +7,13 @@ from typing import Any
 
 import pytest
 
+from groupkit.testing import edit
+
 WHERE = "Bellbird Cottage, 7 Wattle Lane"
 
 CAPACITY = "Spots per list must be a whole number from 1 to 20."
 HELD = "Someone has a spot in {name} — remove them from it first, then the list can go."
 SHRUNK = "{name} has {taken} spots taken — remove someone first, or keep at least {taken} spots."
-
-
-async def edit(client: Any, planner: dict[str, str], body: Any) -> tuple[int, Any]:
-    response = await client.post(f"/api/hens/{planner['editToken']}/edit", json=body)
-    return response.status_code, await response.get_json()
 
 
 async def read(client: Any, planner: dict[str, str]) -> dict[str, Any]:
@@ -42,7 +39,8 @@ async def claim(client: Any, planner: dict[str, str], slot_id: str, name: str) -
 async def test_each_field_changes_alone(client: Any, planner: dict[str, str], field: str,
                                         sent: Any, stored: Any,
                                         planner_body: dict[str, Any]) -> None:
-    assert await edit(client, planner, {field: sent}) == (200, {"ok": True, "changed": [field]})
+    changed = await edit(client, "hens", planner["editToken"], {field: sent})
+    assert changed == (200, {"ok": True, "changed": [field]})
     view = await read(client, planner)
     assert view[field] == stored
     untouched = {key for key in ("title", "forWhom", "when", "where", "note", "kitty")
@@ -66,7 +64,7 @@ async def test_each_field_changes_alone(client: Any, planner: dict[str, str], fi
 async def test_the_create_rules_apply(client: Any, planner: dict[str, str], body: Any,
                                       field: str, message: str,
                                       planner_body: dict[str, Any]) -> None:
-    assert await edit(client, planner, {**body, "when": "later"}) == (
+    assert await edit(client, "hens", planner["editToken"], {**body, "when": "later"}) == (
         400, {"error": message, "field": field})
     assert (await read(client, planner))["when"] == planner_body["when"]
 
@@ -74,7 +72,7 @@ async def test_the_create_rules_apply(client: Any, planner: dict[str, str], body
 async def test_lists_are_renamed_resized_and_added_keeping_claims(
         client: Any, planner: dict[str, str]) -> None:
     await claim(client, planner, "c1-2", "Ava")
-    status, _ = await edit(client, planner, {"categories": [
+    status, _ = await edit(client, "hens", planner["editToken"], {"categories": [
         {"name": "Decorations", "capacity": 3, "was": 0},
         {"name": "Games and prizes", "capacity": 4, "was": 1},
         {"name": "Music", "capacity": 1, "was": None}]})
@@ -89,23 +87,23 @@ async def test_a_held_list_stays_until_its_spots_are_freed(client: Any,
                                                            planner: dict[str, str]) -> None:
     await claim(client, planner, "c1-1", "Ava")
     body = {"categories": [{"name": "Decorations", "capacity": 3, "was": 0}]}
-    assert await edit(client, planner, body) == (
+    assert await edit(client, "hens", planner["editToken"], body) == (
         409, {"error": HELD.format(name="Games"), "field": "categories"})
     assert len((await read(client, planner))["categories"]) == 2
     freed = await client.post(f"/api/hens/{planner['editToken']}/remove",
                               json={"slotId": "c1-1"})
     assert freed.status_code == 200
-    assert (await edit(client, planner, body))[0] == 200
+    assert (await edit(client, "hens", planner["editToken"], body))[0] == 200
 
 
 async def test_a_list_cannot_shrink_below_its_claims(client: Any,
                                                      planner: dict[str, str]) -> None:
     await claim(client, planner, "c0-1", "Ava")
     await claim(client, planner, "c0-3", "Bea")
-    assert await edit(client, planner, {"categories": [
+    assert await edit(client, "hens", planner["editToken"], {"categories": [
         {"name": "Decorations", "capacity": 1}, {"name": "Games", "capacity": 2}]}) == (
         409, {"error": SHRUNK.format(name="Decorations", taken=2), "field": "categories"})
-    assert (await edit(client, planner, {"categories": [
+    assert (await edit(client, "hens", planner["editToken"], {"categories": [
         {"name": "Decorations", "capacity": 2}, {"name": "Games", "capacity": 2}]}))[0] == 200
     spots = (await read(client, planner))["categories"][0]["spots"]
     assert sorted(spot["name"] for spot in spots) == ["Ava", "Bea"]
@@ -113,7 +111,7 @@ async def test_a_list_cannot_shrink_below_its_claims(client: Any,
 
 async def test_the_form_is_prefilled_and_where_stays_out_of_previews(
         client: Any, planner: dict[str, str]) -> None:
-    await edit(client, planner, {"where": "Secret Cove, 1 Hidden Rd"})
+    await edit(client, "hens", planner["editToken"], {"where": "Secret Cove, 1 Hidden Rd"})
     html = await (await client.get(f"/e/{planner['editToken']}")).get_data(as_text=True)
     assert 'id="edit-where" name="where" maxlength="120"' in html
     assert 'value="Secret Cove, 1 Hidden Rd"' in html

@@ -7,14 +7,11 @@ from typing import Any
 
 import pytest
 
+from groupkit.testing import edit
+
 CAPACITY = "Spots per shift must be a whole number from 1 to 30."
 HELD = "Someone is on {name} — remove them from it first, then the shift can go."
 SHRUNK = "{name} has {taken} volunteers — remove someone first, or keep at least {taken} spots."
-
-
-async def edit(client: Any, roster: dict[str, str], body: Any) -> tuple[int, Any]:
-    response = await client.post(f"/api/roster/{roster['editToken']}/edit", json=body)
-    return response.status_code, await response.get_json()
 
 
 async def organiser(client: Any, roster: dict[str, str]) -> dict[str, Any]:
@@ -40,7 +37,8 @@ def shifts(view: dict[str, Any]) -> list[tuple[str, int, int]]:
 ])
 async def test_each_detail_changes_alone(client: Any, roster: dict[str, str], field: str,
                                          sent: str, stored: str) -> None:
-    assert await edit(client, roster, {field: sent}) == (200, {"ok": True, "changed": [field]})
+    changed = await edit(client, "roster", roster["editToken"], {field: sent})
+    assert changed == (200, {"ok": True, "changed": [field]})
     view = await organiser(client, roster)
     assert view[field] == stored
     assert shifts(view) == [("Setup 7-9am", 3, 0), ("Pack down", 2, 0)]
@@ -56,7 +54,7 @@ async def test_each_detail_changes_alone(client: Any, roster: dict[str, str], fi
 ])
 async def test_shifts_keep_the_create_rules(client: Any, roster: dict[str, str], value: Any,
                                             message: str) -> None:
-    assert await edit(client, roster, {"shifts": value, "note": "x"}) == (
+    assert await edit(client, "roster", roster["editToken"], {"shifts": value, "note": "x"}) == (
         400, {"error": message, "field": "shifts"})
     assert (await organiser(client, roster))["note"] == "Gloves provided."
 
@@ -65,7 +63,7 @@ async def test_fix_a_time_add_spots_and_a_shift_keeping_volunteers(
         client: Any, roster: dict[str, str]) -> None:
     await claim(client, roster, "s0-2", "Ann")
     await claim(client, roster, "s1-1", "Bo")
-    status, _ = await edit(client, roster, {"shifts": [
+    status, _ = await edit(client, "roster", roster["editToken"], {"shifts": [
         {"label": "Setup 7-10am", "capacity": 5, "was": 0},
         {"label": "Lunch 12-1pm", "capacity": 2, "was": None},
         {"label": "Pack down 1-2pm", "capacity": 2, "was": 1}]})
@@ -81,18 +79,18 @@ async def test_a_shift_someone_holds_cannot_be_removed(client: Any,
                                                        roster: dict[str, str]) -> None:
     await claim(client, roster, "s1-2", "Bo")
     body = {"shifts": [{"label": "Setup 7-9am", "capacity": 3}]}
-    assert await edit(client, roster, body) == (
+    assert await edit(client, "roster", roster["editToken"], body) == (
         409, {"error": HELD.format(name="Pack down"), "field": "shifts"})
     assert len((await organiser(client, roster))["shifts"]) == 2
     await client.post(f"/api/roster/{roster['editToken']}/remove", json={"slotId": "s1-2"})
-    assert (await edit(client, roster, body))[0] == 200
+    assert (await edit(client, "roster", roster["editToken"], body))[0] == 200
 
 
 async def test_spots_cannot_drop_below_the_volunteers(client: Any,
                                                       roster: dict[str, str]) -> None:
     for slot in ("s0-1", "s0-2", "s0-3"):
         await claim(client, roster, slot, "Vol")
-    assert await edit(client, roster, {"shifts": [
+    assert await edit(client, "roster", roster["editToken"], {"shifts": [
         {"label": "Setup 7-9am", "capacity": 2}, {"label": "Pack down", "capacity": 2}]}) == (
         409, {"error": SHRUNK.format(name="Setup 7-9am", taken=3), "field": "shifts"})
 

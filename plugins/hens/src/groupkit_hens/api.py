@@ -160,17 +160,7 @@ def remove(call: Call) -> dict[str, Any]:
     return {"ok": True, "removed": remove_slot(call.instance, slot_id)}
 
 
-def current(instance: Instance) -> dict[str, Any]:
-    """The planner as the create form takes it: the edit form's values (all of it is on the
-    organiser's own page already)."""
-    data = instance.data
-    return {"title": instance.title, **{key: data[key] for key in DETAILS},
-            "activities": list(data["activities"]),
-            "categories": [{"name": category["name"], "capacity": category["capacity"]}
-                           for category in data["categories"]]}
-
-
-EDIT = Edit(fields=("title", *DETAILS, "activities", "categories"), current=current,
+EDIT = Edit(fields=("title", *DETAILS, "activities", "categories"),
             apply=board_edit("categories", "c", removed=LIST_HELD, shrunk=LIST_SHRUNK),
             schema=EditHens, errors={
                 409: "Would take away someone's spot: a list someone holds a spot in was "

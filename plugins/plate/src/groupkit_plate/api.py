@@ -140,17 +140,10 @@ def remove(call: Call) -> dict[str, Any]:
     return {"ok": True, "removed": remove_slot(call.instance, slot_id)}
 
 
-def current(instance: Instance) -> dict[str, Any]:
-    """The board's details as the create form takes them: the edit form's values."""
-    data = instance.data
-    return {"title": instance.title, "eventDate": data["eventDate"], "note": data["note"],
-            "categories": [{"name": category["name"], "capacity": category["capacity"]}
-                           for category in data["categories"]]}
-
-
-EDIT = Edit(fields=("title", "eventDate", "note", "categories"), current=current,
+EDIT = Edit(fields=("title", "eventDate", "note", "categories"),
             apply=board_edit("categories", "c", removed=CATEGORY_HELD,
-                             shrunk=CATEGORY_SHRUNK), schema=EditPlate, errors={
+                             shrunk=CATEGORY_SHRUNK),
+            schema=EditPlate, errors={
                 409: "Would take away someone's spot: a category someone holds a spot in "
                      f"was left out (`{CATEGORY_HELD}`), or cut below its taken spots "
                      f"(`{CATEGORY_SHRUNK}`); `field` is `categories`."})

@@ -258,15 +258,7 @@ def shift_calendar(call: Call) -> Reply:
     return calendar_reply([event], f"roster-{shift_id}.ics", call.now)
 
 
-def current(instance: Instance) -> dict[str, Any]:
-    """The roster as the create form takes it: the edit form's values."""
-    data = instance.data
-    return {"title": instance.title, "eventDate": data["eventDate"], "note": data["note"],
-            "shifts": [{"label": shift["label"], "capacity": shift["capacity"]}
-                       for shift in data["shifts"]]}
-
-
-EDIT = Edit(fields=("title", "eventDate", "note", "shifts"), current=current,
+EDIT = Edit(fields=("title", "eventDate", "note", "shifts"),
             apply=board_edit("shifts", "s", removed=SHIFT_HELD, shrunk=SHIFT_SHRUNK,
                              name_key="label"),
             schema=EditRoster, errors={
