@@ -57,10 +57,13 @@ def load(schema: ma.Schema, body: Any, *, partial: bool = False) -> dict[str, An
 
 
 def subset(schema: type[ma.Schema], fields: Sequence[str], name: str) -> type[ma.Schema]:
-    """A schema of only `fields` of `schema`, same rules and messages, same order."""
+    """`schema` limited to `fields`: the same rules, messages and order, and its whole-schema
+    checks too (which, loading partially, must allow for absent fields)."""
     declared = schema._declared_fields
     missing = [field for field in fields if field not in declared]
     if missing:
         raise ValueError(f"{schema.__name__} has no field {missing[0]!r}")
-    chosen = {field: declared[field] for field in declared if field in fields}
-    return Schema.from_dict(chosen, name=name)
+    base_meta = getattr(schema, "Meta", Schema.Meta)
+    meta = type("Meta", (base_meta,), {"fields": tuple(f for f in declared if f in fields),
+                                       "unknown": ma.EXCLUDE})
+    return type(name, (schema,), {"Meta": meta})
