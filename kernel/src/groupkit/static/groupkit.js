@@ -29,6 +29,12 @@
         return item;
       });
     });
+    /* A fieldset[data-group] is one nested object of its [data-key] inputs. */
+    form.querySelectorAll("[data-group]").forEach(function (group) {
+      var item = {};
+      group.querySelectorAll("[data-key]").forEach(function (input) { item[input.dataset.key] = readInput(input); });
+      body[group.dataset.group] = item;
+    });
     form.querySelectorAll("[name]").forEach(function (input) {
       if (input.closest("[data-list]") || input.disabled) return;
       if (input.type === "radio" && !input.checked) return;
@@ -84,7 +90,7 @@
      moves there, and the message clears as soon as the field changes. */
   function fieldTarget(form, field) {
     var name = String(field).replace(/["\\]/g, "");
-    return form.querySelector('[name="' + name + '"], [data-list="' + name + '"], [data-field="' + name + '"]');
+    return form.querySelector('[name="' + name + '"], [data-list="' + name + '"], [data-group="' + name + '"], [data-field="' + name + '"]');
   }
   function clearFieldErrors(form, only) {
     form.querySelectorAll("[data-field-error]").forEach(function (box) {

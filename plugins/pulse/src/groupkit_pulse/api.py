@@ -7,7 +7,7 @@ import secrets
 from collections import defaultdict
 from typing import Any
 
-from groupkit import Call, Instance, Operations, request_time
+from groupkit import Call, Edit, Instance, Operations, request_time
 
 from .models import PulseComments, PulseTally
 from .schema import BAD_SCORE, DetailsBody, RespondBody
@@ -164,3 +164,7 @@ def details(call: Call) -> dict[str, Any]:
     call.instance.title = settings["team"]
     call.instance.save()
     return {"ok": True, **settings}
+
+
+EDIT = Edit(fields=("team", "question", "askWords"),
+            description="As `details`, but partial. Past responses stay as they are.")
