@@ -86,3 +86,58 @@ def test_fix_a_typo_and_add_a_spot_live(tool: str, api: httpx.Client,
     board = api.get(f"/api/{tool}/{made['slug']}").json()
     assert [group["capacity"] for group in board[groups]] == [3, 1]
     assert board[groups][1]["spots"][0]["name"] == "Bo"
+
+
+def test_teams_a_new_starter_reshuffled_live(api: httpx.Client,
+                                             open_context: Callable[[], Watched]) -> None:
+    made = api.post("/api/teams", json={"title": "Trivia", "teams": [
+        {"title": "Red", "members": ["Ann", "Bo"]}, {"title": "Blue", "members": ["Cy", "Di"]}]}
+    ).json()
+    guest = open_context()
+    guest.page.set_viewport_size(PHONE)
+    guest.page.goto(f"/s/{made['slug']}")
+    expect(guest.page.get_by_text("4 people in 2 teams")).to_be_visible()
+
+    organiser = open_context()
+    page = organiser.page
+    page.set_viewport_size(PHONE)
+    page.goto(f"/e/{made['editToken']}")
+    page.get_by_text("Change details").click()
+    names = page.locator("#edit-teams-names")
+    expect(names).to_have_value("Ann\nBo\nCy\nDi")
+    names.fill("Ann\nBo\nCy\nDi\nEve")
+    page.get_by_role("button", name="Shuffle into teams").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save changes").click()
+    expect(guest.page.get_by_text("5 people in 2 teams")).to_be_visible()
+    expect(guest.page.get_by_text("Eve", exact=True)).to_be_visible()
+    assert guest.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    guest.check("edit-teams-guest-after")
+    organiser.check("edit-teams-organiser-after")
+
+
+def test_sweeps_new_name_redraws_after_confirming(api: httpx.Client,
+                                                  open_context: Callable[[], Watched]) -> None:
+    made = api.post("/api/sweeps", json={"title": "Grand final", "outcomes": ["Lions", "Swans"],
+                                         "names": ["Ann", "Bo"]}).json()
+    guest = open_context()
+    guest.page.goto(f"/s/{made['slug']}")
+    organiser = open_context()
+    page = organiser.page
+    page.set_viewport_size(PHONE)
+    page.goto(f"/e/{made['editToken']}")
+    page.get_by_text("Change details").click()
+    page.fill("#edit-names", "Ann\nBo\nCy")
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: asked.append(dialog.message))  # Watched accepts it
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save changes").click()
+    assert asked == ["Changing the names or outcomes draws the sweep again — everyone may end "
+                     "up with a different one. Go ahead?"]
+    # The refused first try is the one console error; then the confirmed one went through.
+    assert len(organiser.problems) == 1 and "status of 409" in organiser.problems[0]
+    organiser.problems.clear()
+    expect(guest.page.get_by_text("Cy", exact=True)).to_be_visible()
+    assert sorted(pair["name"] for pair in api.get(f"/api/sweeps/{made['slug']}").json()["draw"]
+                  ) in (["Ann", "Bo"], ["Ann", "Cy"], ["Bo", "Cy"])
+    guest.check("edit-sweeps-guest-after")
