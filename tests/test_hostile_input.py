@@ -211,8 +211,13 @@ def verdict(response: httpx.Response, allowed: set[int]) -> str | None:
         body = response.json()
     except ValueError:
         return f"answered {status} with a body that is not JSON: {response.text[:80]!r}"
-    if not (isinstance(body, dict) and set(body) == {"error"} and isinstance(body["error"], str)
-            and body["error"].strip()):
+    # The organiser's edit documents two extra members (`FieldError`): the field the
+    # message is about and whether a confirmed resend goes ahead.
+    extras = ({"field", "confirm"} if response.request.url.path.endswith("/edit")
+              else set())
+    if not (isinstance(body, dict) and "error" in body and set(body) - {"error"} <= extras
+            and isinstance(body["error"], str) and body["error"].strip()
+            and isinstance(body.get("field", ""), str) and body.get("confirm", True) is True):
         return f"answered {status} with {body!r} instead of one error string"
     return None
 

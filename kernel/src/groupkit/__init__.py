@@ -39,17 +39,20 @@ from .live import changed as instance_changed
 from .schema import Schema
 from .slots import (
     SlotClaim,
+    board_edit,
     claim_slot,
     claims_by_slot,
     csv_reply,
+    regroup_slots,
     release_slot,
     remove_slot,
     slot_ids,
     spot_board,
+    was_field,
 )
 from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
 from .tokens import find_token, issue_token, revoke_tokens, rotate_token
-from .tool import Call, Operations, Reply, Tool
+from .tool import Call, Edit, Operations, Reply, Tool, stored_values
 
 __version__ = "0.1.0"
 
@@ -65,6 +68,7 @@ __all__ = [
     "Choice",
     "Count",
     "Credential",
+    "Edit",
     "Exact",
     "Flag",
     "Instance",
@@ -85,6 +89,7 @@ __all__ = [
     "WholeNumber",
     "__version__",
     "bad_request",
+    "board_edit",
     "bounded_int",
     "calendar_reply",
     "claim_slot",
@@ -104,6 +109,7 @@ __all__ = [
     "local_date",
     "lock_instance",
     "not_found",
+    "regroup_slots",
     "release_slot",
     "remove_slot",
     "request_time",
@@ -111,9 +117,11 @@ __all__ = [
     "rotate_token",
     "slot_ids",
     "spot_board",
+    "stored_values",
     "text_key",
     "truthy",
     "utcnow",
+    "was_field",
     "week_start",
     "whole_number",
 ]

@@ -18,7 +18,7 @@ from .errors import ApiError
 from .fields import json_int
 from .rendered import RenderCache, respond
 from .storage import Instance, Storage
-from .tool import Call, Operation, Operations, Reply, Tool
+from .tool import Call, Edit, Operation, Operations, Reply, Tool, store_changes
 
 
 def _refuse_constant(name: str) -> Any:
@@ -248,7 +248,7 @@ class _RequestFacts:
         if op.body is None:
             return
         try:
-            self.data = schema.load(op.body(), body)
+            self.data = schema.load(op.body(), body, partial=op.partial)
         except ApiError as error:
             self.invalid = error
 
@@ -277,9 +277,10 @@ class _RequestFacts:
             raise self.invalid
         data = self.data
         params = {k: v for k, v in values.items() if k not in ("slug", "edit_token", "token")}
+        confirmed = isinstance(body, dict) and body.get("confirm") is True
         return Call(instance=instance, data=data, now=self.when, base_url=self.base,
                     credential=credential, token=token, edit_token=edit_token,
-                    query=self.query, params=params, raw_body=body)
+                    query=self.query, params=params, raw_body=body, confirmed=confirmed)
 
 
 def kernel_operations(tool: Tool) -> Operations:
@@ -301,7 +302,41 @@ def kernel_operations(tool: Tool) -> Operations:
                 "created": instance.created.replace(tzinfo=dt.UTC).isoformat(),
                 "title": instance.title, "data": tool.export_of(instance)}
 
+    if tool.edit is not None:
+        edit_operation(tool, tool.edit, ops)
     return ops
+
+
+EDIT_SUMMARY = ("Change what the organiser may change after creation; only the fields sent "
+                "change. Links, claims and private pages stay valid.")
+EDIT_NOTE = ("Partial: every field is optional and checked with the create rules and "
+             "messages; a 400 or 409 also names the field it is about (`field`). A 409 "
+             "with `confirm: true` (a redraw, say) goes ahead when the same body is sent "
+             "again with `\"confirm\": true`; a 409 without it would lose someone's claim, "
+             "vote, message or guess: free it with the explicit remove first.")
+
+
+def edit_operation(tool: Tool, edit: Edit, ops: Operations) -> None:
+    """`POST /api/<tool>/{editToken}/edit`: re-check the fields sent with the create rules,
+    let the tool reconcile (or refuse with a 409), then set the title from the result."""
+    body = schema.subset(edit.schema or tool.create_schema, edit.fields,
+                         f"{tool.name.capitalize()}Edit")
+    apply = edit.apply or (lambda call: call.data)
+
+    @ops.organiser("edit", body=body, partial=True, summary=EDIT_SUMMARY,
+                   description=" ".join(filter(None, [EDIT_NOTE, edit.description])),
+                   errors=dict(edit.errors), returns={"type": "object", "properties": {
+                       "ok": {"type": "boolean"},
+                       "changed": {"type": "array", "items": {"type": "string"}}}})
+    def edit_instance(call: Call) -> dict[str, Any]:
+        instance = call.instance
+        if call.data:
+            left = apply(call)
+            if left is not None:
+                store_changes(instance, left)
+            instance.title = tool.title_of({"title": instance.title, **edit.current(instance)})
+            instance.save()
+        return {"ok": True, "changed": sorted(call.data)}
 
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

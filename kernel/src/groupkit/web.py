@@ -89,7 +89,8 @@ async def create_page(tool_name: str) -> Response:
     tool = tools().get(tool_name)
     if tool is None:
         return await not_found_page()
-    return await page(f"{tool.name}/create.html", tool=tool, create_url=f"/api/{tool.name}")
+    return await page(f"{tool.name}/create.html", tool=tool, create_url=f"/api/{tool.name}",
+                      values={}, prefix="")
 
 
 def _links(slug: str, edit_token: str | None = None) -> dict[str, str]:
@@ -153,7 +154,9 @@ async def organiser_page(edit_token: str) -> Response:
                       view=tool.organiser_view(instance),
                       links=_links(instance.slug, edit_token), slug=instance.slug,
                       edit_token=edit_token, api=f"/api/{tool.name}/{edit_token}",
-                      created=request.args.get("new") == "1"), HTML
+                      created=request.args.get("new") == "1",
+                      editing=tool.edit.current(instance) if tool.edit is not None else None,
+                      edit_fields=edit_template(tool)), HTML
 
     try:
         rendered = await render_cache().serve(storage(), locate, "page:organiser", now(),
@@ -161,6 +164,13 @@ async def organiser_page(edit_token: str) -> Response:
     except ApiError:
         return await not_found_page()
     return respond(rendered)
+
+
+def edit_template(tool: Tool) -> str:
+    """The fields template an organiser's edit form (and the create form) renders."""
+    if tool.edit is not None and tool.edit.template:
+        return tool.edit.template
+    return f"{tool.name}/_fields.html"
 
 
 async def participant_page(token: str) -> Response:

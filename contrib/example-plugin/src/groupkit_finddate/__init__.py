@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, hookimpl
 
 from .api import (
+    EDIT,
     MAX_RESPONSES,
     TOKEN_KIND,
     create,
@@ -31,7 +32,7 @@ def groupkit_tool() -> Tool:
                 "and the best one stands out.",
         create_schema=CreateFindDate, create=create, public_view=public_view,
         organiser_view=organiser_view, participant_view=participant_view,
-        participant_kinds=(TOKEN_KIND,), operations=ops, models=[Response],
+        participant_kinds=(TOKEN_KIND,), operations=ops, models=[Response], edit=EDIT,
         templates=HERE / "templates", static=HERE / "static",
         limits={"slots": MAX_SLOTS, "responses": MAX_RESPONSES},
         description="Slots are sorted by date and time and numbered d1, d2, … The best slot "

@@ -29,6 +29,12 @@
         return item;
       });
     });
+    /* A fieldset[data-group] is one nested object of its [data-key] inputs. */
+    form.querySelectorAll("[data-group]").forEach(function (group) {
+      var item = {};
+      group.querySelectorAll("[data-key]").forEach(function (input) { item[input.dataset.key] = readInput(input); });
+      body[group.dataset.group] = item;
+    });
     form.querySelectorAll("[name]").forEach(function (input) {
       if (input.closest("[data-list]") || input.disabled) return;
       if (input.type === "radio" && !input.checked) return;
@@ -52,7 +58,10 @@
       var parsed = type.indexOf("json") >= 0 ? response.json() : response.blob();
       return parsed.then(function (data) {
         if (!response.ok) {
-          throw new Error((data && data.error) || "Something went wrong — try again.");
+          var failure = new Error((data && data.error) || "Something went wrong — try again.");
+          failure.field = data && data.field;
+          failure.confirm = data && data.confirm === true;
+          throw failure;
         }
         return data;
       });
@@ -76,16 +85,72 @@
     }
   }
 
+  /* Errors at the field: an error body naming its `field` is shown next to that field
+     (input[name], [data-list] or [data-field]) with aria-invalid and aria-describedby, focus
+     moves there, and the message clears as soon as the field changes. */
+  function fieldTarget(form, field) {
+    var name = String(field).replace(/["\\]/g, "");
+    return form.querySelector('[name="' + name + '"], [data-list="' + name + '"], [data-group="' + name + '"], [data-field="' + name + '"]');
+  }
+  function clearFieldErrors(form, only) {
+    form.querySelectorAll("[data-field-error]").forEach(function (box) {
+      var target = only && fieldTarget(form, box.getAttribute("data-field-error"));
+      if (only && !(target && target.contains(only))) return;
+      var owner = form.querySelector('[aria-describedby~="' + box.id + '"]');
+      if (owner) {
+        owner.removeAttribute("aria-invalid");
+        var rest = owner.getAttribute("aria-describedby").split(" ").filter(function (id) { return id !== box.id; });
+        if (rest.length) owner.setAttribute("aria-describedby", rest.join(" "));
+        else owner.removeAttribute("aria-describedby");
+      }
+      box.remove();
+    });
+  }
+  function showFieldError(form, field, message) {
+    var target = fieldTarget(form, field);
+    if (!target) return false;
+    var input = target.matches("input, textarea, select") ? target : target.querySelector("input, textarea, select") || target;
+    var box = document.createElement("p");
+    box.className = "error field-error";
+    box.id = (form.id || "form") + "-error-" + String(field).replace(/[^\w-]/g, "");
+    box.setAttribute("data-field-error", field);
+    box.textContent = message;
+    target.insertAdjacentElement("afterend", box);
+    input.setAttribute("aria-invalid", "true");
+    var described = input.getAttribute("aria-describedby");
+    input.setAttribute("aria-describedby", described ? described + " " + box.id : box.id);
+    input.focus();
+    return true;
+  }
+  function fieldChanged(event) {
+    var form = event.target.form || event.target.closest("form");
+    if (form && form.querySelector("[data-field-error]")) clearFieldErrors(form, event.target);
+  }
+  document.addEventListener("input", fieldChanged);
+  document.addEventListener("change", fieldChanged);
+
+  function submitForm(form, body) {
+    var button = form.querySelector("[type=submit]");
+    var general = form.querySelector("[data-error]");
+    if (button) button.disabled = true;
+    clearFieldErrors(form);
+    if (general) general.hidden = true;
+    post(form.dataset.api, body).then(function (data) { after(form, data, body); })
+      .catch(function (error) {
+        if (error.confirm && window.confirm(error.message)) {
+          submitForm(form, Object.assign({}, body, { confirm: true }));
+        } else if (!(error.field && showFieldError(form, error.field, error.message))) {
+          showError(form, error.message);
+        }
+      })
+      .finally(function () { if (button) button.disabled = false; });
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.matches("form[data-api]")) return;
     event.preventDefault();
-    var body = serialize(form);
-    var button = form.querySelector("[type=submit]");
-    if (button) button.disabled = true;
-    post(form.dataset.api, body).then(function (data) { after(form, data, body); })
-      .catch(function (error) { showError(form, error.message); })
-      .finally(function () { if (button) button.disabled = false; });
+    submitForm(form, serialize(form));
   });
 
   document.addEventListener("click", function (event) {

@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, hookimpl
 
 from .api import (
+    EDIT,
     MAX_MESSAGES,
     TOKEN_KIND,
     card_schema,
@@ -36,7 +37,7 @@ def groupkit_tool() -> Tool:
         create_schema=CreateCard, create=create, title_of=title_of,
         public_view=public_view, organiser_view=organiser_view,
         participant_view=participant_view, participant_kinds=(TOKEN_KIND,),
-        preview=preview, operations=ops, models=[CardMessage],
+        preview=preview, operations=ops, edit=EDIT, models=[CardMessage],
         templates=HERE / "templates", static=HERE / "static",
         limits={"messages": MAX_MESSAGES}, public_schema=card_schema(),
         description="Signing is `POST /api/card/sign {slug, name, message}` and answers "

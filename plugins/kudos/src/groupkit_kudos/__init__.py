@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, hookimpl, local_date
 
 from .api import (
+    EDIT,
     WALL_SCHEMA,
     create,
     ops,
@@ -36,7 +37,7 @@ def groupkit_tool() -> Tool:
                 "in the archive.",
         create_schema=CreateKudos, create=create, title_of=title_of,
         public_view=public_view, organiser_view=organiser_view, preview=preview,
-        operations=ops, models=[KudosNote], prune=prune,
+        operations=ops, edit=EDIT, models=[KudosNote], prune=prune,
         templates=HERE / "templates", static=HERE / "static",
         limits={"archiveWeeks": ARCHIVE_WEEKS, "keptWeeks": KEEP_WEEKS},
         public_schema=WALL_SCHEMA,

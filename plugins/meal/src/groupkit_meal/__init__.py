@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, hookimpl
 
 from .api import (
+    EDIT,
     SLOT_IDS,
     board_schema,
     create,
@@ -31,7 +32,7 @@ def groupkit_tool() -> Tool:
         summary="Days on which friends sign up to cook for someone who needs it, "
                 "plus other jobs and useful links.",
         create_schema=CreateMeal, create=create, title_of=title_of, public_view=public_view,
-        organiser_view=organiser_view, preview=preview, operations=ops,
+        organiser_view=organiser_view, preview=preview, operations=ops, edit=EDIT,
         templates=HERE / "templates", static=HERE / "static",
         limits={"days": MAX_DAYS, "cooksPerDay": MAX_PER_DAY, "tasks": MAX_TASKS,
                 "helpLinks": MAX_LINKS},

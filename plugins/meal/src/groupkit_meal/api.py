@@ -11,6 +11,7 @@ from groupkit import (
     ApiError,
     CalendarEvent,
     Call,
+    Edit,
     Instance,
     Operations,
     Reply,
@@ -408,3 +409,9 @@ def cook_calendar(call: Call) -> Reply:
         summary=f"Meal for {data['forWhom']}" + (f": {dish}" if dish else ""),
         start=day, description="\n\n".join(line for line in lines if line), url=page)
     return calendar_reply([event], f"meal-{day.isoformat()}.ics", call.now)
+
+
+EDIT = Edit(fields=("forWhom", "note", "allergies", "dropoff"), schema=Details,
+            template="meal/_details.html",
+            description="As `details`, but partial: only the fields sent change. Days are "
+                        "added with `addDays`; every claim stays.")

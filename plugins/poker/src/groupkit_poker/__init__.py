@@ -8,6 +8,7 @@ from groupkit import Tool, hookimpl
 
 from .api import (
     BOARD_SCHEMA,
+    EDIT,
     HISTORY,
     MAX_VOTERS,
     VOTER,
@@ -35,7 +36,7 @@ def groupkit_tool() -> Tool:
                 "facilitator turns them all over at once.",
         create_schema=CreatePoker, create=create, title_of=title_of,
         public_view=board, organiser_view=board, participant_view=participant_view,
-        participant_kinds=(VOTER,), preview=preview, operations=ops, models=[PokerVoter],
+        participant_kinds=(VOTER,), preview=preview, operations=ops, edit=EDIT, models=[PokerVoter],
         templates=HERE / "templates", static=HERE / "static",
         limits={"voters": MAX_VOTERS, "history": HISTORY},
         public_schema=BOARD_SCHEMA,

@@ -8,6 +8,7 @@ from groupkit import Tool, hookimpl
 
 from .api import (
     BATCH,
+    EDIT,
     MIN_SHOWN,
     PULSE_SCHEMA,
     create,
@@ -35,7 +36,7 @@ def groupkit_tool() -> Tool:
                 "with a few words if they like.",
         create_schema=CreatePulse, create=create, title_of=title_of,
         public_view=public_view, organiser_view=public_view, preview=preview,
-        operations=ops, models=[PulseTally, PulseComments], prune=prune,
+        operations=ops, edit=EDIT, models=[PulseTally, PulseComments], prune=prune,
         templates=HERE / "templates", static=HERE / "static",
         limits={"keptWeeks": KEEP_WEEKS, "minimumShown": MIN_SHOWN},
         public_schema=PULSE_SCHEMA,

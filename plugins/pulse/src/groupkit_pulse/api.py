@@ -16,7 +16,7 @@ import secrets
 from collections import defaultdict
 from typing import Any
 
-from groupkit import Call, Instance, Operations, request_time
+from groupkit import Call, Edit, Instance, Operations, request_time
 
 from .models import PulseComments, PulseTally
 from .schema import BAD_SCORE, DetailsBody, RespondBody
@@ -247,3 +247,15 @@ def details(call: Call) -> dict[str, Any]:
     release_due(instance, week_of(call.now))
     instance.save()
     return {"ok": True, **settings}
+
+
+def _edit(call: Call) -> None:
+    """Settings change as with `details`; turning `resultsAtWeekEnd` off mid-week releases
+    what is due at once, so the page never waits for a batch that already came."""
+    instance = call.instance
+    instance.data = {**instance.data, **call.data}
+    release_due(instance, week_of(call.now))
+
+
+EDIT = Edit(fields=("team", "question", "askWords", "resultsAtWeekEnd"), apply=_edit,
+            description="As `details`, but partial. Past responses stay as they are.")

@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, hookimpl
 
 from .api import (
+    EDIT,
     MAX_ANSWERS_PER_DAY,
     MAX_CUSTOM,
     PUBLIC_SCHEMA,
@@ -51,7 +52,7 @@ def groupkit_tool() -> Tool:
                 "and sees the split.",
         create_schema=CreateQotd, create=create, title_of=title_of,
         public_view=public_view, organiser_view=organiser_view, export=export,
-        preview=preview, operations=ops, models=MODELS,
+        preview=preview, operations=ops, edit=EDIT, models=MODELS,
         templates=HERE / "templates", static=HERE / "static",
         limits={"bankQuestions": len(bank()), "answersPerDay": MAX_ANSWERS_PER_DAY,
                 "addedQuestions": MAX_CUSTOM},

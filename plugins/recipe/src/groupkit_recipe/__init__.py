@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, hookimpl
 
 from .api import (
+    EDIT,
     MAX_RECIPES,
     TOKEN_KIND,
     book_schema,
@@ -35,7 +36,7 @@ def groupkit_tool() -> Tool:
         create_schema=CreateRecipe, create=create,
         public_view=public_view, organiser_view=organiser_view,
         participant_view=participant_view, participant_kinds=(TOKEN_KIND,),
-        preview=preview, operations=ops, models=[Recipe],
+        preview=preview, operations=ops, edit=EDIT, models=[Recipe],
         templates=HERE / "templates", static=HERE / "static",
         limits={"recipes": MAX_RECIPES}, public_schema=book_schema(),
         description="Recipes are listed in the order they were added. The contributor's "

@@ -10,6 +10,7 @@ from groupkit import (
     ApiError,
     Call,
     Credential,
+    Edit,
     Instance,
     Operations,
     conflict,
@@ -212,3 +213,6 @@ def remove(call: Call) -> dict[str, Any]:
         raise ApiError(404, UNKNOWN_RECIPE)
     _remove(call.instance, _find(call.instance, credential.ref))
     return {"ok": True}
+
+
+EDIT = Edit(fields=("title", "forWhom", "note"), description="Every recipe stays as it was.")

@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, hookimpl
 
 from .api import (
+    EDIT,
     REGISTRY_SCHEMA,
     create,
     export,
@@ -34,7 +35,7 @@ def groupkit_tool() -> Tool:
         create_schema=CreateRegistry, create=create, title_of=title_of,
         public_view=public_view, organiser_view=organiser_view, export=export,
         preview=preview,
-        operations=ops, models=[RegistryClaim],
+        operations=ops, edit=EDIT, models=[RegistryClaim],
         templates=HERE / "templates", static=HERE / "static",
         limits={"parts": PART_COUNT, "overflowContributions": MAX_CONTRIBUTIONS,
                 "overflowMinCents": MIN_CENTS, "overflowMaxCents": MAX_CENTS},

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from groupkit import Tool, hookimpl
 
-from .api import SLOT_IDS, create, ops, organiser_view, preview, public_view, roster_schema
+from .api import EDIT, SLOT_IDS, create, ops, organiser_view, preview, public_view, roster_schema
 from .schema import MAX_SHIFTS, MAX_SPOTS, CreateRoster
 
 __version__ = "0.1.0"
@@ -22,7 +22,7 @@ def groupkit_tool() -> Tool:
         summary="Timed shifts with a few spots each: volunteers put their names down, "
                 "the coordinator gets the list.",
         create_schema=CreateRoster, create=create, public_view=public_view,
-        organiser_view=organiser_view, preview=preview, operations=ops,
+        organiser_view=organiser_view, preview=preview, operations=ops, edit=EDIT,
         templates=HERE / "templates", static=HERE / "static",
         limits={"shifts": MAX_SHIFTS, "spotsPerShift": MAX_SPOTS},
         public_schema=roster_schema(),

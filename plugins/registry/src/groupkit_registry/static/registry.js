@@ -1,6 +1,5 @@
 /* Pixel Gift Registry: picking a part from the picture, claiming it and chipping in (the
-   receipt, with how to pay, is shown only to the guest who claimed), and the create form's
-   nested payment block. Everything user-written is set with textContent. */
+   receipt, with how to pay, is shown only to the guest who claimed). Everything user-written is set with textContent. */
 (function () {
   "use strict";
 
@@ -202,27 +201,6 @@
     });
     section.hidden = gifts.length === 0;
   }
-
-  /* --- the create form: the payment fields form one nested object ----------------------- */
-
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    var group = form.matches("form[data-api]") && form.querySelector('[data-group="payment"]');
-    if (!group) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    var body = { payment: {} };
-    form.querySelectorAll("[name]").forEach(function (input) { body[input.name] = input.value; });
-    group.querySelectorAll("[data-key]").forEach(function (input) { body.payment[input.dataset.key] = input.value; });
-    var button = form.querySelector("[type=submit]");
-    if (button) button.disabled = true;
-    postJson(form.dataset.api, body).then(function (made) {
-      window.location.assign("/e/" + encodeURIComponent(made.editToken) + "?new=1");
-    }).catch(function (error) {
-      showError(form, error.message);
-      if (button) button.disabled = false;
-    });
-  }, true);
 
   /* The build sheet's sections stay open or closed across live updates. */
   var openSections = {};
