@@ -66,7 +66,8 @@ def plugin(templates: Path) -> types.ModuleType:
                     organiser_view=lambda instance: dict(instance.data),
                     templates=templates,
                     edit=Edit(fields=("title", "names", "note"), current=current, apply=apply,
-                              errors={409: "Someone who voted would go."}))
+                              errors={409: "Someone who voted would go."}),
+                    plugin_api=(1, 1))
 
     module.groupkit_tool = hookimpl(groupkit_tool)  # type: ignore[attr-defined]
     return module
