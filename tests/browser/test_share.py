@@ -186,6 +186,18 @@ def test_pages_pass_axe_on_a_phone(api: httpx.Client, phone: Callable[..., Watch
     assert (background == "rgb(20, 23, 29)") == (scheme == "dark"), background
 
 
+@pytest.mark.parametrize("tool", sorted(EXAMPLES))
+def test_every_tool_passes_axe_on_a_phone_light_and_dark(
+        api: httpx.Client, phone: Callable[..., Watched], tool: str) -> None:
+    """Each installed tool's public and organiser pages for its example instance."""
+    slug, edit = create(api, tool)
+    for scheme in ("light", "dark"):
+        watched = phone(scheme)
+        for kind, path in (("public", f"/s/{slug}"), ("organiser", f"/e/{edit}")):
+            watched.page.goto(path)
+            looks_right(watched, f"phone-{tool}-{kind}-{scheme}")
+
+
 def test_radio_buttons_sit_beside_their_labels(phone: Callable[..., Watched]) -> None:
     watched = phone()
     page = watched.page
