@@ -198,6 +198,23 @@ def test_every_tool_passes_axe_on_a_phone_light_and_dark(
             looks_right(watched, f"phone-{tool}-{kind}-{scheme}")
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_private_link_is_whole_on_a_phone(api: httpx.Client, phone: Callable[..., Watched],
+                                            scheme: Literal["light", "dark"]) -> None:
+    slug, _edit = create(api, "card")
+    signed = api.post("/api/card/sign", json={"slug": slug, "name": "Ann",
+                                              "message": "Lovely working with you."})
+    token = signed.raise_for_status().json()["token"]
+    watched = phone(scheme)
+    page = watched.page
+    page.goto(f"/p/{token}")
+    assert page.input_value("#private-link").endswith(f"/p/{token}")
+    fits = page.evaluate("""() => { const f = document.querySelector('#private-link');
+        return f.scrollWidth <= f.clientWidth && f.scrollHeight <= f.clientHeight + 1; }""")
+    assert fits
+    looks_right(watched, f"phone-card-private-{scheme}")
+
+
 def test_radio_buttons_sit_beside_their_labels(phone: Callable[..., Watched]) -> None:
     watched = phone()
     page = watched.page
