@@ -165,6 +165,21 @@ def test_share_sheet_qr_scans_from_the_screen(server: Any, api: httpx.Client,
     watched.check("share-sheet-print")
 
 
+def test_payment_details_can_be_copied(api: httpx.Client,
+                                       phone: Callable[..., Watched]) -> None:
+    """Registry's PayID on the couple's page: a Copy button beside it copies it exactly."""
+    _slug, edit = create(api, "registry")
+    watched = phone()
+    page = watched.page
+    page.goto(f"/e/{edit}")
+    alias = EXAMPLES["registry"]["payment"]["aliasId"]
+    row = page.locator(".registry-pay dd", has_text=alias)
+    row.get_by_role("button", name="Copy").click()
+    expect(row.get_by_role("button")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == alias
+    watched.check("share-registry-copy-payid")
+
+
 # --- phone layout, light and dark -------------------------------------------------------------
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
