@@ -183,18 +183,17 @@ def test_payment_details_can_be_copied(api: httpx.Client,
 # --- phone layout, light and dark -------------------------------------------------------------
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("tool", ["sweeps", "plate"])
-def test_pages_pass_axe_on_a_phone(api: httpx.Client, phone: Callable[..., Watched],
-                                   tool: str, scheme: Literal["light", "dark"]) -> None:
-    slug, edit = create(api, tool)
+@pytest.mark.parametrize("tool", ["sweeps", "plate", "poll"])
+def test_home_create_and_share_sheet_pass_axe_on_a_phone(
+        api: httpx.Client, phone: Callable[..., Watched], tool: str,
+        scheme: Literal["light", "dark"]) -> None:
+    slug, _edit = create(api, tool)
     watched = phone(scheme)
     page = watched.page
+    page.goto("/")
+    looks_right(watched, f"phone-home-{scheme}")
     page.goto(f"/new/{tool}")
     looks_right(watched, f"phone-{tool}-create-{scheme}")
-    page.goto(f"/s/{slug}")
-    looks_right(watched, f"phone-{tool}-public-{scheme}")
-    page.goto(f"/e/{edit}")
-    looks_right(watched, f"phone-{tool}-organiser-{scheme}")
     page.goto(f"/s/{slug}/sheet")
     looks_right(watched, f"phone-{tool}-sheet-{scheme}")
     background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
