@@ -3,7 +3,8 @@
 Each tool's scenario creates an instance and takes part with a random MARKER in every text
 field, then collects everything the public can read (the public page, its link-preview
 tags, `GET /api/<tool>/{slug}`, every read operation under it in the OpenAPI document, the
-first event of the live stream) and every participant's private page, and looks for the
+first event of the live stream, the printable share sheet, its QR code and what that code
+says when read back) and every participant's private page, and looks for the
 private values in them: drop-off details, payment details, coordinator-only messages,
 wishlists, roles, who wrote which fact, voter names, scores tied to comments, cards before
 the reveal, edit tokens, participant tokens and claim secrets. Where the spec hides
@@ -36,6 +37,7 @@ from typing import Any, ClassVar
 import httpx
 import pytest
 from participation import SCENARIOS, Session, create_instance, string_leaves
+from qrdecode import qr_text
 
 from groupkit.config import Settings
 from groupkit.openapi import openapi_document
@@ -241,7 +243,17 @@ class Look:
         surfaces += [self._get(path, f"read {path}")
                      for path in self._reads(f"/api/{self.tool}/{{slug}}/", values)]
         surfaces.append(self.first_event(s.slug))
+        surfaces += self.share_sheet(s)
         return surfaces
+
+    def share_sheet(self, s: Session) -> list[Surface]:
+        """The printable share sheet and what its QR code says when read back."""
+        sheet = self._get(f"/s/{s.slug}/sheet", "share sheet")
+        qr = self._get(f"/s/{s.slug}/qr.svg", "share QR code")
+        assert sheet.name.endswith("(200)") and qr.name.endswith("(200)"), (sheet, qr)
+        decoded = qr_text(qr.text)
+        assert decoded.endswith(f"/s/{s.slug}"), decoded
+        return [sheet, qr, Surface("share QR code, decoded", decoded)]
 
     def organiser(self, s: Session) -> list[Surface]:
         """The organiser's page, export and read operations."""

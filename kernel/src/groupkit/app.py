@@ -14,7 +14,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from quart import Quart, Response, g, request
 from werkzeug.exceptions import HTTPException
 
-from . import api, limits, live, logs, rendered, retention, web
+from . import api, limits, live, logs, rendered, retention, share, web
 from .config import Settings
 from .errors import ApiError
 from .openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
@@ -86,6 +86,7 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
             app.add_url_rule(f"/static/{tool.name}/<path:filename>", f"static_{tool.name}",
                              _static_view(tool.static))
     web.mount(app)
+    share.mount(app)
     _mount_documents(app, registry)
     _install_limits(app, settings, counted)
     _install_errors(app)

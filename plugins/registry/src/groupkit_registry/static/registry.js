@@ -121,6 +121,15 @@
   var PAYMENT_LABELS = [["method", "Method"], ["aliasId", "PayID"], ["accountName", "Account name"],
                         ["bsb", "BSB"], ["accountNumber", "Account number"], ["note", "Note"]];
 
+  var COPYABLE = ["aliasId", "bsb", "accountNumber"];
+
+  function copyButton() {  // the kernel's share.js copies the text just before it
+    var button = el("button", "Copy", "copy-text");
+    button.type = "button";
+    button.setAttribute("data-copy-text", "");
+    return button;
+  }
+
   function paymentList(payment) {
     var known = payment && (payment.aliasId || payment.accountName || payment.bsb || payment.accountNumber);
     if (!known) return el("p", "The couple haven't added payment details here — they'll let you know how to pay.");
@@ -128,7 +137,10 @@
     PAYMENT_LABELS.forEach(function (pair) {
       if (!payment[pair[0]]) return;
       list.appendChild(el("dt", pair[1]));
-      list.appendChild(el("dd", payment[pair[0]]));
+      var value = el("dd");
+      value.appendChild(el("span", payment[pair[0]]));
+      if (COPYABLE.indexOf(pair[0]) >= 0) value.appendChild(copyButton());
+      list.appendChild(value);
     });
     return list;
   }
@@ -141,6 +153,7 @@
                               receipt.item + " — " + money(receipt.amountCents) + "."));
     var reference = el("p", "Your reference: ");
     reference.appendChild(el("strong", receipt.reference, "registry-reference"));
+    reference.appendChild(copyButton());
     panel.appendChild(reference);
     panel.appendChild(el("p", "Pay " + money(receipt.amountCents) + " and put the reference in the description:"));
     panel.appendChild(paymentList(receipt.payment));
