@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import peewee as pw
 
@@ -43,7 +43,8 @@ def rankings(instance: Instance) -> list[tuple[list[str], int]]:
     so the count works on at most a few hundred rows even at 2,000 ballots."""
     rows = (PollBallot.select(PollBallot.choices, pw.fn.COUNT(PollBallot.id).alias("n"))
             .where(PollBallot.instance == instance).group_by(PollBallot.choices).tuples())
-    return [(list(choices), n) for choices, n in rows]
+    grouped = cast("Iterable[tuple[Any, int]]", rows)  # `.tuples()` rows: (choices, count)
+    return [(list(choices), n) for choices, n in grouped]
 
 
 def instant_runoff(option_ids: Sequence[str],
