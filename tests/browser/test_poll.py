@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 LIVE_MS = 1000
 PHONE: ViewportSize = {"width": 390, "height": 844}
 SYDNEY = "Australia/Sydney"
-EVENTS = re.compile(r"/api/poll/[^/]+/events$")
+EVENTS = re.compile(r"/api/poll/[^/]+/events(\?[^/]*)?$")
 
 
 @pytest.fixture(scope="module")

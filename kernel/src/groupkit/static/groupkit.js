@@ -224,6 +224,17 @@
     if (node.matches("input, textarea, select") && dirty(node)) return true;
     return Array.prototype.some.call(node.querySelectorAll("input, textarea, select"), dirty);
   }
+  /* An element kept because the visitor is busy inside it still takes the fresh copy's
+     attributes (a page script may read its data-* state); fields keep what was typed. */
+  function syncAttributes(current, fresh) {
+    if (current.matches("input, textarea, select, option")) return;
+    Array.prototype.slice.call(current.attributes).forEach(function (attribute) {
+      if (!fresh.hasAttribute(attribute.name)) current.removeAttribute(attribute.name);
+    });
+    Array.prototype.forEach.call(fresh.attributes, function (attribute) {
+      if (current.getAttribute(attribute.name) !== attribute.value) current.setAttribute(attribute.name, attribute.value);
+    });
+  }
   /* Make `current` look like `fresh` without touching what the visitor is busy in; returns
      false when something had to wait. */
   function merge(current, fresh) {
@@ -233,6 +244,7 @@
     }
     var mine = current.childNodes, theirs = fresh.childNodes;
     if (current.tagName !== fresh.tagName || mine.length !== theirs.length) return false;
+    syncAttributes(current, fresh);
     if (!mine.length) return current.isEqualNode(fresh);
     var done = true;
     Array.prototype.slice.call(mine).forEach(function (child, i) {
