@@ -145,7 +145,7 @@ def _stamp_view(instance: Instance) -> dict[str, Any]:
 
 
 class _Empty(Schema):
-    pass
+    """A create body with no fields: these tools need none."""
 
 
 def _clock_tool(name: str, declared: bool, templates: Path) -> object:

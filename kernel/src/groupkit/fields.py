@@ -195,14 +195,16 @@ class Choice(SpecField):
 
 class Flag(SpecField):
     """A boolean read with JavaScript truthiness; `only_false_clears` for 'default true, only
-    an explicit false turns it off'."""
+    an explicit false turns it off'; `description` documents an optional addition's meaning
+    in the OpenAPI document."""
 
     openapi_type = "boolean"
 
     def __init__(self, default: bool = False, only_false_clears: bool = False,
-                 **kwargs: Any) -> None:
+                 description: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.default_value, self.only_false_clears = default, only_false_clears
+        self.description = description
 
     def clean(self, value: Any) -> bool:
         if self.only_false_clears:
@@ -212,7 +214,8 @@ class Flag(SpecField):
         return truthy(value)
 
     def openapi(self) -> dict[str, Any]:
-        return {"type": "boolean", "default": self.default_value}
+        described = {"description": self.description} if self.description else {}
+        return {"type": "boolean", "default": self.default_value, **described}
 
 
 def bounded_int(text: str) -> int | None:

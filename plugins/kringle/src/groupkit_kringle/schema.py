@@ -97,17 +97,6 @@ class NamePairs(ObjectList):
             "either name are dropped")}
 
 
-class Option(Flag):
-    """An optional on/off addition, off unless sent truthy, with its own description."""
-
-    def __init__(self, description: str) -> None:
-        super().__init__()
-        self.description = description
-
-    def openapi(self) -> dict[str, Any]:
-        return {**super().openapi(), "description": self.description}
-
-
 class CreateKringle(Schema):
     title = Text(80)
     names = StringList(NAME_LIMIT, at_least=Count(MIN_PEOPLE, FEW_NAMES),
@@ -118,13 +107,13 @@ class CreateKringle(Schema):
     # Optional additions; absent, an instance behaves exactly as one created without them.
     households = NameGroups()
     exclusions = NamePairs()
-    personalLinks = Option(
+    personalLinks = Flag(description=(
         "optional: hand each person their own private link (listed on the organiser page) "
-        "instead of claiming names on the share page, which is then turned off")
-    questions = Option(
+        "instead of claiming names on the share page, which is then turned off"))
+    questions = Flag(description=(
         "optional: each Kris Kringle and their giftee can ask each other anonymous "
         f"questions on their private pages (up to {MAX_QUESTIONS} messages of "
-        f"{QUESTION_LIMIT} characters per pair); the organiser never sees them")
+        f"{QUESTION_LIMIT} characters per pair); the organiser never sees them"))
 
 
 class NameBody(Schema):

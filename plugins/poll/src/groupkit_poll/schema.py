@@ -143,17 +143,6 @@ class ClosingTime(SpecField):
                                f"time), `{PAST_CLOSING}`, `{FAR_CLOSING}`"}
 
 
-class Option(Flag):
-    """An optional boolean with its meaning in the OpenAPI document."""
-
-    def __init__(self, description: str) -> None:
-        super().__init__()
-        self.description = description
-
-    def openapi(self) -> dict[str, Any]:
-        return {**super().openapi(), "description": self.description}
-
-
 class CreatePoll(Schema):
     question = Line(QUESTION_LIMIT, required=NO_QUESTION)
     options = OptionList()
@@ -162,15 +151,15 @@ class CreatePoll(Schema):
     allowSuggestions = Flag()
     secret = Flag()
     # Optional additions, after the spec's fields so its check order is untouched.
-    ranked = Option("ranked choice: voters rank the options (choices in order of "
-                    "preference) and the result is an instant runoff with its rounds; mode "
-                    "and maxPicks are then ignored")
+    ranked = Flag(description=(
+        "ranked choice: voters rank the options (choices in order of preference) and the "
+        "result is an instant runoff with its rounds; mode and maxPicks are then ignored"))
     closesAt = ClosingTime()
-    resultsAfterVote = Option("the public read and page show no counts until the poll "
-                              "closes; a voter sees them on their own page and in the reply "
-                              "to their vote; the organiser still sees them")
-    resultsAtClose = Option("nobody sees counts until the poll closes (on a secret ballot "
-                            "not even the organiser)")
+    resultsAfterVote = Flag(description=(
+        "the public read and page show no counts until the poll closes; a voter sees them on "
+        "their own page and in the reply to their vote; the organiser still sees them"))
+    resultsAtClose = Flag(description=(
+        "nobody sees counts until the poll closes (on a secret ballot not even the organiser)"))
 
     @ma.validates_schema
     def check_max_picks(self, data: dict[str, Any], **kwargs: Any) -> None:
