@@ -141,3 +141,37 @@ async def edit(client: Any, tool: str, edit_token: str, body: Any) -> tuple[int,
     """Send an organiser's edit (`POST /api/<tool>/{editToken}/edit`): (status, JSON body)."""
     response = await client.post(f"/api/{tool}/{edit_token}/edit", json=body)
     return response.status_code, await response.get_json()
+
+
+_DATABASE_FIXTURES = frozenset({"database_url", "live_server"})
+_DATABASE_WORDS = ("postgres_url", "server_backends", "PostgresSchema", POSTGRES_ENV)
+
+
+def _mentions_database(path: Path, seen: dict[Path, bool]) -> bool:
+    if path not in seen:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            text = ""
+        seen[path] = any(word in text for word in _DATABASE_WORDS)
+    return seen[path]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A PostgreSQL-only pass ($GROUPKIT_TEST_BACKENDS=postgres, CI's second pass) runs only
+    tests that can reach a database: those using `database_url` (so `settings`, `make_app`)
+    or `live_server`, and those in modules that pick a backend themselves. The rest never
+    open a database, so running them again would repeat the first pass exactly."""
+    chosen = {name for name in os.environ.get(BACKENDS_ENV, "").split(",") if name}
+    if chosen != {"postgres"}:
+        return
+    seen: dict[Path, bool] = {}
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        reaches = bool(fixtures & _DATABASE_FIXTURES) or _mentions_database(item.path, seen)
+        (keep if reaches else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
