@@ -104,7 +104,7 @@ class Server:
         env.update(GROUPKIT_CONFIG=str(config),
                    PYTHONPATH=os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH"),
                                                             str(ROOT)])))
-        subprocess.run([sys.executable, "-m", "groupkit.cli", "--config", str(config),
+        subprocess.run([sys.executable, "-m", "groupkit", "--config", str(config),
                         "migrate"], env=env, check=True, stdout=subprocess.DEVNULL)
         env["GROUPKIT_MIGRATED"] = "1"
         self.started = time.perf_counter()

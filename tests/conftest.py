@@ -130,7 +130,7 @@ class LiveServer:
         self.base_url = f"http://127.0.0.1:{self.port}"
         env = {key: value for key, value in os.environ.items() if key not in SCRUBBED_ENV}
         env["PYTHONUNBUFFERED"] = "1"
-        command = [self.python, "-m", "groupkit.cli", "--config", str(self.config_path),
+        command = [self.python, "-m", "groupkit", "--config", str(self.config_path),
                    "serve", "--host", "127.0.0.1", "--port", str(self.port),
                    "--workers", str(self.workers)]
         with open(self.log_path, "ab") as log:

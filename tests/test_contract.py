@@ -8,11 +8,11 @@ from typing import Any
 import peewee as pw
 import pytest
 
-from groupkit.config import Settings
-from groupkit.credentials import ALPHABET
-from groupkit.plugins import load_tools
-from groupkit.slots import SlotClaim
-from groupkit.storage import Credential, Instance
+from groupkit._config import Settings
+from groupkit._credentials import ALPHABET
+from groupkit._plugins import load_tools
+from groupkit._slots import SlotClaim
+from groupkit._storage import Credential, Instance
 from groupkit.testing import create
 
 INSTALLED = load_tools(Settings()).tools

@@ -246,10 +246,10 @@ def test_the_systemd_unit_verifies(tmp_path: Path) -> None:
 
 
 def test_the_recipe_config_trusts_host_as_proxy_and_passes_check(capsys: Any) -> None:
-    from groupkit.cli import main
+    from groupkit._cli import main
 
     assert main(["check", "--offline", "--config", str(DEPLOY / "groupkit.toml")]) == 0
-    from groupkit.config import load_settings
+    from groupkit._config import load_settings
 
     settings = load_settings(DEPLOY / "groupkit.toml", {})
     assert "127.0.0.1" in settings.trusted_proxies  # nginx on host A reaches it on loopback

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from groupkit.api import all_operations
-from groupkit.config import Settings
-from groupkit.plugins import load_tools
+from groupkit._api import all_operations
+from groupkit._config import Settings
+from groupkit._plugins import load_tools
 from groupkit.testing import create
 
 INSTALLED = load_tools(Settings()).tools

@@ -26,9 +26,9 @@ import httpx
 import pytest
 from participation import SCENARIOS, Session, create_instance
 
-from groupkit.config import Settings
-from groupkit.openapi import openapi_document
-from groupkit.plugins import load_tools
+from groupkit._config import Settings
+from groupkit._openapi import openapi_document
+from groupkit._plugins import load_tools
 
 pytestmark = pytest.mark.server
 

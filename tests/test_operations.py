@@ -133,7 +133,7 @@ def serve_once(tmp_path: Path, config_text: str, env: dict[str, str] | None = No
     environment = {k: v for k, v in os.environ.items() if not k.startswith("GROUPKIT_")}
     environment.update(env or {})
     return subprocess.run(
-        [sys.executable, "-m", "groupkit.cli", "--config", str(config), "serve", "--port",
+        [sys.executable, "-m", "groupkit", "--config", str(config), "serve", "--port",
          "0", "--workers", "2"], cwd=tmp_path, env=environment, capture_output=True, text=True,
         timeout=120)
 

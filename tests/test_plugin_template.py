@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from groupkit.cli import main
+from groupkit._cli import main
 from groupkit.testing import external_missing
 
 
@@ -53,7 +53,7 @@ def test_once_installed_the_kernel_serves_it(generated: Path, tmp_path: Path) ->
     config.write_text(f'[database]\nurl = "sqlite:///{tmp_path}/g.db"\n'
                       '[tools]\nenabled = ["karaoke", "plate"]\n', encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(site)}
-    listed = subprocess.run([sys.executable, "-m", "groupkit.cli", "--config", str(config),
+    listed = subprocess.run([sys.executable, "-m", "groupkit", "--config", str(config),
                              "tools"], env=env, capture_output=True, text=True, timeout=60)
     assert listed.returncode == 0, listed.stderr
     rows = {line.split()[0]: line.split()[1:] for line in listed.stdout.splitlines()}

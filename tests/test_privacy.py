@@ -39,9 +39,9 @@ import pytest
 from participation import SCENARIOS, Session, create_instance, string_leaves
 from qrdecode import qr_text
 
-from groupkit.config import Settings
-from groupkit.openapi import openapi_document
-from groupkit.plugins import load_tools
+from groupkit._config import Settings
+from groupkit._openapi import openapi_document
+from groupkit._plugins import load_tools
 
 pytestmark = pytest.mark.server
 

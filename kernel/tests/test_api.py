@@ -7,9 +7,9 @@ from typing import Any
 import peewee as pw
 
 from demo_plugin import Note
-from groupkit import credentials
-from groupkit.slots import SlotClaim
-from groupkit.storage import Credential, Instance
+from groupkit import _credentials as credentials
+from groupkit._slots import SlotClaim
+from groupkit._storage import Credential, Instance
 from groupkit.testing import create
 
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}
@@ -202,7 +202,7 @@ def test_models_cascade_on_delete() -> None:
 
 
 def test_body_parsing_is_strict_and_never_raises() -> None:
-    from groupkit.api import parse_body
+    from groupkit._api import parse_body
 
     assert parse_body(b'{"a": 1}') == {"a": 1}
     for raw in (b"NaN", b'{"a": Infinity}', b"[" * 100_000 + b"]" * 100_000, b"\x00", b"{"):
@@ -232,7 +232,7 @@ async def test_spot_board_lists_every_spot_with_its_claim(client: Any, demo_app:
 
 
 def test_lone_surrogates_become_replacement_characters() -> None:
-    from groupkit.api import parse_body
+    from groupkit._api import parse_body
 
     assert parse_body(b'{"name": "a\\ud800b", "list": ["\\udfff"], "\\ud801": 1}') == {
         "name": "a\ufffdb", "list": ["\ufffd"], "\ufffd": 1}

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from groupkit.app import create_app, migrate
-from groupkit.cli import main
-from groupkit.config import ConfigError, load_settings
-from groupkit.plugins import load_tools
-from groupkit.storage import DatabaseUrlError, Storage, open_database, postgres_parameters
+from groupkit._app import create_app, migrate
+from groupkit._cli import main
+from groupkit._config import ConfigError, load_settings
+from groupkit._plugins import load_tools
+from groupkit._storage import DatabaseUrlError, Storage, open_database, postgres_parameters
 from groupkit.testing import external_missing, postgres_url, server_backends
 
 

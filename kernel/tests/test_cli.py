@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.cli import main
+from groupkit._cli import main
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from groupkit.config import ConfigError, Settings, load_settings
+from groupkit._config import ConfigError, Settings, load_settings
 
 REPO = Path(__file__).resolve().parents[2]
 

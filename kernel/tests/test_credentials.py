@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import re
 
-from groupkit import credentials
-from groupkit.credentials import ALPHABET
+from groupkit import _credentials as credentials
+from groupkit._credentials import ALPHABET
 
 
 def test_alphabet_has_31_characters_without_look_alikes() -> None:

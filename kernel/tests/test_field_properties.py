@@ -31,8 +31,8 @@ from groupkit import (
     text_key,
     whole_number,
 )
-from groupkit.api import parse_body
-from groupkit.fields import MAX_DIGITS, TRIMMED
+from groupkit._api import parse_body
+from groupkit._fields import MAX_DIGITS, TRIMMED
 
 # Text with the awkward parts of Unicode: NUL, surrogate-free astral characters, RTL
 # overrides, combining marks, every kind of whitespace and line break.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 import pytest
 
-from groupkit import fields
-from groupkit.fields import (
+from groupkit import _fields as fields
+from groupkit._fields import (
     Choice,
     Count,
     Flag,

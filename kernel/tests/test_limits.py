@@ -7,8 +7,8 @@ import ipaddress
 from typing import Any
 
 import demo_plugin
-from groupkit import limits
-from groupkit.limits import CREATE_LIMIT_MESSAGE, client_address, clock_hour
+from groupkit import _limits as limits
+from groupkit._limits import CREATE_LIMIT_MESSAGE, client_address, clock_hour
 
 BODY = {"title": "x", "names": ["a"]}
 

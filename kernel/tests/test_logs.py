@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.logs import JsonFormatter, redact
+from groupkit._logs import JsonFormatter, redact
 from groupkit.testing import create
 
 

@@ -13,8 +13,8 @@ import pytest
 
 import demo_plugin
 from groupkit import PLUGIN_API_VERSION, Tool, hookimpl
-from groupkit.config import Settings
-from groupkit.plugins import load_tools, validate
+from groupkit._config import Settings
+from groupkit._plugins import load_tools, validate
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -162,3 +162,40 @@ async def test_the_server_starts_without_a_refused_plugin(make_app: Any) -> None
     assert (await client.post("/api/demo", json={"title": "T", "names": ["A"]})).status_code \
         == 201
     assert (await client.post("/api/broken", json={})).status_code == 404
+
+
+PLUGIN_ROOTS = sorted(path for path in [*REPO.glob("plugins/*"), *REPO.glob("contrib/*")]
+                      if (path / "pyproject.toml").is_file())
+ALLOWED_KERNEL_MODULES = {"groupkit", "groupkit.testing"}
+
+
+def imported_modules(source: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("root", PLUGIN_ROOTS, ids=lambda path: path.name)
+def test_a_plugin_and_its_tests_import_only_the_public_kernel(root: Path) -> None:
+    """`groupkit.__all__` and the documented `groupkit.testing` are the contract; anything
+    else is private and may change without notice, and a plugin never imports another."""
+    own = {path.name for path in root.glob("src/groupkit_*")}
+    assert own, root
+    wrong = {
+        f"{source.relative_to(REPO)}: {name}"
+        for source in root.rglob("*.py") if ".venv" not in source.parts
+        for name in imported_modules(source)
+        if (name.split(".")[0] == "groupkit" and name not in ALLOWED_KERNEL_MODULES)
+        or (name.startswith("groupkit_") and name.split(".")[0] not in own)}
+    assert not wrong, sorted(wrong)
+
+
+def test_the_import_check_sees_a_private_import(tmp_path: Path) -> None:
+    source = tmp_path / "x.py"
+    source.write_text("import groupkit._storage\nfrom groupkit.testing import create\n"
+                      "from groupkit_plate import api\n")
+    assert imported_modules(source) == {"groupkit._storage", "groupkit.testing", "groupkit_plate"}

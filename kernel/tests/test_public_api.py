@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import groupkit
 
 
@@ -13,3 +16,36 @@ def test_all_is_the_public_surface() -> None:
     public = {name for name in vars(groupkit) if not name.startswith("_")}
     modules = {name for name in public if type(getattr(groupkit, name)).__name__ == "module"}
     assert public - modules - {"annotations"} == exported - {"__version__"}
+
+
+def public_testing_names() -> list[str]:
+    import groupkit.testing as kit
+
+    return [name for name, value in vars(kit).items()
+            if not name.startswith(("_", "pytest_")) and callable(value)
+            and getattr(value, "__module__", "") == kit.__name__]
+
+
+def test_every_public_name_says_why_it_exists() -> None:
+    """As Datasette's hook tests do: an undocumented name is not part of a contract."""
+    undocumented = [name for name in groupkit.__all__
+                    if callable(getattr(groupkit, name))
+                    and len((getattr(groupkit, name).__doc__ or "").strip()) < 20]
+    assert not undocumented
+
+
+def test_every_public_name_is_in_the_plugin_docs() -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "plugins.md").read_text("utf-8")
+    missing = [name for name in [*groupkit.__all__, *public_testing_names()]
+               if not re.search(rf"`[^`]*\b{re.escape(name)}\b", docs)]
+    assert not missing
+
+
+def test_the_kit_documents_its_helpers() -> None:
+    import groupkit.testing as kit
+
+    assert {"create", "edit", "run_command", "prune_now", "rerun_migrations"} <= set(
+        public_testing_names())
+    undocumented = [name for name in public_testing_names()
+                    if len((getattr(kit, name).__doc__ or "").strip()) < 20]
+    assert not undocumented

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from groupkit import storage as storage_module
-from groupkit.storage import is_postgres
+from groupkit import _storage as storage_module
+from groupkit._storage import is_postgres
 from groupkit.testing import create
 
 

@@ -12,9 +12,9 @@ from conftest import FakeClock
 
 import demo_plugin
 from groupkit import Instance, Operations, Schema, Tool, hookimpl, request_time
-from groupkit.live import changed
-from groupkit.rendered import RenderCache
-from groupkit.retention import prune_all
+from groupkit._live import changed
+from groupkit._rendered import RenderCache
+from groupkit._retention import prune_all
 from groupkit.testing import create
 
 

@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from demo_plugin import KEEP_DAYS, Note
-from groupkit.retention import prune_all
+from groupkit._retention import prune_all
 from groupkit.testing import create
 
 

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 import demo_plugin
-from groupkit.app import migrate
-from groupkit.config import Settings
-from groupkit.plugins import load_tools
-from groupkit.storage import MigrationRecord, Storage, open_database
+from groupkit._app import migrate
+from groupkit._config import Settings
+from groupkit._plugins import load_tools
+from groupkit._storage import MigrationRecord, Storage, open_database
 
 
 def test_only_sqlite_files_and_postgresql_urls() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from groupkit import find_token, issue_token, revoke_tokens, rotate_token
-from groupkit.credentials import digest
-from groupkit.storage import Credential, Instance
-from groupkit.tokens import lookup_token
+from groupkit._credentials import digest
+from groupkit._storage import Credential, Instance
+from groupkit._tokens import lookup_token
 
 
 def instances(demo_app: Any) -> tuple[Instance, Instance]:

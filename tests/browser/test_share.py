@@ -16,8 +16,8 @@ from browsing import Watched
 from playwright.sync_api import ViewportSize, expect
 from qrdecode import png_qr_text, qr_text
 
-from groupkit.config import Settings
-from groupkit.plugins import load_tools
+from groupkit._config import Settings
+from groupkit._plugins import load_tools
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 

@@ -24,8 +24,8 @@ from browsing import Watched
 from participation import REVEALS, SCENARIOS, Session, create_instance, sibling_index
 from playwright.sync_api import Response
 
-from groupkit.config import Settings
-from groupkit.plugins import load_tools
+from groupkit._config import Settings
+from groupkit._plugins import load_tools
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from .app import create_app
-from .calendar import CalendarEvent, calendar_reply
-from .clock import local_date, request_time, week_start
-from .config import Settings, load_settings
-from .credentials import (
+from ._app import create_app
+from ._calendar import CalendarEvent, calendar_reply
+from ._clock import local_date, request_time, week_start
+from ._config import Settings, load_settings
+from ._credentials import (
     CLAIM_SECRET_LENGTH,
     EDIT_TOKEN_LENGTH,
     PARTICIPANT_TOKEN_LENGTH,
 )
-from .errors import ApiError, bad_request, conflict, not_found
-from .fields import (
+from ._errors import ApiError, bad_request, conflict, not_found
+from ._fields import (
     Choice,
     Count,
     Exact,
@@ -34,10 +34,9 @@ from .fields import (
     truthy,
     whole_number,
 )
-from .hookspecs import PLUGIN_API_VERSION, hookimpl
-from .live import changed as instance_changed
-from .schema import Schema
-from .slots import (
+from ._live import changed as instance_changed
+from ._schema import Schema
+from ._slots import (
     SlotClaim,
     board_edit,
     claim_slot,
@@ -50,9 +49,10 @@ from .slots import (
     spot_board,
     was_field,
 )
-from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
-from .tokens import find_token, issue_token, revoke_tokens, rotate_token
-from .tool import Call, Edit, Operations, Reply, Tool, stored_values
+from ._storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
+from ._tokens import find_token, issue_token, revoke_tokens, rotate_token
+from ._tool import Call, Edit, Operations, Reply, Tool, stored_values
+from .hookspecs import PLUGIN_API_VERSION, hookimpl
 
 __version__ = "0.1.0"
 

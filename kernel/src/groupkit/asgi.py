@@ -12,9 +12,10 @@ import os
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from . import logs, metrics
-from .app import HTTP_MESSAGES, create_app
-from .config import load_settings
+from . import _logs as logs
+from . import _metrics as metrics
+from ._app import HTTP_MESSAGES, create_app
+from ._config import load_settings
 
 #: Most of an oversized body read (and dropped) before the 413; more is not waited for.
 DRAIN_LIMIT = 16 * 1024 * 1024

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from .tool import Tool
+    from ._tool import Tool
 
 #: The version of this contract (the hooks plus `groupkit.__all__`). A plugin states the
 #: versions it supports as literals, `Tool(plugin_api=(1, 1))`; a plugin whose range leaves

@@ -23,8 +23,8 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import pytest
 
-from .app import create_app
-from .config import Settings
+from ._app import create_app
+from ._config import Settings
 
 POSTGRES_ENV = "GROUPKIT_TEST_POSTGRES_URL"
 REQUIRE_ENV = "GROUPKIT_REQUIRE_EXTERNAL"
@@ -39,6 +39,7 @@ def external_missing(what: str) -> None:
 
 
 def postgres_url() -> str | None:
+    """The PostgreSQL server tests may use ($GROUPKIT_TEST_POSTGRES_URL), or None."""
     return os.environ.get(POSTGRES_ENV) or None
 
 
@@ -107,6 +108,7 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
+    """Default settings on this test's own database; `make_app` varies them per app."""
     return Settings(database_url=database_url, database_threads=4)
 
 
@@ -127,6 +129,32 @@ def make_app(settings: Settings) -> Iterator[Callable[..., Any]]:
     yield factory
     for app in apps:
         app.config["GROUPKIT_STORAGE"].close()
+
+
+def run_command(argv: Sequence[str]) -> int:
+    """Run the `groupkit` command in this process (`run_command(["prune", "--config", p])`)
+    and return its exit status."""
+    from ._cli import main
+
+    return main(list(argv))
+
+
+def prune_now(app: Any, now: Any) -> dict[str, int]:
+    """Run every enabled tool's retention prune as of `now` (what the server does on its
+    schedule and `groupkit prune` does once); returns the rows removed per tool."""
+    from ._retention import prune_all
+
+    return prune_all(app.config["GROUPKIT_STORAGE"], app.config["GROUPKIT_TOOLS"], now)
+
+
+def rerun_migrations(app_name: str, migrations: Sequence[Any], keep: Sequence[str]) -> list[str]:
+    """Pretend only `keep` of `app_name`'s migrations ran, then migrate again (an upgrade
+    test: drop the later steps' tables first); returns the names applied."""
+    from ._storage import MigrationRecord, apply_migrations
+
+    MigrationRecord.delete().where((MigrationRecord.app == app_name)
+                                   & MigrationRecord.name.not_in(list(keep))).execute()
+    return apply_migrations(app_name, migrations)
 
 
 async def create(client: Any, tool: str, body: Any) -> dict[str, str]:

@@ -323,16 +323,17 @@ async def test_the_openapi_document_describes_the_additions(client: Any) -> None
 async def test_an_existing_database_gains_the_new_tables(client: Any) -> None:
     """A database made before resets and questions existed has run `0001_initial` only:
     the second step adds the two tables and leaves the people (and their draw) alone."""
-    from groupkit.storage import MigrationRecord, apply_migrations, database
+    from groupkit.testing import rerun_migrations
     from groupkit_kringle.models import MIGRATIONS, KringleReset
 
     made, tokens = await claimed_draw(client)
     before = pairing(made["slug"])
-    database.obj.drop_tables([KringleMessage, KringleReset])
-    MigrationRecord.delete().where((MigrationRecord.app == "tool:kringle")
-                                   & (MigrationRecord.name != "0001_initial")).execute()
-    assert apply_migrations("tool:kringle", MIGRATIONS) == ["0002_resets_and_questions"]
-    assert apply_migrations("tool:kringle", MIGRATIONS) == []
+    KringleMessage.drop_table()
+    KringleReset.drop_table()
+    assert rerun_migrations("tool:kringle", MIGRATIONS, keep=["0001_initial"]) == [
+        "0002_resets_and_questions"]
+    assert rerun_migrations("tool:kringle", MIGRATIONS, keep=[
+        "0001_initial", "0002_resets_and_questions"]) == []
     assert pairing(made["slug"]) == before
     await client.post(f"/api/kringle/{made['editToken']}/reset", json={"name": "Ann Archer"})
     assert KringleReset.select().count() == 1

@@ -1,5 +1,5 @@
 """Retention: about three months of weeks (this week and the 12 before it) are kept; older
-weeks go whole, with their notes' tokens, through the kernel's prune hook: `prune_all` (what
+weeks go whole, with their notes' tokens, through the kernel's prune hook: `prune_now` (what
 `groupkit prune` runs), the command itself, and the server's own task, on a fake clock."""
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from groupkit.cli import main
-from groupkit.retention import prune_all
+from groupkit.testing import prune_now, run_command
 from groupkit_kudos.models import KudosNote
 
 #: The first second of the week of Monday 16 November 2026 in Sydney (AEDT), and the last
@@ -24,7 +23,7 @@ FIRST_MOMENT_GONE = dt.datetime(2027, 2, 14, 13, 0, 0, tzinfo=dt.UTC)
 
 
 def prune(app: Any, now: dt.datetime) -> int:
-    removed = prune_all(app.config["GROUPKIT_STORAGE"], app.config["GROUPKIT_TOOLS"], now)
+    removed = prune_now(app, now)
     return int(removed["kudos"])
 
 
@@ -97,7 +96,7 @@ async def test_the_prune_command_drops_old_weeks(app: Any, api: Any, wall: dict[
     config.write_text(f'[database]\nurl = "{database_url}"\n[tools]\nenabled = ["kudos"]\n',
                       encoding="utf-8")
     try:
-        assert main(["prune", "--config", str(config)]) == 0
+        assert run_command(["prune", "--config", str(config)]) == 0
     finally:
         app.config["GROUPKIT_STORAGE"].bind()  # the command bound its own database
     assert capsys.readouterr().out.splitlines() == ["pruned kudos: 2 row(s)"]

@@ -1,5 +1,5 @@
 """Retention: about six months of weeks (this week and the 25 before it) are kept, and older
-weeks go whole, through the kernel's prune hook: `prune_all` (what `groupkit prune` runs),
+weeks go whole, through the kernel's prune hook: `prune_now` (what `groupkit prune` runs),
 the command itself, and the server's own task at start-up, all on the app's fake clock."""
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from groupkit.cli import main
-from groupkit.retention import prune_all
+from groupkit.testing import prune_now, run_command
 from groupkit_pulse.models import PulseComments, PulseTally
 
 #: The first and last second of the week of Monday 16 November 2026 in Sydney (AEDT).
@@ -22,7 +21,7 @@ FIRST_WEEK_DROPPED = dt.datetime(2027, 5, 16, 14, 0, 0, tzinfo=dt.UTC)  # Mon 00
 
 
 def prune(app: Any, now: dt.datetime) -> int:
-    removed = prune_all(app.config["GROUPKIT_STORAGE"], app.config["GROUPKIT_TOOLS"], now)
+    removed = prune_now(app, now)
     return int(removed["pulse"])
 
 
@@ -114,7 +113,7 @@ async def test_the_prune_command_drops_old_weeks(app: Any, api: Any, pulse: dict
     config.write_text(f'[database]\nurl = "{database_url}"\n[tools]\nenabled = ["pulse"]\n',
                       encoding="utf-8")
     try:
-        assert main(["prune", "--config", str(config)]) == 0
+        assert run_command(["prune", "--config", str(config)]) == 0
     finally:
         app.config["GROUPKIT_STORAGE"].bind()  # the command bound its own database
     assert capsys.readouterr().out.splitlines() == ["pruned pulse: 5 row(s)"]

@@ -17,7 +17,7 @@ from typing import Any
 import marshmallow as ma
 import peewee as pw
 
-from .storage import Credential, Instance, Migration
+from ._storage import Credential, Instance, Migration
 
 #: What a response or request body is documented as: a marshmallow schema (class or
 #: instance) or a JSON Schema dict.
@@ -71,7 +71,7 @@ class Operation:
 
     A path may carry further `{placeholders}` (`ics/{shiftId}`); their values reach the
     handler as `call.params`. A successful write operation bumps `instance.version` and
-    tells open pages the instance changed (see `groupkit.live`).
+    tells open pages the instance changed (see `groupkit._live`).
     """
 
     kind: str

@@ -3,8 +3,8 @@ the kernel so that a wrong or dead token always meets the same 404."""
 
 from __future__ import annotations
 
-from .credentials import PARTICIPANT_TOKEN_LENGTH, digest, looks_like_token, random_string
-from .storage import Credential, Instance
+from ._credentials import PARTICIPANT_TOKEN_LENGTH, digest, looks_like_token, random_string
+from ._storage import Credential, Instance
 
 
 def issue_token(instance: Instance, kind: str, ref: str, *, keep_plain: bool = False,
@@ -26,6 +26,7 @@ def revoke_tokens(instance: Instance, kind: str, ref: str | None = None) -> int:
 
 
 def rotate_token(instance: Instance, kind: str, ref: str, *, keep_plain: bool = False) -> str:
+    """Revoke every token of (kind, ref) and issue a new one: a reset link kills the old."""
     revoke_tokens(instance, kind, ref)
     return issue_token(instance, kind, ref, keep_plain=keep_plain)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import functools
 
-from .credentials import EDIT_TOKEN_LENGTH, digest, looks_like_token
-from .errors import not_found
-from .storage import Credential, Instance, database, is_postgres
-from .tokens import lookup_token
+from ._credentials import EDIT_TOKEN_LENGTH, digest, looks_like_token
+from ._errors import not_found
+from ._storage import Credential, Instance, database, is_postgres
+from ._tokens import lookup_token
 
 
 @functools.cache

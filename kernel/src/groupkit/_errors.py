@@ -39,6 +39,7 @@ def not_found(message: str = NOT_FOUND_MESSAGE) -> ApiError:
 
 
 def bad_request(message: str, field: str | None = None) -> ApiError:
+    """A 400 with the spec's `message`; `field` names the form field a page shows it at."""
     return ApiError(400, message, field=field)
 
 

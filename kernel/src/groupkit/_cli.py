@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .config import ConfigError, Settings, load_settings
+from ._config import ConfigError, Settings, load_settings
 
 
 def _settings(args: argparse.Namespace, create_directory: bool = False) -> Settings:
@@ -21,7 +21,7 @@ def _settings(args: argparse.Namespace, create_directory: bool = False) -> Setti
 
 def _database_label(url: str) -> str:
     """Where the database is, without its password (which may be in the query too)."""
-    from .storage import postgres_parameters, sqlite_path
+    from ._storage import postgres_parameters, sqlite_path
 
     if url.startswith("sqlite:"):
         return sqlite_path(url)
@@ -30,14 +30,14 @@ def _database_label(url: str) -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Migrate, bind, start supervised hypercorn workers (`groupkit.supervisor`)."""
+    """Migrate, bind, start supervised hypercorn workers (`groupkit._supervisor`)."""
     import logging
     import tempfile
 
     from hypercorn.config import Config
 
-    from . import logs
-    from .supervisor import StartFailed, Supervisor
+    from . import _logs as logs
+    from ._supervisor import StartFailed, Supervisor
 
     logs.configure()
     if args.workers < 1:
@@ -107,7 +107,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_tools(args: argparse.Namespace) -> int:
-    from .plugins import load_tools
+    from ._plugins import load_tools
 
     registry = load_tools(_settings(args))
     for item in registry.installed:
@@ -120,8 +120,8 @@ def cmd_tools(args: argparse.Namespace) -> int:
 
 
 def cmd_openapi(args: argparse.Namespace) -> int:
-    from .openapi import openapi_document
-    from .plugins import load_tools
+    from ._openapi import openapi_document
+    from ._plugins import load_tools
 
     registry = load_tools(_settings(args))
     json.dump(openapi_document(registry.tools), sys.stdout, indent=2, ensure_ascii=False)
@@ -130,9 +130,9 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 
 
 def _migrate(settings: Settings, *, create_directory: bool = False) -> dict[str, list[str]]:
-    from .app import migrate
-    from .plugins import load_tools
-    from .storage import Storage, open_database
+    from ._app import migrate
+    from ._plugins import load_tools
+    from ._storage import Storage, open_database
 
     storage = Storage(open_database(settings.database_url, 1,
                                     create_directory=create_directory), 1)
@@ -144,7 +144,7 @@ def _migrate(settings: Settings, *, create_directory: bool = False) -> dict[str,
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    from .storage import DatabaseUrlError
+    from ._storage import DatabaseUrlError
 
     settings = _settings(args, create_directory=args.create)
     try:
@@ -163,10 +163,10 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 def cmd_prune(args: argparse.Namespace) -> int:
     import datetime as dt
 
-    from .app import migrate
-    from .plugins import load_tools
-    from .retention import prune_all
-    from .storage import Storage, open_database
+    from ._app import migrate
+    from ._plugins import load_tools
+    from ._retention import prune_all
+    from ._storage import Storage, open_database
 
     settings = _settings(args)
     registry = load_tools(settings)
@@ -191,7 +191,7 @@ def _connection_problem(settings: Settings) -> str | None:
         return None
     import psycopg2
 
-    from .storage import postgres_parameters
+    from ._storage import postgres_parameters
 
     params = postgres_parameters(settings.database_url)
     params.setdefault("connect_timeout", "10")
@@ -208,8 +208,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     are named only when nothing else is wrong (a broken file may not mean its tool list)."""
     import importlib.metadata
 
-    from .config import DEFAULT_CONFIG_PATH, check_file, line_of
-    from .plugins import ENTRY_POINT_GROUP
+    from ._config import DEFAULT_CONFIG_PATH, check_file, line_of
+    from ._plugins import ENTRY_POINT_GROUP
 
     path = args.config or os.environ.get("GROUPKIT_CONFIG") or str(DEFAULT_CONFIG_PATH)
     problems = check_file(path)

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import tomli
 
-from .storage import DatabaseUrlError, postgres_parameters, sqlite_path
+from ._storage import DatabaseUrlError, postgres_parameters, sqlite_path
 
 DEFAULT_CONFIG_PATH = Path("config/groupkit.toml")
 MODES = ("development", "production")

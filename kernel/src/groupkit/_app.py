@@ -14,13 +14,20 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from quart import Quart, Response, g, request
 from werkzeug.exceptions import HTTPException
 
-from . import api, limits, live, logs, rendered, retention, share, web
-from .config import Settings
-from .errors import ApiError
-from .openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
-from .plugins import Registry, load_tools
-from .slots import SlotClaim
-from .storage import KERNEL_MODELS, Storage, apply_migrations, initial_migration, open_database
+from . import _api as api
+from . import _limits as limits
+from . import _live as live
+from . import _logs as logs
+from . import _rendered as rendered
+from . import _retention as retention
+from . import _share as share
+from . import _web as web
+from ._config import Settings
+from ._errors import ApiError
+from ._openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
+from ._plugins import Registry, load_tools
+from ._slots import SlotClaim
+from ._storage import KERNEL_MODELS, Storage, apply_migrations, initial_migration, open_database
 
 HERE = Path(__file__).parent
 log = logging.getLogger("groupkit")
@@ -53,6 +60,8 @@ def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:
 def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[object] = (),
                entry_points: bool = True, clock: Callable[[], dt.datetime] | None = None,
                run_migrations: bool = True) -> Quart:
+    """The ASGI app with every enabled tool: what `groupkit serve` runs in each worker and
+    what tests build (through `groupkit.testing.make_app`) on a database of their own."""
     settings = settings or Settings()
     registry = load_tools(settings, extra_plugins, entry_points)
     storage = Storage(open_database(settings.database_url, settings.database_threads),

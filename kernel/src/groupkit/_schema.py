@@ -7,7 +7,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from .errors import ApiError
+from ._errors import ApiError
 
 
 class Schema(ma.Schema):

@@ -11,13 +11,13 @@ import jinja2
 import peewee as pw
 from quart import Quart, Response, current_app, request
 
-from . import resolve
-from .api import base_url, now, render_cache, storage
-from .errors import ApiError
-from .rendered import Rendered, respond
-from .storage import Instance
-from .tokens import lookup_token
-from .tool import Tool
+from . import _resolve as resolve
+from ._api import base_url, now, render_cache, storage
+from ._errors import ApiError
+from ._rendered import Rendered, respond
+from ._storage import Instance
+from ._tokens import lookup_token
+from ._tool import Tool
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -135,7 +135,7 @@ async def public_page(slug: str) -> Response:
 
 
 async def public_page_now(slug: str) -> tuple[int, str] | None:
-    """For live streams (`groupkit.live`): the public page as a visitor without a query
+    """For live streams (`groupkit._live`): the public page as a visitor without a query
     string sees it now, with the version it shows; None once it is gone."""
     try:
         rendered = await _public_rendered(slug, (base_url(), b""))

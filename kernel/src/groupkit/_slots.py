@@ -12,16 +12,19 @@ from typing import Any
 import marshmallow as ma
 import peewee as pw
 
-from .credentials import CLAIM_SECRET_LENGTH, digest, looks_like_token, new_claim_secret
-from .errors import ApiError
-from .fields import Raw, whole_number
-from .storage import BaseModel, Instance, JsonField, utcnow
-from .tool import Call, Reply
+from ._credentials import CLAIM_SECRET_LENGTH, digest, looks_like_token, new_claim_secret
+from ._errors import ApiError
+from ._fields import Raw, whole_number
+from ._storage import BaseModel, Instance, JsonField, utcnow
+from ._tool import Call, Reply
 
 RELEASE_MISMATCH = "That spot isn't held with that secret — it may already be free."
 
 
 class SlotClaim(BaseModel):
+    """One taken spot of a sign-up board: unique per (instance, slot id), so two people can
+    never hold one spot; the claimer's secret is kept only as a digest."""
+
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
     slot_id = pw.CharField(max_length=40)
     name = pw.CharField(max_length=80)
@@ -69,6 +72,7 @@ def remove_slot(instance: Instance, slot_id: str) -> bool:
 
 
 def claims_by_slot(instance: Instance) -> dict[str, SlotClaim]:
+    """Every claim of the instance by slot id, in one query (for a board's view)."""
     return {claim.slot_id: claim
             for claim in SlotClaim.select().where(SlotClaim.instance == instance)}
 

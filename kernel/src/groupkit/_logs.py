@@ -15,7 +15,7 @@ from typing import Any
 
 from quart import Quart, Response, request
 
-from .credentials import ALPHABET
+from ._credentials import ALPHABET
 
 REDACTED = "…"
 #: Attributes every LogRecord has; anything else was passed as `extra` and is a field.
@@ -76,8 +76,8 @@ def configure() -> None:
 
 def describe(error: BaseException) -> tuple[str, str]:
     """A one-line summary and a hint for an error that stops the service from starting."""
-    from .config import ConfigError
-    from .storage import DatabaseUrlError
+    from ._config import ConfigError
+    from ._storage import DatabaseUrlError
 
     first = (str(error).strip().splitlines() or [""])[0]
     if isinstance(error, (ConfigError, DatabaseUrlError)):

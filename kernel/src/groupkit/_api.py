@@ -12,13 +12,16 @@ from typing import Any
 from quart import Quart, Response, copy_current_request_context, current_app, g, request
 from werkzeug.routing import BaseConverter
 
-from . import limits, live, resolve, schema
-from .credentials import SLUG_REGEX, digest, new_edit_token, new_slug
-from .errors import ApiError
-from .fields import json_int
-from .rendered import RenderCache, respond
-from .storage import Instance, Storage
-from .tool import Call, Edit, Operation, Operations, Reply, Tool, store_changes
+from . import _limits as limits
+from . import _live as live
+from . import _resolve as resolve
+from . import _schema as schema
+from ._credentials import SLUG_REGEX, digest, new_edit_token, new_slug
+from ._errors import ApiError
+from ._fields import json_int
+from ._rendered import RenderCache, respond
+from ._storage import Instance, Storage
+from ._tool import Call, Edit, Operation, Operations, Reply, Tool, store_changes
 
 
 def _refuse_constant(name: str) -> Any:

@@ -12,8 +12,8 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
-from .config import Settings
-from .tool import Tool
+from ._config import Settings
+from ._tool import Tool
 
 ENTRY_POINT_GROUP = "groupkit.tools"
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]{1,29}$")

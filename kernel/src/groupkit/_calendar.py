@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import icalendar
 
-from .tool import Reply
+from ._tool import Reply
 
 PRODUCT_ID = "-//groupkit//groupkit//EN"
 

@@ -14,11 +14,11 @@ from typing import Any
 import segno
 from quart import Quart, Response
 
-from . import resolve
-from .api import base_url, storage
-from .errors import ApiError
-from .tool import Tool
-from .web import not_found_page, page, tools
+from . import _resolve as resolve
+from ._api import base_url, storage
+from ._errors import ApiError
+from ._tool import Tool
+from ._web import not_found_page, page, tools
 
 
 def share_qr_svg(link: str, scale: int = 1, title: str | None = None) -> str:

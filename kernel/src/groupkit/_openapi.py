@@ -10,10 +10,10 @@ import marshmallow as ma
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from .api import PLACEHOLDER, all_operations, route_rule
-from .fields import SpecField
-from .limits import CREATE_LIMIT_MESSAGE
-from .tool import BodyDoc, Operation, Tool
+from ._api import PLACEHOLDER, all_operations, route_rule
+from ._fields import SpecField
+from ._limits import CREATE_LIMIT_MESSAGE
+from ._tool import BodyDoc, Operation, Tool
 
 OPENAPI_PATH = "/openapi.json"
 DOCUMENT_VERSION = "1.0.0"

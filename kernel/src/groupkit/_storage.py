@@ -43,6 +43,7 @@ database = pw.DatabaseProxy()
 
 
 def utcnow() -> dt.datetime:
+    """Now in UTC, naive, as stored times are (SQLite and PostgreSQL agree on it)."""
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
@@ -58,6 +59,9 @@ class JsonField(pw.TextField):
 
 
 class BaseModel(pw.Model):
+    """Base of every stored model: bound to the kernel's database (SQLite or PostgreSQL),
+    so a plugin's tables live in the same transactions as the kernel's."""
+
     # peewee adds this primary key to every model that declares none; declared here for the
     # type checker only (peewee's stubs cannot know it), so `Model.id` type-checks in plugins.
     if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from multiprocessing.process import BaseProcess
 from multiprocessing.synchronize import Event
 from typing import Any
 
-from . import logs
+from . import _logs as logs
 
 log = logging.getLogger("groupkit.supervisor")
 

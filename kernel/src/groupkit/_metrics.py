@@ -33,9 +33,9 @@ from quart import Quart
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
-from . import limits
-from .config import Settings
-from .storage import Instance, Storage
+from . import _limits as limits
+from ._config import Settings
+from ._storage import Instance, Storage
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

@@ -13,8 +13,8 @@ import datetime as dt
 import logging
 from collections.abc import Callable, Mapping
 
-from .storage import Instance, Storage, advisory_lock
-from .tool import Tool
+from ._storage import Instance, Storage, advisory_lock
+from ._tool import Tool
 
 log = logging.getLogger("groupkit.retention")
 
@@ -24,7 +24,7 @@ def _prune_one(tool: Tool, now: dt.datetime) -> int:
     advisory_lock(f"groupkit-prune-{tool.name}")
     removed = tool.prune(now)
     if removed:
-        # Pages are cached per instance version (see `groupkit.rendered`): what was pruned
+        # Pages are cached per instance version (see `groupkit._rendered`): what was pruned
         # must not stay on a cached page, in any worker.
         Instance.update(version=Instance.version + 1).where(Instance.tool == tool.name).execute()
     return removed

@@ -23,9 +23,9 @@ from collections.abc import Callable, Hashable
 
 from quart import Response, request
 
-from .clock import watching_clock
-from .storage import Instance, Storage
-from .tool import Tool
+from ._clock import watching_clock
+from ._storage import Instance, Storage
+from ._tool import Tool
 
 Key = tuple[Hashable, ...]
 #: Finds the instance (and its tool) from the request's link; raises ApiError when it cannot.

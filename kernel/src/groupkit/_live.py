@@ -34,8 +34,8 @@ import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from . import resolve
-from .storage import Instance, Storage, database, is_postgres
+from . import _resolve as resolve
+from ._storage import Instance, Storage, database, is_postgres
 
 CHANNEL = "groupkit_live"
 END = -1  # queued on shutdown: end the stream quietly (the browser reconnects elsewhere)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 import peewee as pw
 
-from .storage import BaseModel, database
+from ._storage import BaseModel, database
 
 CREATE = "create"
 POST = "post"
