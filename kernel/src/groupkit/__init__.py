@@ -48,6 +48,7 @@ from .slots import (
 from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
 from .tokens import find_token, issue_token, revoke_tokens, rotate_token
 from .tool import Call, Operations, Reply, Tool
+from .webhooks import ChatRitual, ChatTime, chat_operations, post_to_chat
 
 __version__ = "0.1.0"
 
@@ -60,6 +61,8 @@ __all__ = [
     "BaseModel",
     "CalendarEvent",
     "Call",
+    "ChatRitual",
+    "ChatTime",
     "Choice",
     "Count",
     "Credential",
@@ -84,6 +87,7 @@ __all__ = [
     "__version__",
     "bad_request",
     "calendar_reply",
+    "chat_operations",
     "claim_slot",
     "claims_by_slot",
     "clean_line",
@@ -101,6 +105,7 @@ __all__ = [
     "local_date",
     "lock_instance",
     "not_found",
+    "post_to_chat",
     "release_slot",
     "remove_slot",
     "request_time",

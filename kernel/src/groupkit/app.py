@@ -14,7 +14,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from quart import Quart, Response, g, request
 from werkzeug.exceptions import HTTPException
 
-from . import api, limits, live, logs, retention, web
+from . import api, limits, live, logs, retention, web, webhooks
 from .config import Settings
 from .errors import ApiError
 from .openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
@@ -39,7 +39,8 @@ def utc_clock() -> dt.datetime:
 
 def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:
     """Bring the kernel's and every enabled tool's tables up to date; returns what ran."""
-    plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter])]}
+    plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter])],
+            "groupkit-chat": [initial_migration(webhooks.MODELS)]}
     for tool in registry.tools.values():
         steps = list(tool.migrations) or ([initial_migration(tool.models)] if tool.models else [])
         plan[f"tool:{tool.name}"] = steps
@@ -97,6 +98,9 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
             background.append(asyncio.get_running_loop().create_task(retention.prune_forever(
                 storage, registry.tools, app.config["GROUPKIT_CLOCK"],
                 settings.prune_every_minutes * 60)))
+        if any(tool.chat is not None for tool in registry.tools.values()):
+            background.append(asyncio.get_running_loop().create_task(webhooks.deliver_forever(
+                storage, settings, registry.tools, app.config["GROUPKIT_CLOCK"])))
 
     @app.after_serving
     async def close_storage() -> None:

@@ -30,6 +30,13 @@ class Settings:
     max_body_bytes: int = 256 * 1024
     base_url: str = ""
     prune_every_minutes: int = 60
+    #: Hosts chat webhooks may post to (`*.example.com`: its subdomains); see webhooks.py.
+    webhook_hosts: tuple[str, ...] = (
+        "hooks.slack.com", "*.webhook.office.com", "*.logic.azure.com", "discord.com",
+        "discordapp.com")
+    #: Tests only: let webhooks reach loopback addresses over plain http.
+    webhook_allow_loopback: bool = False
+    webhook_every_seconds: int = 15
 
     @property
     def production(self) -> bool:
@@ -48,7 +55,7 @@ class _Problems(list[tuple[str, str]]):
     def expect(self, value: Any, kind: type, key: str) -> bool:
         if (isinstance(value, bool) and kind is int) or not isinstance(value, kind):
             wanted = {int: "a whole number", str: "a string", list: "a list",
-                      dict: "a table"}.get(kind, kind.__name__)
+                      dict: "a table", bool: "true or false"}.get(kind, kind.__name__)
             self.append((key, f"{key} must be {wanted}"))
             return False
         return True
@@ -64,9 +71,13 @@ _SECTIONS: dict[str, dict[str, tuple[str, type]]] = {
     "proxy": {"trusted": ("trusted_proxies", list)},
     "tools": {"enabled": ("enabled_tools", list)},
     "retention": {"every_minutes": ("prune_every_minutes", int)},
+    "webhooks": {"hosts": ("webhook_hosts", list),
+                 "allow_loopback": ("webhook_allow_loopback", bool),
+                 "every_seconds": ("webhook_every_seconds", int)},
     "server": {},
 }
-_AT_LEAST_ONE = ("create_per_hour", "post_per_hour", "max_body_bytes", "database_threads")
+_AT_LEAST_ONE = ("create_per_hour", "post_per_hour", "max_body_bytes", "database_threads",
+                 "webhook_every_seconds")
 _TOP = {"mode", "base_url", *_SECTIONS}
 
 

@@ -12,12 +12,15 @@ import dataclasses
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import marshmallow as ma
 import peewee as pw
 
 from .storage import Credential, Instance, Migration
+
+if TYPE_CHECKING:
+    from .webhooks import ChatRitual
 
 #: What a response or request body is documented as: a marshmallow schema (class or
 #: instance) or a JSON Schema dict.
@@ -202,6 +205,8 @@ class Tool:
     prune: Callable[[dt.datetime], int] | None = None
     not_found: str = ""
     plugin_api: int = 1
+    #: Optional: the tool posts to a chat webhook (`groupkit.ChatRitual`); see webhooks.py.
+    chat: ChatRitual | None = None
 
     def export_of(self, instance: Instance) -> dict[str, Any]:
         return (self.export or self.organiser_view)(instance)

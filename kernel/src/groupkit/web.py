@@ -8,7 +8,7 @@ from typing import Any
 import jinja2
 from quart import Quart, Response, current_app, request
 
-from . import resolve
+from . import resolve, webhooks
 from .api import base_url, storage
 from .errors import ApiError
 from .tokens import lookup_token
@@ -103,18 +103,20 @@ async def public_page(slug: str) -> Response:
 
 
 async def organiser_page(edit_token: str) -> Response:
-    def load() -> tuple[Tool, Any, dict[str, Any]]:
+    def load() -> tuple[Tool, Any, dict[str, Any], dict[str, Any] | None]:
         instance = resolve.by_edit_token(None, edit_token)
         tool = tools().get(instance.tool)
         if tool is None:
             raise ApiError(404, "disabled")
-        return tool, instance, tool.organiser_view(instance)
+        chat = webhooks.chat_status(instance) if tool.chat is not None else None
+        return tool, instance, tool.organiser_view(instance), chat
 
     try:
-        tool, instance, view = await storage().read(load)
+        tool, instance, view, chat = await storage().read(load)
     except ApiError:
         return await not_found_page()
     return await page(f"{tool.name}/organiser.html", tool=tool, instance=instance, view=view,
+                      chat=chat, chat_what=tool.chat.what if tool.chat is not None else "",
                       links=_links(instance.slug, edit_token), slug=instance.slug,
                       edit_token=edit_token, api=f"/api/{tool.name}/{edit_token}",
                       created=request.args.get("new") == "1")
