@@ -38,8 +38,8 @@ def clock() -> Clock:
 
 @pytest.fixture
 def app(make_app: Callable[..., Any], clock: Clock) -> Any:
-    return make_app(tools=["kudos", "qotd"], clock=clock, webhook_hosts=("127.0.0.1",),
-                    webhook_allow_loopback=True)
+    return make_app(tools=["kudos", "qotd", "poker", "coffee", "pulse"], clock=clock,
+                    webhook_hosts=("127.0.0.1",), webhook_allow_loopback=True)
 
 
 async def deliver(app: Any, clock: Clock) -> int:
@@ -232,6 +232,84 @@ async def test_organiser_page_shows_the_panel_with_the_address_masked(
         as_text=True)
     for text in (public, export):
         assert "qzsecretwebhookpath" not in text and "Post to your team chat" not in text
+
+
+async def test_a_poker_reveal_is_posted_once_per_round_and_no_card_before_it(
+        app: Any, clock: Clock, receiver: Receiver) -> None:
+    client = app.test_client()
+    made = await create(client, "poker", {"team": "Payments", "story": "PAY-1 Refunds",
+                                          "deck": "fib"})
+    await connect(client, "poker", made["editToken"], receiver.url(), format="discord")
+    for name, card in (("Ann", "3"), ("Bo", "8"), ("Cy", "3")):
+        token = (await (await client.post("/api/poker/join", json={
+            "slug": made["slug"], "name": name})).get_json())["token"]
+        vote = await client.post(f"/api/poker/v/{token}/vote", json={"card": card})
+        assert vote.status_code == 200
+    assert await deliver(app, clock) == 0  # cards are private until the reveal
+    for _ in range(2):  # revealing again changes nothing, posts nothing
+        assert (await client.post(f"/api/poker/{made['editToken']}/reveal")).status_code == 200
+    assert await deliver(app, clock) == 1
+    text = receiver.received[0]["body"]["content"]
+    assert text.startswith("Cards are up for PAY-1 Refunds: 3 ×2, 8 ×1.")
+    assert "High 8 (Bo); low 3 (Ann, Cy)" in text
+    await client.post(f"/api/poker/{made['editToken']}/next", json={"story": "PAY-2"})
+    assert await deliver(app, clock) == 0
+
+
+async def test_a_coffee_round_is_announced_without_any_name(app: Any, clock: Clock,
+                                                            receiver: Receiver) -> None:
+    client = app.test_client()
+    names = ["Annabel", "Bartholomew", "Cyrano", "Desdemona", "Ezekiel"]
+    made = await create(client, "coffee", {"title": "Platform coffee", "names": names})
+    await connect(client, "coffee", made["editToken"], receiver.url())
+    for _ in range(2):
+        assert (await client.post(f"/api/coffee/{made['editToken']}/draw")).status_code == 200
+    assert await deliver(app, clock) == 2
+    texts = receiver.texts()
+    assert texts[0].startswith("Coffee round 1 of Platform coffee is drawn.")
+    assert texts[1].startswith("Coffee round 2 of")
+    assert f"/s/{made['slug']}" in texts[0]
+    for text in texts:
+        assert not any(name in text for name in names)
+
+
+async def test_pulse_reminds_on_friday_and_posts_a_result_only_past_the_threshold(
+        app: Any, clock: Clock, receiver: Receiver) -> None:
+    client = app.test_client()
+    made = await create(client, "pulse", {"team": "Platform", "question": "How was your week?",
+                                          "askWords": True})
+    other = await create(client, "pulse", {"team": "Tiny", "question": "How was it?",
+                                           "askWords": True})
+    for team in (made, other):
+        await connect(client, "pulse", team["editToken"], receiver.url(), hour=16)
+    storage, tools = app.config["GROUPKIT_STORAGE"], app.config["GROUPKIT_TOOLS"]
+
+    async def tick() -> list[str]:
+        await storage.write(webhooks.queue_scheduled, tools, clock())
+        await deliver(app, clock)
+        return receiver.texts()
+
+    for score in (5, 4, 4, 2):
+        await client.post("/api/pulse/respond", json={"slug": made["slug"], "score": score,
+                                                      "words": "qzonlyonecomment"})
+    for score in (1, 2, 3):  # below the threshold of 4
+        await client.post("/api/pulse/respond", json={"slug": other["slug"], "score": score})
+    assert await tick() == []  # Wednesday
+    clock.advance(days=2, hours=7)  # Friday 15:30 in Sydney
+    assert await tick() == []
+    clock.advance(minutes=30)  # 16:00
+    texts = await tick()
+    assert sorted(texts) == sorted(
+        [f"Pulse check: How was your week? Answer anonymously before the week ends: "
+         f"http://localhost/s/{made['slug']}",
+         f"Pulse check: How was it? Answer anonymously before the week ends: "
+         f"http://localhost/s/{other['slug']}"])
+    clock.advance(days=3)  # Monday 16:00
+    texts = (await tick())[2:]
+    await tick()
+    assert texts == receiver.texts()[2:] == [
+        "Last week's pulse (Week of 16 Nov 2026): 3.8 on average from 4 responses "
+        f"(5: 1, 4: 2, 3: 0, 2: 1, 1: 0). More: http://localhost/s/{made['slug']}"]
 
 
 @pytest.mark.parametrize(("fmt", "expected"), [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Tool, chat_operations, hookimpl
 
 from .api import (
     MIN_SHOWN,
@@ -17,6 +17,7 @@ from .api import (
     title_of,
 )
 from .models import PulseComments, PulseTally
+from .rituals import RITUAL
 from .schema import CreatePulse
 from .weeks import KEEP_WEEKS
 
@@ -36,7 +37,7 @@ def groupkit_tool() -> Tool:
         operations=ops, models=[PulseTally, PulseComments], prune=prune,
         templates=HERE / "templates", static=HERE / "static",
         limits={"keptWeeks": KEEP_WEEKS, "minimumShown": MIN_SHOWN},
-        public_schema=PULSE_SCHEMA,
+        public_schema=PULSE_SCHEMA, chat=chat_operations(ops, RITUAL),
         example={"team": "Platform team", "question": "How was your week?",
                  "askWords": True},
         description=(
