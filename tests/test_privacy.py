@@ -656,3 +656,31 @@ def test_private_values_stay_private(tool_name: str, client: httpx.Client) -> No
     PRIVACY[tool_name](look)
     assert look.read_count > 0
     assert not look.controls and not look.leaks, look.report()
+
+
+# --- chat webhooks ------------------------------------------------------------------------------
+
+CHAT_TOOLS = sorted(name for name, tool in INSTALLED.items() if tool.chat is not None)
+
+
+@pytest.mark.parametrize("tool_name", CHAT_TOOLS)
+def test_a_chat_webhook_address_stays_with_the_organiser(tool_name: str, client: httpx.Client,
+                                                         server: Any) -> None:
+    """A webhook address lets anyone post to the team's channel: it is on no page, response,
+    export or log line, the organiser's included (they see it masked: host and last four)."""
+    look = Look(client, tool_name)
+    s = look.session()
+    secret = look.mark("webhook")
+    connected = client.post(f"/api/{tool_name}/{s.edit}/chat", json={
+        "url": f"https://hooks.slack.com/services/T0/B0/{secret}"})
+    assert connected.status_code == 200, connected.text
+    client.post(f"/api/{tool_name}/{s.edit}/chat/test")
+    organiser = look.organiser(s)
+    everyone = [surface for surfaces in look.participants(s).values() for surface in surfaces]
+    surfaces = look.public(s) + organiser + everyone
+    look.absent({"the webhook address": secret}, surfaces, "chat webhook")
+    look.present(f"…{secret[-4:]}", organiser[:1], "the masked webhook on the organiser page")
+    look.present("Delivery log", organiser[:1], "the chat panel")
+    look.absent({"the webhook address": secret}, [Surface("server log", server.log())],
+                "chat webhook")
+    assert not look.controls and not look.leaks, look.report()
