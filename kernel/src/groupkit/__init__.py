@@ -12,6 +12,7 @@ from .credentials import (
     PARTICIPANT_TOKEN_LENGTH,
 )
 from .errors import ApiError, bad_request, conflict, not_found
+from .feeds import slot_feed_operations
 from .fields import (
     Choice,
     Count,
@@ -111,6 +112,7 @@ __all__ = [
     "request_time",
     "revoke_tokens",
     "rotate_token",
+    "slot_feed_operations",
     "slot_ids",
     "spot_board",
     "truthy",

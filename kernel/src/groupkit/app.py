@@ -14,7 +14,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from quart import Quart, Response, g, request
 from werkzeug.exceptions import HTTPException
 
-from . import api, limits, live, logs, retention, web, webhooks
+from . import api, feeds, limits, live, logs, retention, web, webhooks
 from .config import Settings
 from .errors import ApiError
 from .openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
@@ -85,6 +85,8 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
             app.add_url_rule(f"/static/{tool.name}/<path:filename>", f"static_{tool.name}",
                              _static_view(tool.static))
     web.mount(app)
+    if any(tool.feed is not None for tool in registry.tools.values()):
+        feeds.mount(app)
     _mount_documents(app, registry)
     _install_limits(app, settings, counted)
     _install_errors(app)

@@ -20,6 +20,8 @@ import peewee as pw
 from .storage import Credential, Instance, Migration
 
 if TYPE_CHECKING:
+    from .calendar import CalendarEvent
+    from .slots import SlotClaim
     from .webhooks import ChatRitual
 
 #: What a response or request body is documented as: a marshmallow schema (class or
@@ -207,6 +209,9 @@ class Tool:
     plugin_api: int = 1
     #: Optional: the tool posts to a chat webhook (`groupkit.ChatRitual`); see webhooks.py.
     chat: ChatRitual | None = None
+    #: Optional, slot-claim tools: `(instance, claim, base_url) -> [CalendarEvent]`, the
+    #: events of one claim's private subscription feed (see feeds.py).
+    feed: Callable[[Instance, SlotClaim, str], Sequence[CalendarEvent]] | None = None
 
     def export_of(self, instance: Instance) -> dict[str, Any]:
         return (self.export or self.organiser_view)(instance)

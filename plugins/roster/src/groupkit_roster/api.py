@@ -233,15 +233,23 @@ def shift_calendar(call: Call) -> Reply:
     positions = {f"s{index}": index for index in range(len(shifts))}
     if shift_id not in positions:
         raise ApiError(404, NO_SHIFT)
-    shift = shifts[positions[shift_id]]
+    event = shift_event(instance, positions[shift_id], call.base_url)
+    if event is None:
+        raise ApiError(404, NO_TIME)
+    return calendar_reply([event], f"roster-{shift_id}.ics", call.now)
+
+
+def shift_event(instance: Instance, position: int, base_url: str) -> CalendarEvent | None:
+    """A shift's calendar event, when its date and label read as a time (the .ics download
+    and the volunteer's subscription feed)."""
+    shift = instance.data["shifts"][position]
     when = _when(instance, shift["label"])
     if when is None:
-        raise ApiError(404, NO_TIME)
+        return None
     heading = instance.title or DEFAULT_HEADING
-    page = f"{call.base_url}/s/{instance.slug}"
+    page = f"{base_url}/s/{instance.slug}"
     details = [instance.data["eventDate"], instance.data["note"], page]
-    event = CalendarEvent(
-        uid=f"roster-{instance.slug}-{shift_id}@groupkit", summary=f"{shift['label']} — {heading}",
-        start=when[0], end=when[1], description="\n\n".join(part for part in details if part),
-        url=page)
-    return calendar_reply([event], f"roster-{shift_id}.ics", call.now)
+    return CalendarEvent(
+        uid=f"roster-{instance.slug}-s{position}@groupkit",
+        summary=f"{shift['label']} — {heading}", start=when[0], end=when[1],
+        description="\n\n".join(part for part in details if part), url=page)

@@ -1,0 +1,132 @@
+"""Calendar subscription feeds: a private `webcal://` address per claim on a sign-up tool,
+so that a volunteer subscribes once and their calendar follows the organiser's changes.
+
+The feed address is a capability like a participant token (a `Credential` of kind "feed",
+stored as a digest): it is returned only to the holder of the claim's secret, is in no page
+or export, and the organiser can revoke every feed of an instance (or one spot's). Its `ref`
+binds it to one claim (`<slotId>:<digest of the claim's secret>`; row ids can be reused), so
+once that claim is released nobody else's claim appears in the old feed: it empties. The
+tool builds the events (`Tool.feed`) from the instance's current state at every poll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from quart import Quart, Response, current_app
+
+from .calendar import CalendarEvent, calendar_text
+from .credentials import CLAIM_SECRET_LENGTH, digest, looks_like_token
+from .errors import ApiError
+from .fields import Exact
+from .schema import Schema
+from .slots import SlotClaim
+from .storage import Instance
+from .tokens import issue_token, lookup_token, revoke_tokens
+from .tool import Call, Operations, Tool
+
+FEED = "feed"
+#: `feed(instance, claim, base_url)` -> the claim's events now (empty when it no longer has one).
+Feed = Callable[[Instance, SlotClaim, str], Sequence[CalendarEvent]]
+
+
+def feed_links(base_url: str, token: str) -> dict[str, str]:
+    https = f"{base_url}/feed/{token}.ics"
+    parts = urlsplit(https)
+    return {"feedUrl": https, "webcalUrl": f"webcal://{parts.netloc}{parts.path}"}
+
+
+class FeedBody(Schema):
+    slotId = Exact("the spot you claimed")
+    secret = Exact("the secret your claim returned")
+
+
+class RevokeBody(Schema):
+    slotId = Exact("one spot's feeds only; empty or absent: every feed")
+
+
+LINKS = {"type": "object", "properties": {
+    "feedUrl": {"type": "string", "description": "https address of the private .ics feed"},
+    "webcalUrl": {"type": "string", "description": "the same feed for calendar apps"}}}
+
+
+def slot_feed_operations(ops: Operations, not_held: str, events: Feed) -> Feed:
+    """Add `feed` (the claim's holder gets a private subscription address) and the
+    organiser's `feeds/revoke` to a slot-claim tool; returns `events` for `Tool(feed=...)`.
+    `not_held` is the tool's 404 wording for a secret that does not hold the spot."""
+    if any(op.path == "feed" for op in ops.operations):
+        return events  # already added (the hook runs once per app)
+
+    @ops.public("feed", body=FeedBody, status=201, returns=LINKS, errors={
+        404: f"The spot is not held with that secret: `{not_held}`"},
+        description="Body `{slug, slotId, secret}`: a private calendar subscription "
+                    "(webcal) for the spot you claimed, kept current when the organiser "
+                    "changes it; empty once the spot is given up. Each call makes a new "
+                    "address; the organiser can revoke them (`feeds/revoke`). Never shown "
+                    "to anyone else.")
+    def feed(call: Call) -> dict[str, Any]:
+        """Subscribe to your spot in your calendar."""
+        slot_id, secret = call.data["slotId"], call.data["secret"]
+        if not looks_like_token(secret, CLAIM_SECRET_LENGTH):
+            raise ApiError(404, not_held)
+        claim = SlotClaim.get_or_none((SlotClaim.instance == call.instance)
+                                      & (SlotClaim.slot_id == slot_id)
+                                      & (SlotClaim.secret_digest == digest(secret)))
+        if claim is None:
+            raise ApiError(404, not_held)
+        token = issue_token(call.instance, FEED, f"{claim.slot_id}:{claim.secret_digest}")
+        return feed_links(call.base_url, token)
+
+    @ops.organiser("feeds/revoke", body=RevokeBody, returns={"type": "object", "properties": {
+        "ok": {"type": "boolean"}, "revoked": {"type": "integer"}}},
+        description="Stop calendar feeds: one spot's (`slotId`) or every one of this "
+                    "instance. Their addresses answer 404 from then on.")
+    def revoke(call: Call) -> dict[str, Any]:
+        """Revoke calendar subscription feeds."""
+        slot_id = call.data["slotId"]
+        if not slot_id:
+            return {"ok": True, "revoked": revoke_tokens(call.instance, FEED)}
+        from .storage import Credential
+
+        revoked = (Credential.delete()
+                   .where((Credential.instance == call.instance) & (Credential.kind == FEED)
+                          & Credential.ref.startswith(f"{slot_id}:")).execute())
+        return {"ok": True, "revoked": int(revoked)}
+
+    return events
+
+
+def _events(token: str, base_url: str) -> bytes | None:
+    credential = lookup_token(token)
+    if credential is None or credential.kind != FEED:
+        return None
+    tools: dict[str, Tool] = current_app.config["GROUPKIT_TOOLS"]
+    tool = tools.get(credential.instance.tool)
+    if tool is None or tool.feed is None:
+        return None
+    slot_id, _, secret_digest = credential.ref.partition(":")
+    claim = SlotClaim.get_or_none((SlotClaim.instance == credential.instance)
+                                  & (SlotClaim.slot_id == slot_id)
+                                  & (SlotClaim.secret_digest == secret_digest))
+    events = tool.feed(credential.instance, claim, base_url) if claim is not None else []
+    from .clock import request_time
+
+    return calendar_text(events, request_time())
+
+
+def mount(app: Quart) -> None:
+    """`GET /feed/<token>.ics`: the feed, always current, never cached."""
+    from .api import base_url, storage
+    from .web import not_found_page
+
+    async def feed(token: str) -> Response:
+        body = await storage().read(_events, token, base_url())
+        if body is None:
+            return await not_found_page()
+        return Response(body, content_type="text/calendar; charset=utf-8",
+                        headers={"Cache-Control": "no-store",
+                                 "X-Robots-Tag": "noindex, nofollow"})
+
+    app.add_url_rule("/feed/<token>.ics", "calendar_feed", feed, methods=["GET"])

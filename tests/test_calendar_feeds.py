@@ -1,0 +1,143 @@
+"""Calendar subscription feeds (groupkit.feeds) on the Volunteer Roster: the holder of a
+claim's secret gets a private webcal address; the feed, parsed back with `icalendar`, holds
+their shift as it stands now (a moved shift moves), empties when the spot is given up (and
+stays empty when someone else takes it), and answers 404 once the organiser revokes it. The
+address is on no page, response or export."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+import icalendar
+import pytest
+
+from groupkit.storage import Instance
+from groupkit.testing import create
+
+ROSTER = {"title": "Working bee", "eventDate": "Saturday 14 March 2026", "note": "Bring gloves",
+          "shifts": [{"label": "Setup 7-9am", "capacity": 2},
+                     {"label": "Pack down 12-1pm", "capacity": 2}]}
+NOT_HELD = "That shift spot isn't held with that secret — it may already be free."
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Any]) -> Any:
+    return make_app(tools=["roster"])
+
+
+async def claim(client: Any, slug: str, slot: str = "s0-1", name: str = "Priya") -> str:
+    response = await client.post("/api/roster/claim", json={
+        "slug": slug, "slotId": slot, "name": name, "message": "qzcoordinatoronly"})
+    assert response.status_code == 201
+    return str((await response.get_json())["secret"])
+
+
+async def subscribe(client: Any, slug: str, secret: str, slot: str = "s0-1") -> dict[str, str]:
+    response = await client.post("/api/roster/feed", json={
+        "slug": slug, "slotId": slot, "secret": secret})
+    assert response.status_code == 201, await response.get_json()
+    return dict(await response.get_json())
+
+
+async def events(client: Any, links: dict[str, str]) -> list[Any]:
+    path = links["feedUrl"].split("://", 1)[1].split("/", 1)[1]
+    response = await client.get("/" + path)
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "text/calendar; charset=utf-8"
+    assert response.headers["Cache-Control"] == "no-store"
+    calendar = icalendar.Calendar.from_ical(await response.get_data())
+    return list(calendar.walk("VEVENT"))
+
+
+async def test_a_volunteers_feed_follows_their_shift(app: Any) -> None:
+    client = app.test_client()
+    made = await create(client, "roster", ROSTER)
+    secret = await claim(client, made["slug"])
+    links = await subscribe(client, made["slug"], secret)
+    assert links["webcalUrl"].startswith("webcal://") and links["webcalUrl"].endswith(".ics")
+    assert links["feedUrl"].replace("http://", "webcal://", 1) == links["webcalUrl"]
+    [event] = await events(client, links)
+    assert str(event["SUMMARY"]) == "Setup 7-9am — Working bee"
+    assert event.decoded("DTSTART") == dt.datetime(2026, 3, 14, 7, 0)
+    assert "qzcoordinatoronly" not in str(event.to_ical())
+
+    def move() -> None:  # the organiser moves the shift
+        instance = Instance.get(Instance.slug == made["slug"])
+        data = dict(instance.data)
+        data["shifts"] = [{"label": "Setup 8-10am", "capacity": 2}, data["shifts"][1]]
+        Instance.update(data=data).where(Instance.id == instance.id).execute()
+
+    app.config["GROUPKIT_STORAGE"].run_sync(move)
+    [moved] = await events(client, links)
+    assert moved.decoded("DTSTART") == dt.datetime(2026, 3, 14, 8, 0)
+    assert str(moved["UID"]) == str(event["UID"])  # the same event, moved
+
+
+async def test_giving_the_spot_up_empties_the_feed_for_good(app: Any) -> None:
+    client = app.test_client()
+    made = await create(client, "roster", ROSTER)
+    secret = await claim(client, made["slug"])
+    links = await subscribe(client, made["slug"], secret)
+    released = await client.post("/api/roster/unclaim", json={
+        "slug": made["slug"], "slotId": "s0-1", "secret": secret})
+    assert released.status_code == 200
+    assert await events(client, links) == []
+    await claim(client, made["slug"], name="Someone else")
+    assert await events(client, links) == []
+
+
+@pytest.mark.parametrize("body", [
+    {"slotId": "s0-1", "secret": "x" * 22},
+    {"slotId": "s0-1", "secret": ""},
+    {"slotId": "s1-1"},
+    {"slotId": 5, "secret": None},
+])
+async def test_only_the_claims_secret_gets_a_feed(app: Any, body: dict[str, Any]) -> None:
+    client = app.test_client()
+    made = await create(client, "roster", ROSTER)
+    await claim(client, made["slug"])
+    response = await client.post("/api/roster/feed", json={"slug": made["slug"], **body})
+    assert response.status_code == 404
+    assert (await response.get_json()) == {"error": NOT_HELD}
+
+
+async def test_the_organiser_revokes_one_spots_feeds_or_all(app: Any) -> None:
+    client = app.test_client()
+    made = await create(client, "roster", ROSTER)
+    first = await subscribe(client, made["slug"], await claim(client, made["slug"]))
+    second_secret = await claim(client, made["slug"], "s1-1", "Bo")
+    second = await subscribe(client, made["slug"], second_secret, "s1-1")
+    revoke = f"/api/roster/{made['editToken']}/feeds/revoke"
+    answer = await client.post(revoke, json={"slotId": "s0-1"})
+    assert (await answer.get_json()) == {"ok": True, "revoked": 1}
+    for links, status in ((first, 404), (second, 200)):
+        path = "/" + links["feedUrl"].split("/", 3)[3]
+        assert (await client.get(path)).status_code == status
+    assert (await (await client.post(revoke, json={})).get_json()) == {"ok": True, "revoked": 1}
+    assert (await client.get("/" + second["feedUrl"].split("/", 3)[3])).status_code == 404
+    assert (await client.get("/feed/not-a-token.ics")).status_code == 404
+
+
+async def test_the_feed_address_is_on_no_page_response_or_export(app: Any) -> None:
+    client = app.test_client()
+    made = await create(client, "roster", ROSTER)
+    links = await subscribe(client, made["slug"], await claim(client, made["slug"]))
+    token = links["feedUrl"].rsplit("/", 1)[1].removesuffix(".ics")
+    surfaces = [await (await client.get(f"/s/{made['slug']}")).get_data(as_text=True),
+                await (await client.get(f"/e/{made['editToken']}")).get_data(as_text=True),
+                await (await client.get(f"/api/roster/{made['slug']}")).get_data(as_text=True),
+                await (await client.post(f"/api/roster/{made['editToken']}/export")).get_data(
+                    as_text=True),
+                await (await client.get(f"/api/roster/{made['editToken']}/admin")).get_data(
+                    as_text=True)]
+    for text in surfaces:
+        assert token not in text
+
+
+async def test_a_shift_without_a_readable_time_gives_an_empty_feed(app: Any) -> None:
+    client = app.test_client()
+    made = await create(client, "roster", {**ROSTER, "eventDate": "some weekend"})
+    links = await subscribe(client, made["slug"], await claim(client, made["slug"]))
+    assert await events(client, links) == []
