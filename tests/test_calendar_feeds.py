@@ -24,7 +24,7 @@ NOT_HELD = "That shift spot isn't held with that secret — it may already be fr
 
 @pytest.fixture
 def app(make_app: Callable[..., Any]) -> Any:
-    return make_app(tools=["roster"])
+    return make_app(tools=["roster", "meal"])
 
 
 async def claim(client: Any, slug: str, slot: str = "s0-1", name: str = "Priya") -> str:
@@ -141,3 +141,35 @@ async def test_a_shift_without_a_readable_time_gives_an_empty_feed(app: Any) -> 
     made = await create(client, "roster", {**ROSTER, "eventDate": "some weekend"})
     links = await subscribe(client, made["slug"], await claim(client, made["slug"]))
     assert await events(client, links) == []
+
+
+MEAL = {"forWhom": "the Nguyen family", "note": "Meals for the fortnight.", "allergies":
+        "No peanuts.", "dropoff": "qzdropoffsecret 12 Example St", "startDate": "2026-03-02",
+        "days": 3, "capacityPerDay": 1, "tasks": [{"label": "Walk the dog", "capacity": 1}]}
+
+
+async def test_a_cooks_feed_holds_their_day_and_never_the_drop_off(app: Any) -> None:
+    client = app.test_client()
+    made = await create(client, "meal", MEAL)
+    answer = await client.post("/api/meal/claim", json={
+        "slug": made["slug"], "slotId": "d1-1", "name": "Ann", "dish": "Lasagne"})
+    secret = (await answer.get_json())["secret"]
+    response = await client.post("/api/meal/feed", json={
+        "slug": made["slug"], "slotId": "d1-1", "secret": secret})
+    assert response.status_code == 201
+    links = await response.get_json()
+    [event] = await events(client, links)
+    assert str(event["SUMMARY"]) == "Meal for the Nguyen family: Lasagne"
+    assert event.decoded("DTSTART") == dt.date(2026, 3, 3)
+    path = "/" + links["feedUrl"].split("/", 3)[3]
+    assert "qzdropoffsecret" not in (await (await client.get(path)).get_data(as_text=True))
+    job = await client.post("/api/meal/claim", json={
+        "slug": made["slug"], "slotId": "t0-1", "name": "Bo"})
+    job_links = await (await client.post("/api/meal/feed", json={
+        "slug": made["slug"], "slotId": "t0-1",
+        "secret": (await job.get_json())["secret"]})).get_json()
+    assert await events(client, job_links) == []  # a job has no day
+    wrong = await client.post("/api/meal/feed", json={
+        "slug": made["slug"], "slotId": "d1-1", "secret": "y" * 22})
+    assert (await wrong.get_json()) == {
+        "error": "That spot isn't held with that secret — it may already be free."}
