@@ -684,3 +684,39 @@ def test_a_chat_webhook_address_stays_with_the_organiser(tool_name: str, client:
     look.absent({"the webhook address": secret}, [Surface("server log", server.log())],
                 "chat webhook")
     assert not look.controls and not look.leaks, look.report()
+
+
+# --- calendar subscription feeds ---------------------------------------------------------------
+
+FEED_TOOLS = sorted(name for name, tool in INSTALLED.items() if tool.feed is not None)
+
+
+@pytest.mark.parametrize("tool_name", FEED_TOOLS)
+def test_a_calendar_feed_address_goes_only_to_its_claimer(tool_name: str,
+                                                          client: httpx.Client,
+                                                          server: Any) -> None:
+    """A feed address is a capability like a claim secret: it is on no page, response or
+    export (the organiser's included), and its feed carries no hidden value."""
+    look = Look(client, tool_name)
+    s = look.session()
+    claims = [(sent.body["slotId"], sent.reply["secret"]) for sent in s.sent
+              if isinstance(sent.reply, dict) and "secret" in sent.reply
+              and isinstance(sent.body, dict) and "slotId" in sent.body]
+    assert claims, f"{tool_name}: the scenario claims no spot"
+    tokens = {}
+    for index, (slot_id, secret) in enumerate(claims):
+        answer = client.post(f"/api/{tool_name}/feed", json={
+            "slug": s.slug, "slotId": slot_id, "secret": secret})
+        assert answer.status_code == 201, answer.text
+        feed = answer.json()["feedUrl"]
+        tokens[f"feed address {index}"] = feed.rsplit("/", 1)[1].removesuffix(".ics")
+        text = client.get("/" + feed.split("/", 3)[3]).text
+        look.present("BEGIN:VCALENDAR", [Surface("a feed", text)], "the feed itself")
+        hidden = {label: value for label, value in look.mark.by_label.items()
+                  if "dropoff" in label or "message" in label}
+        assert hidden, f"{tool_name}: no hidden value was written"
+        look.absent(hidden, [Surface("a calendar feed", text)], "hidden value in a feed")
+    surfaces = look.public(s) + look.organiser(s) + [
+        surface for surfaces in look.participants(s).values() for surface in surfaces]
+    look.absent(tokens, [*surfaces, Surface("server log", server.log())], "feed address")
+    assert not look.controls and not look.leaks, look.report()
