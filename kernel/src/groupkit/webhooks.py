@@ -103,6 +103,14 @@ class ChatPost(BaseModel):
 
 MODELS: list[type[pw.Model]] = [ChatHook, ChatPost]
 
+
+def _create_tables(db: pw.Database) -> None:
+    db.create_tables(MODELS, safe=True)
+
+
+#: The kernel's second migration: the webhook and outbox tables.
+MIGRATION = ("0002_chat_webhooks", _create_tables)
+
 @dataclasses.dataclass(frozen=True)
 class ChatTime:
     """What a schedule is told: the time, the organiser's chosen local hour for morning
