@@ -43,6 +43,16 @@
     else { window.alert(message); }
   }
 
+  /* A button that fetches a private address (a calendar feed) shows it in the link next to
+     it ([data-link]) instead of reloading: only this browser ever sees it. */
+  function showLink(button, address) {
+    var link = button.parentElement.querySelector("a[data-link]");
+    if (!link || !address) return;
+    link.href = address;
+    link.hidden = false;
+    button.hidden = true;
+  }
+
   function post(url, body) {
     return fetch(url, {
       method: "POST", headers: { "Content-Type": "application/json" },
@@ -105,7 +115,10 @@
       }
       target.disabled = true;
       post(target.dataset.post, body).then(function (data) {
-        if (target.dataset.secretKey) localStorage.removeItem(target.dataset.secretKey);
+        if (target.dataset.secretKey && target.dataset.keepSecret === undefined) {
+          localStorage.removeItem(target.dataset.secretKey);
+        }
+        if (target.dataset.showLink) { showLink(target, data[target.dataset.showLink]); return; }
         after(target, data, body);
       }).catch(function (error) { showError(target.parentElement, error.message); target.disabled = false; });
     } else if (target.dataset.download) {
