@@ -1,8 +1,8 @@
 """A volunteer's (or a cook's) calendar subscription in a real browser on a phone: after
 claiming a shift (a day), the browser that holds the claim (and only it) offers a
 subscription; it shows a private webcal link without reloading, keeps the spot's secret (the
-spot can still be given back), and the feed behind the link holds the shift, parsed back with `icalendar`; the
-Meal Train feed never carries the drop-off details."""
+spot can still be given back), and the feed behind the link holds the shift, parsed back
+with `icalendar`; the Meal Train feed never carries the drop-off details."""
 
 from __future__ import annotations
 
