@@ -6,31 +6,57 @@
 #   .ci/postgres.sh stop     stop the cluster (its data stays for next time)
 #   .ci/postgres.sh destroy  stop the cluster and delete its directory
 #
+# Unless told otherwise, each start makes a new cluster in a new directory on a free port, so
+# two runs on one machine never share (or stop) each other's server; the directory is
+# printed on stderr, and status, stop and destroy need it in GROUPKIT_PG_DIR. Give
+# GROUPKIT_PG_DIR (and GROUPKIT_PG_PORT) to reuse one cluster across runs.
+#
 # The cluster is our own (initdb + pg_ctl from /usr/lib/postgresql/<version>/bin), not the
 # distribution's, so it never touches an existing database server. It listens on 127.0.0.1
 # only, runs with fsync off (test data only!), and is safe to start any number of times.
 # Only the URL goes to stdout; progress goes to stderr, so `URL=$(.ci/postgres.sh)` works.
 #
 # Settings (environment):
-#   GROUPKIT_PG_PORT  TCP port                       (default 54329)
-#   GROUPKIT_PG_DIR   cluster directory              (default ${TMPDIR:-/tmp}/groupkit-pg-<uid>)
+#   GROUPKIT_PG_PORT  TCP port             (default: the one the cluster was made with, else free)
+#   GROUPKIT_PG_DIR   cluster directory    (default: a new ${TMPDIR:-/tmp}/groupkit-pg.XXXXXX)
 #   GROUPKIT_PG_BIN   PostgreSQL bin directory       (default: newest /usr/lib/postgresql/*/bin)
 #
 # Needs the `postgresql` package (Debian: apt-get install postgresql). PostgreSQL refuses to
 # run as root, so under root the server runs as the `postgres` system user.
 set -euo pipefail
 
-PORT="${GROUPKIT_PG_PORT:-54329}"
-BASE="${GROUPKIT_PG_DIR:-${TMPDIR:-/tmp}/groupkit-pg-$(id -u)}"
+say() { printf 'postgres.sh: %s\n' "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+if [[ -n "${GROUPKIT_PG_DIR:-}" ]]; then
+    BASE="$GROUPKIT_PG_DIR"
+elif [[ "${1:-start}" == start ]]; then
+    BASE="$(mktemp -d "${TMPDIR:-/tmp}/groupkit-pg.XXXXXX")"
+    chmod 755 "$BASE"
+    say "new cluster directory $BASE (stop it with: GROUPKIT_PG_DIR=$BASE $0 destroy)"
+else
+    die "which cluster? set GROUPKIT_PG_DIR to the directory start printed"
+fi
+if [[ -n "${GROUPKIT_PG_PORT:-}" ]]; then
+    PORT="$GROUPKIT_PG_PORT"
+elif [[ -f "$BASE/port" ]]; then
+    PORT="$(cat "$BASE/port")"
+elif [[ -f "$BASE/data/postgresql.conf" ]] \
+        && grep -qE '^port = [0-9]+' "$BASE/data/postgresql.conf" 2>/dev/null; then
+    PORT="$(grep -E '^port = [0-9]+' "$BASE/data/postgresql.conf" | tail -n 1 | grep -oE '[0-9]+')"
+else
+    PORT="$(free_port)"
+fi
 DATA="$BASE/data"
 LOG="$BASE/server.log"
 ROLE=groupkit
 PASSWORD=groupkit
 DB=groupkit_test
 URL="postgresql://$ROLE:$PASSWORD@127.0.0.1:$PORT/$DB"
-
-say() { printf 'postgres.sh: %s\n' "$*" >&2; }
-die() { say "error: $*"; exit 1; }
 
 find_bin() {
     if [[ -n "${GROUPKIT_PG_BIN:-}" ]]; then
@@ -101,6 +127,7 @@ if [[ ! -f "$DATA/PG_VERSION" ]]; then
     say "creating cluster in $DATA with $BIN"
     rm -rf -- "$DATA"
     mkdir -p -- "$BASE"
+    printf '%s\n' "$PORT" >"$BASE/port"
     chmod 700 "$BASE"
     [[ "$OWNER" == "$(id -un)" ]] || chown "$OWNER:" "$BASE"
     as_owner "$BIN/initdb" -D "$DATA" -U postgres -E UTF8 --locale=C.UTF-8 \

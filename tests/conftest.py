@@ -43,8 +43,9 @@ STOP_TIMEOUT = 10.0
 # The server must see only the config file we write, whatever the caller's environment says.
 SCRUBBED_ENV = ("GROUPKIT_CONFIG", "GROUPKIT_DATABASE_URL", "GROUPKIT_MODE", "GROUPKIT_MIGRATED")
 
-#: Screenshots written during this run, listed in the terminal summary.
-SAVED_SCREENSHOTS: list[Path] = []
+#: When this run began: screenshots written since are listed in the terminal summary (under
+#: pytest-xdist the workers write them, so the directory is read rather than a list kept).
+RUN_STARTED = time.time()
 
 
 def _toml(value: Any) -> str:
@@ -61,15 +62,15 @@ def _toml(value: Any) -> str:
 
 def write_config(path: Path, *, mode: str, database_url: str, limits: Mapping[str, int],
                  trusted_proxies: Sequence[str], tools: Sequence[str],
-                 webhooks: Mapping[str, Any] | None = None) -> Path:
+                 extra_toml: str = "", webhooks: Mapping[str, Any] | None = None) -> Path:
     lines = [f"mode = {_toml(mode)}", "",
              "[database]", f"url = {_toml(database_url)}", "threads = 4", "",
              "[tools]", f"enabled = {_toml(list(tools))}", "",
              "[limits]", *(f"{key} = {_toml(value)}" for key, value in limits.items()), "",
-             "[proxy]", f"trusted = {_toml(list(trusted_proxies))}", ""]
+             "[proxy]", f"trusted = {_toml(list(trusted_proxies))}", "", extra_toml]
     if webhooks:
-        lines += ["[webhooks]", *(f"{key} = {_toml(value)}" for key, value in webhooks.items()),
-                  ""]
+        lines += ["", "[webhooks]",
+                  *(f"{key} = {_toml(value)}" for key, value in webhooks.items()), ""]
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
 
@@ -89,8 +90,11 @@ class LiveServer:
 
     def __init__(self, directory: Path, *, workers: int, mode: str, database: str | LiveServer,
                  limits: Mapping[str, int], trusted_proxies: Sequence[str],
-                 tools: Sequence[str], webhooks: Mapping[str, Any] | None = None) -> None:
+                 tools: Sequence[str], extra_toml: str = "",
+                 python: str = sys.executable,
+                 webhooks: Mapping[str, Any] | None = None) -> None:
         self.directory = directory
+        self.python = python  # the interpreter whose installed groupkit serves
         self.workers = workers
         self.mode = mode
         self.schema: PostgresSchema | None = None
@@ -98,7 +102,8 @@ class LiveServer:
         self.backend, self.database_url = self._database(database)
         self.config_path = write_config(
             directory / "groupkit.toml", mode=mode, database_url=self.database_url,
-            limits=limits, trusted_proxies=trusted_proxies, tools=tools, webhooks=webhooks)
+            limits=limits, trusted_proxies=trusted_proxies, tools=tools, extra_toml=extra_toml,
+            webhooks=webhooks)
         self.log_path = directory / "server.log"
         self.port = 0
         self.base_url = ""
@@ -130,7 +135,7 @@ class LiveServer:
         self.base_url = f"http://127.0.0.1:{self.port}"
         env = {key: value for key, value in os.environ.items() if key not in SCRUBBED_ENV}
         env["PYTHONUNBUFFERED"] = "1"
-        command = [sys.executable, "-m", "groupkit.cli", "--config", str(self.config_path),
+        command = [self.python, "-m", "groupkit.cli", "--config", str(self.config_path),
                    "serve", "--host", "127.0.0.1", "--port", str(self.port),
                    "--workers", str(self.workers)]
         with open(self.log_path, "ab") as log:
@@ -252,22 +257,27 @@ class LiveServer:
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., LiveServer]]:
     """Factory: `live_server(workers=1, mode="development", database="default", limits={},
-    trusted_proxies=(), tools=("*",), webhooks=None)` starts a fresh server and waits until it
-    serves (`database`: "default", "sqlite", "postgres", or another LiveServer to share its
-    database; `webhooks`: the `[webhooks]` config table); with `wait=False` it only launches
-    it (call `.wait()` later, e.g. to start several at once). All stop at module end."""
+    trusted_proxies=(), tools=("*",), extra_toml="", webhooks=None)` starts a fresh server
+    and waits until it serves (`extra_toml`: more sections for its config file, such as
+    `[metrics]`; `webhooks`: the `[webhooks]` config table) (`database`: "default",
+    "sqlite", "postgres", or another LiveServer to share its database; `python`: another
+    environment's interpreter, to serve what is installed there); with `wait=False` it only
+    launches it (call `.wait()` later, e.g. to start several at once). All stop at module
+    end."""
     started: list[LiveServer] = []
 
     def start(*, workers: int = 1, mode: str = "development",
               database: str | LiveServer = "default",
               limits: Mapping[str, int] | None = None, trusted_proxies: Sequence[str] = (),
-              tools: Sequence[str] = ("*",), wait: bool = True,
+              tools: Sequence[str] = ("*",), extra_toml: str = "",
+              wait: bool = True, python: str = sys.executable,
               webhooks: Mapping[str, Any] | None = None) -> LiveServer:
         if workers not in (1, 2):
             raise ValueError("workers is 1 or 2")
         server = LiveServer(tmp_path_factory.mktemp("server"), workers=workers, mode=mode,
                             database=database, limits=dict(limits or {}),
-                            trusted_proxies=trusted_proxies, tools=tools, webhooks=webhooks)
+                            trusted_proxies=trusted_proxies, tools=tools,
+                            extra_toml=extra_toml, python=python, webhooks=webhooks)
         started.append(server)
         server.launch()
         return server.wait() if wait else server
@@ -283,26 +293,30 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[.
 
 @pytest.fixture(scope="session")
 def screenshot() -> Callable[[Any, str], Path]:
-    """`screenshot(page, "name")` saves a full-page PNG to artifacts/screenshots/name.png."""
+    """`screenshot(page, "name")` saves a full-page PNG to artifacts/screenshots/name.png.
+    Written under a name of this process first, then renamed over the target: test processes
+    running side by side never leave a half-written file."""
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
 
     def save(page: Any, name: str) -> Path:
         path = SCREENSHOT_DIR / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        partial = path.with_name(f".{name}.{os.getpid()}.png")
+        partial.write_bytes(page.screenshot(full_page=True))
+        os.replace(partial, path)
         # A full-page capture in headless Chromium can leave the page scrolled a little
         # away from where the compositor thinks it is, and the next click then lands beside
         # its target: start from the top again.
         page.evaluate("window.scrollTo(0, 0)")
-        if path not in SAVED_SCREENSHOTS:
-            SAVED_SCREENSHOTS.append(path)
         return path
 
     return save
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if SAVED_SCREENSHOTS:
+    saved = sorted(path for path in SCREENSHOT_DIR.glob("*.png")
+                   if not path.name.startswith(".") and path.stat().st_mtime >= RUN_STARTED)
+    if saved:
         terminalreporter.section("screenshots")
-        terminalreporter.write_line(f"{len(SAVED_SCREENSHOTS)} saved in {SCREENSHOT_DIR}:")
-        for path in SAVED_SCREENSHOTS:
+        terminalreporter.write_line(f"{len(saved)} saved in {SCREENSHOT_DIR}:")
+        for path in saved:
             terminalreporter.write_line(f"  {path}")

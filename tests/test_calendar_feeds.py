@@ -14,7 +14,7 @@ import icalendar
 import pytest
 
 from groupkit.storage import Instance
-from groupkit.testing import create
+from groupkit.testing import create, edit
 
 ROSTER = {"title": "Working bee", "eventDate": "Saturday 14 March 2026", "note": "Bring gloves",
           "shifts": [{"label": "Setup 7-9am", "capacity": 2},
@@ -73,6 +73,24 @@ async def test_a_volunteers_feed_follows_their_shift(app: Any) -> None:
     [moved] = await events(client, links)
     assert moved.decoded("DTSTART") == dt.datetime(2026, 3, 14, 8, 0)
     assert str(moved["UID"]) == str(event["UID"])  # the same event, moved
+
+
+async def test_a_feed_follows_its_claim_when_the_organiser_reorders_the_shifts(app: Any) -> None:
+    """The organiser's edit puts the shift second (its volunteers move to `s1-*`): the feed
+    still holds that shift, and revoking the new spot's feeds stops it."""
+    client = app.test_client()
+    made = await create(client, "roster", ROSTER)
+    links = await subscribe(client, made["slug"], await claim(client, made["slug"]))
+    reordered = await edit(client, "roster", made["editToken"], {"shifts": [
+        {"label": "Pack down 12-1pm", "capacity": 2, "was": 1},
+        {"label": "Setup 8-10am", "capacity": 2, "was": 0}]})
+    assert reordered[0] == 200, reordered
+    [event] = await events(client, links)
+    assert str(event["SUMMARY"]) == "Setup 8-10am — Working bee"
+    assert event.decoded("DTSTART") == dt.datetime(2026, 3, 14, 8, 0)
+    revoke = f"/api/roster/{made['editToken']}/feeds/revoke"
+    answer = await client.post(revoke, json={"slotId": "s1-1"})
+    assert (await answer.get_json()) == {"ok": True, "revoked": 1}
 
 
 async def test_giving_the_spot_up_empties_the_feed_for_good(app: Any) -> None:

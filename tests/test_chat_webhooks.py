@@ -234,6 +234,39 @@ async def test_organiser_page_shows_the_panel_with_the_address_masked(
         assert "qzsecretwebhookpath" not in text and "Post to your team chat" not in text
 
 
+async def test_the_organiser_page_never_shows_a_stale_delivery_log(
+        app: Any, clock: Clock, receiver: Receiver) -> None:
+    """The organiser page is render-cached per instance version, but the delivery loop
+    writes the log without a version bump: each change of the log is still seen at once,
+    and an unchanged log is still served from the cache."""
+    client = app.test_client()
+    cache = app.config["GROUPKIT_RENDERED"]
+    made = await kudos_wall(client, receiver)
+    page_url = f"/e/{made['editToken']}"
+
+    async def log_line() -> str:
+        page = await (await client.get(page_url)).get_data(as_text=True)
+        log = page[page.index("Delivery log"):]
+        return log[:log.index("</ul>")]
+
+    assert "Nothing posted yet." in await log_line()
+    receiver.answers = [500]
+    await post_note(client, made["slug"])
+    assert "waiting" in await log_line()
+    renders = cache.renders
+    assert "waiting" in await log_line()
+    assert cache.renders == renders  # nothing changed: served from memory
+    assert await deliver(app, clock) == 0  # a failed try: attempts and outcome move
+    assert "waiting: HTTP 500" in await log_line()
+    clock.advance(seconds=2)
+    assert await deliver(app, clock) == 1
+    line = await log_line()
+    assert "· sent" in line and "(tries: 2)" in line and "waiting" not in line
+    await connect(client, "kudos", made["editToken"], "")  # disconnected: the panel says so
+    page = await (await client.get(page_url)).get_data(as_text=True)
+    assert "Posting to" not in page and "Webhook address" in page
+
+
 async def test_a_poker_reveal_is_posted_once_per_round_and_no_card_before_it(
         app: Any, clock: Clock, receiver: Receiver) -> None:
     client = app.test_client()

@@ -9,7 +9,9 @@ artifacts/crash-report.json."""
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
+import os
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -106,6 +108,19 @@ def check(client: httpx.Client, ledger: Ledger) -> int:
     return checked
 
 
+def record_report(backend: str, figures: dict[str, int]) -> None:
+    """Add one backend's figures to the report; the backends may run in parallel test
+    processes (pytest-xdist), so the read-modify-write holds a lock."""
+    REPORT.parent.mkdir(exist_ok=True)
+    with open(REPORT.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        report = json.loads(REPORT.read_text()) if REPORT.exists() else {}
+        report[backend] = figures
+        partial = REPORT.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(report, indent=2))
+        os.replace(partial, REPORT)
+
+
 @pytest.mark.parametrize("backend", server_backends())
 async def test_acknowledged_writes_survive_sigkill(backend: str,
                                                    live_server: Callable[..., Any]) -> None:
@@ -126,10 +141,7 @@ async def test_acknowledged_writes_survive_sigkill(backend: str,
             checked += check(reader, ledger)
     assert ledger.acknowledged > 50, "the load never got going"
     assert checked >= ledger.acknowledged // 4
-    REPORT.parent.mkdir(exist_ok=True)
-    report = json.loads(REPORT.read_text()) if REPORT.exists() else {}
-    report[backend] = {"kills": KILLS, "acknowledged_writes": ledger.acknowledged,
-                       "records_checked": checked}
-    REPORT.write_text(json.dumps(report, indent=2))
+    record_report(backend, {"kills": KILLS, "acknowledged_writes": ledger.acknowledged,
+                            "records_checked": checked})
     print(f"\ncrash safety ({backend}): {KILLS} SIGKILLs survived, "
           f"{ledger.acknowledged} acknowledged writes, {checked} records checked")

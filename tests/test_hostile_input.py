@@ -211,8 +211,13 @@ def verdict(response: httpx.Response, allowed: set[int]) -> str | None:
         body = response.json()
     except ValueError:
         return f"answered {status} with a body that is not JSON: {response.text[:80]!r}"
-    if not (isinstance(body, dict) and set(body) == {"error"} and isinstance(body["error"], str)
-            and body["error"].strip()):
+    # The organiser's edit documents two extra members (`FieldError`): the field the
+    # message is about and whether a confirmed resend goes ahead.
+    extras = ({"field", "confirm"} if response.request.url.path.endswith("/edit")
+              else set())
+    if not (isinstance(body, dict) and "error" in body and set(body) - {"error"} <= extras
+            and isinstance(body["error"], str) and body["error"].strip()
+            and isinstance(body.get("field", ""), str) and body.get("confirm", True) is True):
         return f"answered {status} with {body!r} instead of one error string"
     return None
 
@@ -459,3 +464,116 @@ def test_ten_megabyte_strings(tool_name: str,
                             {**base, field: huge})
             findings.judge(f"{endpoint.name} {field}", response)
     assert findings.items == [], findings.report(tool_name, "10 MB strings")
+
+
+# --- huge numbers -------------------------------------------------------------------------------
+
+HUGE_DIGITS = "9" * 5000
+#: 5,000 digits, past Python's integer-string conversion limit (4,300): as strings and as raw
+#: JSON numbers (a placeholder string in the body is swapped for the bare digits).
+HUGE_NUMBERS: dict[str, str] = {
+    "string": json.dumps(HUGE_DIGITS), "negative-string": json.dumps("-" + HUGE_DIGITS),
+    "zero-padded-string": json.dumps("0" * 5000 + "7"),
+    "json-number": HUGE_DIGITS, "negative-json-number": "-" + HUGE_DIGITS,
+    "json-fraction": HUGE_DIGITS + ".5", "json-exponent": "1" + "0" * 4999 + "e-4999",
+}
+PLACEHOLDER = "\u2063huge\u2063"
+
+Position = tuple[Any, ...]
+
+
+def positions(body: Any, at: Position = ()) -> Iterator[Position]:
+    """Every place in a body a value sits: each key, each list item, each key of an object
+    inside a list, recursively (the capacities in a list of spots, a day's count...)."""
+    if isinstance(body, dict):
+        for key, value in body.items():
+            yield (*at, key)
+            yield from positions(value, (*at, key))
+    elif isinstance(body, list):
+        for index, value in enumerate(body[:3]):
+            yield (*at, index)
+            yield from positions(value, (*at, index))
+
+
+def placed(body: Any, at: Position, value: Any) -> Any:
+    if not at:
+        return value
+    head, rest = at[0], at[1:]
+    if isinstance(body, dict):
+        return {**body, head: placed(body.get(head), rest, value)}
+    copy = list(body)
+    copy[head] = placed(copy[head], rest, value)
+    return copy
+
+
+def huge_bodies(base: dict[str, Any], fields: tuple[str, ...]) -> Iterator[tuple[str, bytes]]:
+    spots = dict.fromkeys([*positions(base), *((field,) for field in fields)])
+    for at in spots:
+        text = json.dumps(placed(base, at, PLACEHOLDER), ensure_ascii=False)
+        for label, raw in HUGE_NUMBERS.items():
+            yield f"{'.'.join(map(str, at))}={label}", \
+                text.replace(json.dumps(PLACEHOLDER, ensure_ascii=False), raw).encode()
+
+
+@pytest.mark.parametrize("tool_name", TOOLS)
+def test_five_thousand_digit_numbers_in_every_position(tool_name: str,
+                                                       strict_client: httpx.Client,
+                                                       places: dict[str, Place]) -> None:
+    """Every field and every value nested in a working body, given a 5,000-digit number as a
+    string (positive, negative, zero-padded) and as a bare JSON number: the field's own
+    message or a normal answer, never a 500 (issue: they overflowed `int()`)."""
+    place, findings = places[tool_name], Findings()
+    tried = 0
+    for endpoint in tool_endpoints(tool_name):
+        for what, raw in huge_bodies(place.base(endpoint), endpoint.fields):
+            tried += 1
+            response = send(strict_client, endpoint.method,
+                            place.path(endpoint, strict_client), raw=raw)
+            findings.judge(f"{endpoint.name} {what}", response)
+    assert tried > 0
+    assert findings.items == [], findings.report(tool_name, "5,000-digit numbers")
+
+
+# --- invisible-only text ------------------------------------------------------------------------
+
+INVISIBLE_ONLY = "\u200b\u2060\ufeff\u200d\u202e\u2066 \u200c"
+
+
+def text_positions(body: Any) -> Iterator[Position]:
+    """Every place a non-empty string sits in a body."""
+    for at in positions(body):
+        value: Any = body
+        for step in at:
+            value = value[step]
+        if isinstance(value, str) and value.strip():
+            yield at
+
+
+@pytest.mark.parametrize("tool_name", TOOLS)
+def test_invisible_only_text_is_empty_text(tool_name: str, strict_client: httpx.Client,
+                                           places: dict[str, Place]) -> None:
+    """Wherever an empty string is refused (a card's recipient, a plate category, a name),
+    a string of only zero-width, joiner, BOM and bidi characters gets the same answer,
+    message and all: it shows nothing, so it is nothing."""
+    place, findings = places[tool_name], Findings()
+    compared = 0
+    for endpoint in tool_endpoints(tool_name):
+        if endpoint.is_delete:
+            continue
+        base = place.base(endpoint)
+        for at in text_positions(base):
+            path = place.path(endpoint, strict_client)
+            empty = send(strict_client, endpoint.method, path, placed(base, at, ""))
+            if empty.status_code < 400:
+                continue  # optional text: nothing to compare without changing state
+            invisible = send(strict_client, endpoint.method, path,
+                             placed(base, at, INVISIBLE_ONLY))
+            compared += 1
+            if (invisible.status_code, invisible.text) != (empty.status_code, empty.text):
+                findings.items.append(
+                    f"{endpoint.name} {'.'.join(map(str, at))}: empty answered "
+                    f"{empty.status_code} {empty.text[:80]}, invisible-only "
+                    f"{invisible.status_code} {invisible.text[:80]}")
+    assert findings.items == [], findings.report(tool_name, "invisible-only text")
+    if tool_name in ("card", "giftidea", "plate", "kringle", "baby"):
+        assert compared > 0  # the issue's examples: each has a required text to compare

@@ -3,13 +3,15 @@
 Each tool's scenario creates an instance and takes part with a random MARKER in every text
 field, then collects everything the public can read (the public page, its link-preview
 tags, `GET /api/<tool>/{slug}`, every read operation under it in the OpenAPI document, the
-first event of the live stream) and every participant's private page, and looks for the
+first event of the live stream, the printable share sheet, its QR code and what that code
+says when read back) and every participant's private page, and looks for the
 private values in them: drop-off details, payment details, coordinator-only messages,
 wishlists, roles, who wrote which fact, voter names, scores tied to comments, cards before
 the reveal, edit tokens, participant tokens and claim secrets. Where the spec hides
 something from the organiser too (Kris Kringle and Coffee Roulette pairings, secret-ballot
-voters, Pulse rows, poker cards before the reveal), the organiser's page, responses and
-export are scanned as well.
+voters, Pulse rows, poker cards before the reveal, a poll's counts hidden until it closes),
+the organiser's page, responses and export are scanned as well. A secret ballot is also
+watched over time: its counts must never move by one ballot's picks.
 
 Pairings and cards are not text of their own (every name, every card is public), so those
 checks are differential: the views are taken, the pairing (or a card) changes, and the views
@@ -34,7 +36,8 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from participation import SCENARIOS, Session, create_instance
+from participation import SCENARIOS, Session, create_instance, string_leaves
+from qrdecode import qr_text
 
 from groupkit.config import Settings
 from groupkit.openapi import openapi_document
@@ -240,7 +243,17 @@ class Look:
         surfaces += [self._get(path, f"read {path}")
                      for path in self._reads(f"/api/{self.tool}/{{slug}}/", values)]
         surfaces.append(self.first_event(s.slug))
+        surfaces += self.share_sheet(s)
         return surfaces
+
+    def share_sheet(self, s: Session) -> list[Surface]:
+        """The printable share sheet and what its QR code says when read back."""
+        sheet = self._get(f"/s/{s.slug}/sheet", "share sheet")
+        qr = self._get(f"/s/{s.slug}/qr.svg", "share QR code")
+        assert sheet.name.endswith("(200)") and qr.name.endswith("(200)"), (sheet, qr)
+        decoded = qr_text(qr.text)
+        assert decoded.endswith(f"/s/{s.slug}"), decoded
+        return [sheet, qr, Surface("share QR code, decoded", decoded)]
 
     def organiser(self, s: Session) -> list[Surface]:
         """The organiser's page, export and read operations."""
@@ -449,6 +462,69 @@ def _kringle(look: Look) -> None:
     look.common(s, pages)
 
 
+def _kringle_options(look: Look) -> None:
+    """Kris Kringle with every optional addition: households and exclusions, personal links
+    and anonymous questions, then a reset. The pairing stays off the public and organiser
+    views (which must not change when the draw does), the links stay off the public side,
+    each question reaches only the two pages of its pair, and a giftee's page never names
+    their Kris Kringle; the old link of a reset shows nothing of the draw."""
+    names = [look.mark(f"name.{index}") for index in range(6)]
+    body = {"title": look.mark("title"), "names": names, "budget": look.mark("budget"),
+            "note": look.mark("note"), "households": [[names[0], names[1]]],
+            "exclusions": [f"{names[2]} -> {names[3]}"], "personalLinks": True,
+            "questions": True}
+    s = look.session(body, keep=tuple(string_leaves(body)), participate=False)
+    links = [person["link"].removeprefix("/p/") for person in look.client.post(
+        f"/api/kringle/{s.edit}/export").json()["data"]["people"]]
+    s.tokens += [("personal link", token) for token in links]
+    # Before anyone opens a page, the draw changes under the public and organiser views.
+    before = look.snapshot(look.public(s) + look.organiser(s))
+    s.organiser("redraw")
+    look.same(before, look.snapshot(look.public(s) + look.organiser(s)),
+              "Kris Kringle pairing (with exclusions and personal links) on a public or "
+              "organiser view")
+    look.absent(dict(enumerate(links)), look.public(s), "a personal link on the public side")
+    look.participants(s)  # every owner opens their page: the JSON answers from now on
+    giftee_of = {names.index(look.client.get(f"/api/kringle/p/{token}").json()["name"]):
+                 names.index(look.client.get(f"/api/kringle/p/{token}").json()["giftee"])
+                 for token in links}
+    quiet = look.snapshot(look.public(s) + look.organiser(s))
+    questions: dict[tuple[int, int], list[str]] = {}
+    for index, token in enumerate(links):
+        person = names.index(look.client.get(f"/api/kringle/p/{token}").json()["name"])
+        for to, pair in (("giftee", (person, giftee_of[person])),
+                         ("santa", (next(g for g, t in giftee_of.items() if t == person),
+                                    person))):
+            text = look.mark(f"ask.{to}.{index}")
+            s.participant("p/{token}/ask", token, {"to": to, "text": text})
+            questions.setdefault(pair, []).append(text)
+    look.same(quiet, look.snapshot(look.public(s) + look.organiser(s)),
+              "anonymous questions on a public or organiser view")
+    every = {f"question {text}": text for texts in questions.values() for text in texts}
+    look.absent(every, look.public(s) + look.organiser(s), "anonymous question")
+    pages = look.participants(s)
+    owner = {token: names.index(look.client.get(f"/api/kringle/p/{token}").json()["name"])
+             for token in links}
+    for token, surfaces in pages.items():
+        me = owner[token]
+        mine = {text for (santa, giftee), texts in questions.items() if me in (santa, giftee)
+                for text in texts}
+        for text in mine:
+            look.present(text, surfaces, f"a question of person {me}'s pair on their page")
+        look.absent({f"question {text}": text for text in every.values() if text not in mine},
+                    surfaces, f"another pair's question on person {me}'s page")
+        santa = next(g for g, t in giftee_of.items() if t == me)
+        look.absent({f"person {me}'s Kris Kringle": names[santa]}, surfaces,
+                    "a Kris Kringle's name on their giftee's page")
+    look.common(s, pages)
+    # A reset: the old link says so and shows nothing of the draw or the questions.
+    s.organiser("reset", {"name": names[0]})
+    old = look._get(f"/p/{links[0]}", "the old link of a reset")
+    look.present("reset", [old], "the reset notice on the old link")
+    look.absent({"the reset person's giftee": names[giftee_of[0]], **every}, [old],
+                "the draw on a reset link")
+
+
 def _coffee(look: Look) -> None:
     s = look.session()
     people = [person["name"] for person in s.read()["people"]]
@@ -557,6 +633,74 @@ def _poll(look: Look) -> None:
                 look.absent({label: value for label, value in voters.items()
                              if value not in own}, surfaces, "another voter's name")
         look.common(s, pages, public)
+    _poll_hidden_counts(look)
+    _poll_watcher(look)
+
+
+def poll_counts(surface: Surface) -> list[Any]:
+    """Every count a Group Vote surface shows: tally counts and instant-runoff rounds in its
+    JSON (an export's too), the count beside each option on a page. Hidden counts read as
+    null."""
+    with contextlib.suppress(ValueError):
+        data = json.loads(surface.text)
+        view = data.get("data", data) if isinstance(data, dict) else {}
+        if not isinstance(view, dict):
+            return []
+        found = [entry.get("count") for entry in view.get("tally", [])]
+        return [count for count in found if count is not None] + list(view.get("rounds", []))
+    return re.findall(r'class="poll-count">(\d+)<', surface.text)
+
+
+def _poll_hidden_counts(look: Look) -> None:
+    """`resultsAfterVote`: no counts anywhere the public reads, while voters and the organiser
+    see them. `resultsAtClose` on a secret ranked ballot: no counts or rounds anywhere, the
+    organiser's page and export included, until the poll closes."""
+    example = dict(INSTALLED["poll"].example)
+    s = look.session({**example, "resultsAfterVote": True})
+    public, organiser, pages = look.public(s), look.organiser(s), look.participants(s)
+    for surface in public:
+        if poll_counts(surface):
+            look.leaks.append(f"counts before voting on the {surface.name}")
+    for surface in (organiser[0], *(page[0] for page in pages.values())):
+        if not poll_counts(surface):
+            look.controls.append(f"no counts for a voter or the organiser: {surface.name}")
+    look.common(s, pages, public)
+    s = look.session({**example, "resultsAtClose": True, "secret": True, "ranked": True})
+    public, organiser, pages = look.public(s), look.organiser(s), look.participants(s)
+    for surface in public + organiser + [p for page in pages.values() for p in page]:
+        if poll_counts(surface):
+            look.leaks.append(f"counts before the poll closed on the {surface.name}")
+    s.organiser("close")
+    if not poll_counts(look.public(s)[2]):
+        look.controls.append("no counts on the public read once the poll closed")
+
+
+def _poll_watcher(look: Look) -> None:
+    """A watcher of a secret ballot diffs the public read, the public page, the live stream
+    and the organiser's export before and after each of 20 single ballots: the counts must
+    never move by exactly one ballot's picks."""
+    s = look.session({**INSTALLED["poll"].example, "secret": True}, participate=False)
+    ids = [option["id"] for option in s.read()["tally"]]
+
+    def watched() -> dict[str, list[Any]]:
+        surfaces = look.public(s) + look.organiser(s)[:2]
+        return {surface.name: poll_counts(surface) for surface in surfaces}
+
+    before = watched()
+    moves = 0
+    for index in range(20):
+        pick = ids[(index * 7 + index // 3) % len(ids)]
+        s.public("vote", {"choices": [pick]})
+        after = watched()
+        for name, counts in after.items():
+            changed = [(old, new) for old, new in zip(before.get(name, []), counts,
+                                                      strict=False) if old != new]
+            if len(changed) == 1:
+                look.leaks.append(f"a single ballot moved one count on the {name}: {index}")
+            moves += bool(changed)
+        before = after
+    if not moves:
+        look.controls.append("a secret ballot's published counts never moved")
 
 
 def _pulse(look: Look) -> None:
@@ -649,6 +793,13 @@ def client(server: Any) -> Iterator[httpx.Client]:
         yield http
 
 
+def test_kringle_options_stay_private(client: httpx.Client) -> None:
+    look = Look(client, "kringle")
+    _kringle_options(look)
+    assert look.read_count > 0
+    assert not look.controls and not look.leaks, look.report()
+
+
 @pytest.mark.parametrize("tool_name", sorted(INSTALLED))
 def test_private_values_stay_private(tool_name: str, client: httpx.Client) -> None:
     assert tool_name in PRIVACY, f"{tool_name} has no privacy scenario: write one"
@@ -720,3 +871,167 @@ def test_a_calendar_feed_address_goes_only_to_its_claimer(tool_name: str,
         surface for surfaces in look.participants(s).values() for surface in surfaces]
     look.absent(tokens, [*surfaces, Surface("server log", server.log())], "feed address")
     assert not look.controls and not look.leaks, look.report()
+
+
+# --- no-store on every private answer ----------------------------------------------------------
+
+def private_operations(tool: str) -> list[tuple[str, str]]:
+    """(method, template) of every organiser and participant operation of `tool` in the
+    OpenAPI document, GET and POST, live stream and delete aside."""
+    found = []
+    for template, operations in DOCUMENT["paths"].items():
+        if template.split("/")[2:3] != [tool] or template.endswith(("/events", "/delete")):
+            continue
+        if "{editToken}" not in template and "{token}" not in template:
+            continue
+        found += [(method.upper(), template) for method in operations
+                  if method in ("get", "post")]
+    return found
+
+
+@pytest.mark.parametrize("tool_name", sorted(INSTALLED))
+def test_every_private_answer_is_no_store(tool_name: str, client: httpx.Client) -> None:
+    """Create, every participation call, every organiser and participant operation (GET and
+    POST, with the body the participation used) and the /e/ and /p/ pages: every answer that
+    can carry someone's private data says `Cache-Control: no-store`, so no shared proxy
+    keeps one person's giftee, partner or edit link. Each private GET must have answered 200
+    at least once, so none is judged only by its refusal."""
+    look = Look(client, tool_name)
+    s = look.session()
+    problems: list[str] = []
+
+    def judge(what: str, status: int, headers: Any) -> None:
+        if status < 400 and "no-store" not in headers.get("cache-control", "").lower():
+            problems.append(f"{what} answered {status} without no-store")
+
+    created = client.post(f"/api/{tool_name}", json=dict(INSTALLED[tool_name].example))
+    assert created.status_code == 201
+    judge(f"POST /api/{tool_name}", created.status_code, created.headers)
+    for sent in s.sent:
+        judge(f"{sent.method} {sent.template}", sent.status, sent.headers)
+    bodies = {sent.template: sent.body for sent in s.sent}
+    tokens = [token for _, token in s.tokens] or ["x" * 22]
+    answered: dict[tuple[str, str], set[int]] = {}
+    for method, template in private_operations(tool_name):
+        for token in tokens[:2]:
+            path = template.format(editToken=s.edit, token=token, **s.params)
+            response = client.request(method, path, json=bodies.get(template, {}))
+            answered.setdefault((method, template), set()).add(response.status_code)
+            judge(f"{method} {template}", response.status_code, response.headers)
+    for path in [f"/e/{s.edit}", *(f"/p/{token}" for token in tokens)]:
+        response = client.get(path)
+        judge(f"GET {path[:3]}...", response.status_code, response.headers)
+    unread = [f"{method} {template} {sorted(statuses)}"
+              for (method, template), statuses in answered.items()
+              if method == "GET" and 200 not in statuses]
+    assert not unread, f"{tool_name}: private reads that never answered 200: {unread}"
+    assert not problems, f"{tool_name}: " + "; ".join(problems)
+
+
+# --- Fact Matcher: the organiser's own view over time ------------------------------------------
+
+def test_fact_organiser_diffing_exports_ties_no_fact(client: httpx.Client) -> None:
+    """An organiser exports (and reads the public board and the organiser page) before and
+    after every claim and every save, knowing exactly who just acted: no save changes
+    anything about that person, and facts only ever join the grid three or more at a time,
+    so no fact can be pinned on the one who just wrote it. The answer key appears only with
+    the reveal, and the organiser's shortcuts (showing a short batch, a reset that wipes a
+    shown fact) are announced on the public board."""
+    names = [f"Person {letter}" for letter in "ABCDEFGH"]
+    made = client.post("/api/fact", json={"title": "Offsite", "names": names}).json()
+    slug, edit = made["slug"], made["editToken"]
+
+    def seen() -> tuple[dict[str, Any], set[str], str]:
+        export = client.post(f"/api/fact/{edit}/export").json()["data"]
+        board = client.get(f"/api/fact/{slug}").json()
+        texts = {fact["text"] for fact in board["facts"]} | \
+            {fact["text"] for fact in export["facts"]}
+        return export, texts, client.get(f"/e/{edit}").text
+
+    facts = {name: f"fact number {index} qz" for index, name in enumerate(names)}
+    ties: list[str] = []
+    export, texts, page = seen()
+    for name in names[:7]:
+        token = client.post("/api/fact/claim", json={"slug": slug, "name": name}).json()["token"]
+        export, texts, page = seen()
+        assert client.post(f"/api/fact/p/{token}/save",
+                           json={"text": facts[name]}).status_code == 200
+        after, new_texts, new_page = seen()
+        assert "answerKey" not in after and "savedAt" not in json.dumps(after)
+        if after["people"] != export["people"]:
+            ties.append(f"the export's people changed when {name} saved")
+        if re.sub(r"\d+ of \d+|data-live-version=\"\d+\"", "", new_page) != \
+                re.sub(r"\d+ of \d+|data-live-version=\"\d+\"", "", page) \
+                and facts[name] not in new_page:
+            ties.append(f"the organiser page changed for {name}'s save alone")
+        joined = new_texts - texts
+        if 0 < len(joined) < 3:
+            ties.append(f"{sorted(joined)} joined the grid alone as {name} saved")
+    assert not ties, ties
+    board = client.get(f"/api/fact/{slug}").json()
+    assert board["factsIn"] == 6  # two batches of three; the seventh waits
+    assert client.post(f"/api/fact/{edit}/show").json() == {"ok": True, "shown": 1}
+    board = client.get(f"/api/fact/{slug}").json()
+    assert board["factsIn"] == 7 and board["notices"][-1]["what"] == "shown early"
+    # A reset that wipes a shown fact is told to everyone, the person's name included.
+    assert client.post(f"/api/fact/{edit}/reset", json={"name": names[2]}).status_code == 200
+    notice = client.get(f"/api/fact/{slug}").json()["notices"][-1]
+    assert (notice["what"], notice["name"], notice["factRemoved"]) == \
+        ("reset", names[2], True)
+    assert f"The organiser reset {names[2]}" in client.get(f"/s/{slug}").text
+    client.post(f"/api/fact/{edit}/reveal", json={"reveal": True})
+    key = client.post(f"/api/fact/{edit}/export").json()["data"]["answerKey"]
+    assert {row["name"]: row["fact"] for row in key}[names[0]] == facts[names[0]]
+
+
+# --- Weekly Pulse: a watcher over time ----------------------------------------------------------
+
+def _pulse_current(client: httpx.Client, slug: str) -> tuple[dict[int, int], set[str], set[str]]:
+    """(score counts, words in the JSON, words on the page) of this week's results."""
+    week = client.get(f"/api/pulse/{slug}").json()["weeks"][0]
+    counts = {row["score"]: row["count"] for row in week["scores"] or []}
+    page = client.get(f"/s/{slug}").text
+    current = page[page.index("pulse-current"):]
+    current = current[:current.index("</article>")]
+    on_page = set(re.findall(r"<li>([^<]*)</li>", current))
+    return counts, set(week["comments"] or []), on_page
+
+
+def test_pulse_watcher_diffing_each_response_ties_none(client: httpx.Client) -> None:
+    """A public visitor holds the live stream and, on every event, reads the public JSON and
+    page, while 24 people respond one at a time (scores cycling 1-5, so any four in a row
+    differ). Whenever the results change, every word that appeared could have come with any
+    of at least four different scores: no score is tied to its words, on either surface.
+    (Before batching, each response moved one score and added one word at once: 24 ties.)"""
+    made = client.post("/api/pulse", json={"team": "Watchers"}).json()
+    slug, tied, changes = made["slug"], [], 0
+    with client.stream("GET", f"/api/pulse/{slug}/events", timeout=30.0) as stream:
+        lines = stream.iter_lines()
+
+        def next_event() -> None:
+            for line in lines:
+                if line.startswith("data:"):
+                    return
+
+        next_event()  # the version on connect
+        before = _pulse_current(client, slug)
+        for index in range(24):
+            score, words = index % 5 + 1, f"pulse words {index} qz"
+            reply = client.post("/api/pulse/respond",
+                                json={"slug": slug, "score": score, "words": words})
+            assert reply.status_code == 201
+            next_event()
+            after = _pulse_current(client, slug)
+            delta = {s: after[0].get(s, 0) - before[0].get(s, 0) for s in range(1, 6)}
+            scores = {s for s, moved in delta.items() if moved}
+            for surface, new_words in (("JSON", after[1] - before[1]),
+                                       ("page", after[2] - before[2])):
+                if new_words:
+                    changes += 1
+                if new_words and len(scores) < 4:
+                    tied.append(f"{surface}: {sorted(new_words)} came with scores {scores}")
+            before = after
+    assert not tied, tied
+    assert changes == 2 * 6  # six batches of four, seen on both surfaces: the watcher watched
+    week = client.get(f"/api/pulse/{slug}").json()["weeks"][0]
+    assert (week["responses"], week["inResults"]) == (24, 24)

@@ -1,14 +1,17 @@
 """Property tests for the spec's field cleaners: on any JSON value they never raise anything
 but a validation error, their results respect their bounds, and cleaning is idempotent (up
-to the spec's "trim first, then truncate; no second trim", which can leave one trailing
-space where the cut fell)."""
+to the spec's "trim first, then truncate; no second trim", which can leave a trailing
+space, or an invisible character, where the cut fell)."""
 
 from __future__ import annotations
 
+import math
+import unicodedata
 from typing import Any
 
 import marshmallow as ma
-from hypothesis import given, settings
+import pytest
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from groupkit import (
@@ -20,11 +23,16 @@ from groupkit import (
     StringList,
     Text,
     WholeNumber,
+    bounded_int,
     clean_line,
     clean_text,
+    first_duplicate,
     js_string,
+    text_key,
     whole_number,
 )
+from groupkit.api import parse_body
+from groupkit.fields import MAX_DIGITS, TRIMMED
 
 # Text with the awkward parts of Unicode: NUL, surrogate-free astral characters, RTL
 # overrides, combining marks, every kind of whitespace and line break.
@@ -45,8 +53,8 @@ def test_c_n_is_bounded_single_line_and_idempotent(value: str, limit: int) -> No
     assert len(cleaned) <= limit
     assert cleaned == cleaned.lstrip()
     assert "\n" not in cleaned and "\r" not in cleaned and "  " not in cleaned
-    assert clean_line(cleaned, limit) == cleaned.rstrip()
-    assert clean_line(cleaned.rstrip(), limit) == cleaned.rstrip()
+    assert clean_line(cleaned, limit) == cleaned.rstrip(TRIMMED)
+    assert clean_line(cleaned.rstrip(TRIMMED), limit) == cleaned.rstrip(TRIMMED)
 
 
 @given(awkward, limits, st.booleans())
@@ -59,8 +67,8 @@ def test_t_n_is_bounded_keeps_inner_breaks_and_is_idempotent(value: str, limit: 
     # a CRLF behind, so idempotence holds for inputs without "\r\r".
     if not (crlf and "\r\r" in value):
         assert "\r\n" not in cleaned or not crlf
-        assert clean_text(cleaned, limit, crlf) == cleaned.rstrip()
-    assert clean_text(cleaned.rstrip(), limit) == cleaned.rstrip()
+        assert clean_text(cleaned, limit, crlf) == cleaned.rstrip(TRIMMED)
+    assert clean_text(cleaned.rstrip(TRIMMED), limit) == cleaned.rstrip(TRIMMED)
 
 
 @given(st.integers(min_value=-10**30, max_value=10**30))
@@ -105,11 +113,118 @@ def test_every_field_answers_any_json_with_a_value_or_a_validation_error(
         limit = getattr(field, "limit", None)
         assert limit is None or len(result) <= limit
         if "\r\r" not in js_string(value):
-            assert field.deserialize(result) == result.rstrip()
+            assert field.deserialize(result) == result.rstrip(TRIMMED)
     if name == "list":
         assert 1 <= len(result) <= 5 and all(len(item) <= 30 for item in result)
-        assert field.deserialize(result) == [item.rstrip() for item in result]
+        assert field.deserialize(result) == [item.rstrip(TRIMMED) for item in result]
     if name == "number":
         assert 0 <= result <= 100
     if name == "objects":
         assert len(result) <= 8
+
+
+# --- huge digit strings -------------------------------------------------------------------------
+
+digit_strings = st.builds(
+    lambda sign, zeros, digits: sign + "0" * zeros + digits,
+    st.sampled_from(["", "+", "-"]), st.integers(0, 6000),
+    st.text(alphabet="0123456789", min_size=1, max_size=6000))
+
+
+@settings(max_examples=60)
+@given(digit_strings)
+def test_digit_strings_of_any_length_never_reach_int_unbounded(text: str) -> None:
+    """Beyond MAX_DIGITS (leading zeros aside) a digit string is no number; within it, the
+    integer it writes. Python's own int() would raise past 4,300 digits."""
+    significant = text.lstrip("+-").lstrip("0")
+    sign = -1 if text.startswith("-") else 1
+    expected = sign * int(significant or "0") if len(significant) <= MAX_DIGITS else None
+    assert bounded_int(text) == expected
+    assert whole_number(text) == expected
+    assert whole_number(f" {text} ") == expected
+    try:
+        WholeNumber(1, 50, "1 to 50.").deserialize(text)
+    except ma.ValidationError as error:
+        assert error.messages == ["1 to 50."]
+
+
+@pytest.mark.parametrize("sign", ["", "-"])
+def test_a_five_thousand_digit_json_number_reads_as_an_infinity(sign: str) -> None:
+    """As a browser's JSON.parse reads it: the rest of the body is kept, and no field takes
+    it as a whole number."""
+    body = parse_body(f'{{"days": {sign}{"9" * 5000}, "name": "Ann"}}')
+    assert body["name"] == "Ann"
+    assert body["days"] == (-math.inf if sign else math.inf)
+    assert whole_number(body["days"]) is None
+    assert js_string(body["days"]) == f"{sign}Infinity"
+    assert parse_body('{"n": ' + "9" * MAX_DIGITS + "}")["n"] == int("9" * MAX_DIGITS)
+
+
+# --- invisible characters and normalisation ----------------------------------------------------
+
+INVISIBLES = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u200e", "\u200f",
+              "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067",
+              "\u2068", "\u2069", "\u00ad"]
+invisible_only = st.text(alphabet=st.sampled_from([*INVISIBLES, " ", "\t", "\n", "\u00a0"]),
+                         max_size=40)
+names = st.text(alphabet=st.characters(whitelist_categories=["Lu", "Ll", "Mn", "Nd"]),
+                min_size=1, max_size=20).filter(lambda name: name.strip() != "")
+
+
+@given(invisible_only, limits)
+def test_a_value_made_only_of_invisible_characters_is_empty(value: str, limit: int) -> None:
+    assert clean_line(value, limit) == ""
+    assert clean_text(value, limit) == ""
+    with pytest.raises(ma.ValidationError) as refused:
+        Line(40, required="Add a name.").deserialize(value)
+    assert refused.value.messages == ["Add a name."]
+    with pytest.raises(ma.ValidationError):
+        Text(40, required="Add a name.").deserialize(value)
+
+
+@given(names, invisible_only, invisible_only)
+def test_invisible_edges_are_trimmed(name: str, before: str, after: str) -> None:
+    cleaned = clean_line(name, 60)
+    assert clean_line(before + name + after, 60) == cleaned
+
+
+@given(names, st.lists(st.sampled_from(INVISIBLES), max_size=4), st.randoms())
+def test_names_differing_by_invisibles_or_normalisation_are_duplicates(
+        name: str, extra: list[str], rnd: Any) -> None:
+    letters = list(unicodedata.normalize("NFD", name))
+    for mark in extra:
+        letters.insert(rnd.randint(0, len(letters)), mark)
+    variant = "".join(letters)
+    first = clean_line(unicodedata.normalize("NFC", name), 60)
+    second = clean_line(variant, 60)
+    assume(first and second)
+    assert text_key(first) == text_key(second)
+    assert first_duplicate([first, second]) == second
+    assert StringList(60, distinct='"{name}" twice.').deserialize
+    with pytest.raises(ma.ValidationError):
+        StringList(60, distinct='"{name}" twice.').deserialize([name, variant])
+
+
+@given(awkward, limits)
+def test_cleaned_text_is_nfc(value: str, limit: int) -> None:
+    for cleaned in (clean_line(value, limit), clean_text(value, limit)):
+        assert unicodedata.is_normalized("NFC", cleaned) or len(cleaned) == limit
+
+
+def test_zoe_composed_and_decomposed_is_one_name() -> None:
+    composed, decomposed = "Zo\u00eb", "Zoe\u0308"
+    assert clean_line(decomposed, 40) == composed
+    assert first_duplicate([composed, decomposed]) == decomposed
+    # Emoji sequences keep their joiners inside a name.
+    family = "\U0001f469\u200d\U0001f469\u200d\U0001f467"
+    assert clean_line(f"\u200b{family} Ann\u2060", 40) == f"{family} Ann"
+
+
+def test_trimming_a_long_run_of_blanks_is_linear() -> None:
+    """A body-sized run of spaces or invisible characters inside a value is cleaned in one
+    pass (an end-anchored regex would take hours on this)."""
+    for filler in (" ", "\u200b", " \u2060"):
+        inner = filler * 100_000
+        assert clean_text(f"a{inner}b", 10) == f"a{inner}"[:10]
+        assert clean_text(inner, 10) == "" and clean_line(inner, 10) == ""
+    assert clean_line("a" + " " * 100_000 + "b", 10) == "a b"

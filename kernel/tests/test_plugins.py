@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import logging
 import types
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import demo_plugin
-from groupkit import Tool, hookimpl
+from groupkit import PLUGIN_API_VERSION, Tool, hookimpl
 from groupkit.config import Settings
 from groupkit.plugins import load_tools, validate
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_installed_tools_are_found_through_entry_points() -> None:
@@ -79,17 +85,70 @@ def test_a_tool_provided_twice_is_refused() -> None:
 
 
 def test_a_plugin_for_another_plugin_api_is_refused_by_name_and_the_rest_still_serve(
-        make_app: Any) -> None:
-    future = dataclasses.replace(demo_plugin.groupkit_tool(), name="future", plugin_api=2)
-    future.templates = demo_plugin.groupkit_tool().templates
-    registry = load_tools(Settings(), [demo_plugin, plugin_returning(future)],
-                          entry_points=False)
+        caplog: pytest.LogCaptureFixture) -> None:
+    future = dataclasses.replace(demo_plugin.groupkit_tool(), name="future", plugin_api=(2, 3))
+    with caplog.at_level(logging.ERROR, logger="groupkit.plugins"):
+        registry = load_tools(Settings(), [demo_plugin, plugin_returning(future)],
+                              entry_points=False)
     assert list(registry.tools) == ["demo"]
     report = next(item for item in registry.installed if item.name == "broken")
-    assert report.problem == (
-        "tool 'future' 9.9 is written for groupkit plugin API 2, but this groupkit provides "
-        "plugin API 1: install a release of the plugin made for API 1")
+    expected = ("tool 'future' 9.9 supports groupkit plugin API 2 to 3, but this groupkit "
+                "provides plugin API 1: install a release of the plugin made for API 1")
+    assert report.problem == expected
     assert not report.enabled
+    assert [(record.getMessage(), record.exc_info) for record in caplog.records] == [
+        (f"tool plugin broken refused: {expected}", None)]
+
+
+@pytest.mark.parametrize(("declared", "admitted"), [
+    ((1, 1), True), ((0, 1), True), ((1, 4), True), ((0, 0), False), ((2, 2), False)])
+def test_a_plugin_is_admitted_exactly_when_its_range_holds_the_kernels_version(
+        declared: tuple[int, int], admitted: bool) -> None:
+    tool = dataclasses.replace(demo_plugin.groupkit_tool(), plugin_api=declared)
+    assert (validate(tool, "demo") is None) is admitted
+    assert PLUGIN_API_VERSION == 1
+
+
+@pytest.mark.parametrize("declared", [1, (1,), (1, 1, 1), (2, 1), ("1", "1"), (1.0, 1.0),
+                                      (True, True), None])
+def test_a_malformed_plugin_api_is_refused_with_the_expected_form(declared: Any) -> None:
+    tool = dataclasses.replace(demo_plugin.groupkit_tool(), plugin_api=declared)
+    assert validate(tool, "demo") == (
+        f"tool 'demo' 9.9 declares plugin_api={declared!r}: it must be (oldest, newest) "
+        "supported plugin API versions, e.g. plugin_api=(1, 1)")
+
+
+def test_a_declaration_without_plugin_api_is_refused_in_one_line_without_traceback(
+        caplog: pytest.LogCaptureFixture) -> None:
+    @hookimpl
+    def groupkit_tool() -> Tool:
+        fields = {field.name: getattr(demo_plugin.groupkit_tool(), field.name)
+                  for field in dataclasses.fields(Tool) if field.name != "plugin_api"}
+        return Tool(**fields)
+    unversioned = types.SimpleNamespace(groupkit_tool=groupkit_tool, __name__="old")
+    with caplog.at_level(logging.ERROR, logger="groupkit.plugins"):
+        registry = load_tools(Settings(), [unversioned, demo_plugin], entry_points=False)
+    assert list(registry.tools) == ["demo"]
+    expected = ("its Tool declares no plugin_api: add the range of groupkit plugin API "
+                "versions it supports, e.g. plugin_api=(1, 1)")
+    report = next(item for item in registry.installed if item.name == "old")
+    assert report.problem == expected and not report.enabled
+    assert [(record.getMessage(), record.exc_info) for record in caplog.records] == [
+        (f"tool plugin old refused: {expected}", None)]
+
+
+@pytest.mark.parametrize("source", sorted(
+    [*REPO.glob("plugins/*/src/*/__init__.py"), *REPO.glob("contrib/*/src/*/__init__.py")]),
+    ids=lambda path: path.parent.name)
+def test_every_plugin_declares_its_range_as_literals(source: Path) -> None:
+    """Read from the kernel's own constant, the check could never fire."""
+    declared = [keyword.value for node in ast.walk(ast.parse(source.read_text("utf-8")))
+                if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Tool"
+                for keyword in node.keywords if keyword.arg == "plugin_api"]
+    assert len(declared) == 1, source
+    assert isinstance(declared[0], ast.Tuple), ast.unparse(declared[0])
+    low, high = (ast.literal_eval(item) for item in declared[0].elts)
+    assert low <= PLUGIN_API_VERSION <= high
 
 
 async def test_the_server_starts_without_a_refused_plugin(make_app: Any) -> None:

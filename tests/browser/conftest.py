@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 import pytest
@@ -22,6 +22,7 @@ from playwright.sync_api import (
     Browser,
     BrowserContext,
     Playwright,
+    ViewportSize,
     sync_playwright,
 )
 
@@ -57,18 +58,25 @@ def api(server: Any) -> Iterator[httpx.Client]:
 
 @pytest.fixture
 def open_context(browser: Browser, server: Any,
-                 screenshot: Callable[[Any, str], Path]) -> Iterator[Callable[[], Watched]]:
-    """Each call is a fresh browser profile (own localStorage): `watched = open_context()`."""
+                 screenshot: Callable[[Any, str], Path]) -> Iterator[Callable[..., Watched]]:
+    """Each call is a fresh browser profile (own localStorage): `watched = open_context()`;
+    optionally another viewport, `color_scheme="dark"`, and an init `script` run before
+    every page's own (e.g. a stand-in for a browser API)."""
     contexts: list[BrowserContext] = []
     pages: list[Watched] = []
 
-    def start() -> Watched:
+    def start(viewport: ViewportSize | None = None,
+              color_scheme: Literal["light", "dark"] = "light",
+              script: str | None = None) -> Watched:
         context = browser.new_context(base_url=server.base_url,
-                                      viewport={"width": 1024, "height": 800})
+                                      viewport=viewport or {"width": 1024, "height": 800},
+                                      color_scheme=color_scheme)
         context.grant_permissions(["clipboard-read", "clipboard-write"],
                                   origin=server.base_url)
         context.set_default_timeout(TIMEOUT_MS)
         context.add_init_script(REPORT_CSP_VIOLATIONS)
+        if script:
+            context.add_init_script(script)
         contexts.append(context)
         pages.append(Watched(context.new_page(), screenshot))
         return pages[-1]

@@ -121,9 +121,10 @@ def test_fact_board(server: Any, api: httpx.Client, open_context: Callable[[], W
         expect(grid_entry(room.page, text).locator("select")).to_have_value(name)
     room.check("fact-public-guessing")
 
-    # The organiser sees who has sent a fact, never which; then reveals.
+    # The organiser sees who has claimed, never who has written or what; then reveals.
     people = page.locator("#fact-people")
-    expect(people.locator("li", has_text="Ann")).to_contain_text("fact in")
+    expect(people.locator("li", has_text="Ann")).to_contain_text("claimed")
+    assert "fact in" not in people.inner_text()
     expect(people.locator("li", has_text="Di")).to_contain_text("not claimed yet")
     for text in facts.values():
         assert text not in people.inner_text()
@@ -160,6 +161,9 @@ def test_fact_board(server: Any, api: httpx.Client, open_context: Callable[[], W
     expect(people.locator("li", has_text="Ann")).to_contain_text("not claimed yet")
     organiser.check("fact-organiser-after-reset")
     expect(room.page.locator("ol.fact-grid li")).to_have_count(2)
+    # Everyone's board says so: a reset to peek at whose fact leaves the grid is seen.
+    expect(room.page.locator(".fact-notices")).to_contain_text(
+        "The organiser reset Ann and their fact left the grid")
     ann.page.goto(f"/p/{token}")
     expect(ann.page.get_by_role("heading", level=1)).to_have_text("Nothing here")
     expected_failure(ann, 404, f"/p/{token}")

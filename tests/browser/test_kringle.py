@@ -1,7 +1,8 @@
 """Kris Kringle in a real browser: create a draw through its form, claim names on the share
 page, read and write wishlists on the private pages (one updating live while another person
-writes), and the organiser's claimed/opened view, reset and redraw. Every page is
-screenshotted and must load without console errors or CSP violations."""
+writes), and the organiser's claimed/opened view, reset (never silent) and redraw; then the
+optional additions on a phone. Every page is screenshotted and must load without console
+errors or CSP violations."""
 
 from __future__ import annotations
 
@@ -124,14 +125,23 @@ def test_kringle_draw_claim_wishlist_reset_redraw(server: Any, api: httpx.Client
     expect(ann.page.locator(".kringle-wishlist")).to_have_text("Socks with <b>stripes</b>")
     ann.check("kringle-private-live-wishlist")
 
-    # The organiser resets Ann: her open page notices her link is dead.
+    # The organiser resets Ann: her open page turns, live, into a notice that says so and
+    # shows nothing of the draw; the share page lists the reset.
     with page.expect_navigation():
         row(page, "Ann Archer").get_by_role("button", name="Reset").click()
     expect(row(page, "Ann Archer")).not_to_contain_text("Yes")
+    expect(page.locator(".kringle-resets")).to_contain_text("The organiser reset Ann Archer on")
     organiser.check("kringle-organiser-after-reset")
-    expect(ann.page.get_by_role("heading", level=1)).to_have_text("Nothing here")
-    refused(ann, 404)  # the dead link's page, fetched by the live update and on reload
+    expect(ann.page.locator("#kringle-reset")).to_contain_text(
+        "This was Ann Archer's private link. The organiser reset it on")
+    expect(ann.page.locator("#wishlist")).to_have_count(0)
+    expect(ann.page.locator(".kringle-giftee-name")).to_have_count(0)
+    assert "Mystery novels" not in ann.page.content()
     ann.check("kringle-private-after-reset")
+    other.page.goto(share)
+    expect(other.page.locator(".kringle-resets")).to_contain_text(
+        "The organiser reset Ann Archer on")
+    other.check("kringle-public-after-reset")
     ann.page.goto(share)
     claim(ann.page, "Ann Archer")
     ann.page.wait_for_url(re.compile(r"/p/[^/?]+$"))
@@ -154,3 +164,118 @@ def test_kringle_draw_claim_wishlist_reset_redraw(server: Any, api: httpx.Client
         "Ann Archer", mine["giftee"]}
     assert "giftee" not in str(export)
     assert api.get(f"/api/kringle/{slug}").status_code == 200
+
+
+SIX = ["Ann Archer", "Bo Bramble", "Cy Cobb", "Di Dunlop", "Ed Ekins", "Flo Fry"]
+
+
+def test_kringle_options_on_a_phone(server: Any, api: httpx.Client, browser: Any,
+                                    open_context: Callable[[], Watched]) -> None:
+    """On a 390x844 phone: a draw with households, an exclusion, personal links and
+    anonymous questions; the organiser copies links one by one; a page says when it was
+    first opened; Santa and giftee talk without names, live; a reset shows on the share
+    page and on the old link; dark mode and a browser without script."""
+    organiser = open_context()
+    page = organiser.page
+    page.set_viewport_size(PHONE)
+    page.goto("/new/kringle")
+    page.fill("#names", "\n".join(SIX))
+    page.locator(".kringle-options > summary").click()
+    # An impossible household first: the message names it.
+    page.fill("#households", "Ann Archer, Bo Bramble, Cy Cobb, Di Dunlop")
+    page.get_by_role("button", name="Draw the names").click()
+    expect(page.locator("form [data-error]")).to_have_text(
+        'The household "Ann Archer", "Bo Bramble", "Cy Cobb" and "Di Dunlop" is more than '
+        "half the draw: in one loop some of them would have to draw each other.")
+    refused(organiser, 400)
+    organiser.check("kringle-options-create-impossible")
+    page.fill("#households", "Ann Archer, Bo Bramble\nCy Cobb, Di Dunlop")
+    page.fill("#exclusions", "Ed Ekins -> Flo Fry")
+    page.get_by_label("Personal links", exact=False).check()
+    page.get_by_label("Anonymous questions", exact=False).check()
+    organiser.check("kringle-options-create")
+    page.get_by_role("button", name="Draw the names").click()
+    page.wait_for_url(re.compile(r"/e/[^/?]+\?new=1$"))
+    edit = code_of(page.url, "e")
+    slug = code_of(page.input_value("#share-link"), "s")
+    expect(page.locator(".kringle-links li")).to_have_count(6)
+    expect(page.get_by_text("Nobody among Ann Archer, Bo Bramble draws another of them."))\
+        .to_be_visible()
+    expect(page.get_by_text("Ed Ekins doesn't draw Flo Fry.")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    organiser.check("kringle-options-organiser")
+    links = {name: page.input_value(f"#link-{index + 1}") for index, name in enumerate(SIX)}
+    page.locator(".kringle-links li", has_text="Cy Cobb").get_by_role(
+        "button", name="Copy").click()
+    assert page.evaluate("navigator.clipboard.readText()") == links["Cy Cobb"]
+
+    # The share page has no claim form.
+    visitor = open_context()
+    visitor.page.set_viewport_size(PHONE)
+    visitor.page.goto(f"/s/{slug}")
+    expect(visitor.page.locator("#claim-name")).to_have_count(0)
+    expect(visitor.page.locator(".kringle-card")).to_contain_text("ask them for yours")
+    visitor.check("kringle-options-public")
+
+    # Cy opens his link: the page says when it was first opened.
+    cy = open_context()
+    cy.page.set_viewport_size(PHONE)
+    cy.page.goto(links["Cy Cobb"])
+    expect(cy.page.locator(".kringle-first-opened")).to_contain_text(
+        "This personal link was first opened on")
+    mine = api.get(f"/api/kringle/p/{code_of(links['Cy Cobb'], 'p')}").raise_for_status().json()
+    assert mine["giftee"] not in ("Cy Cobb", "Di Dunlop")
+    cy.check("kringle-options-private")
+
+    # Cy asks his giftee; the giftee's open page shows it live, with no name.
+    giftee = open_context()
+    giftee.page.set_viewport_size(PHONE)
+    giftee.page.goto(links[mine["giftee"]])
+    cy.page.fill("#ask-giftee", "What size are you?")
+    with cy.page.expect_navigation():
+        cy.page.get_by_role("button", name="Send anonymously").click()
+    thread = giftee.page.locator("#kringle-thread-santa")
+    expect(thread).to_contain_text("What size are you?")
+    expect(thread).to_contain_text("Your Kris Kringle")
+    assert "Cy Cobb" not in giftee.page.content()
+    giftee.check("kringle-options-question-arrived")
+    giftee.page.fill("#ask-santa", "Medium, thanks!")
+    with giftee.page.expect_navigation():
+        giftee.page.get_by_role("button", name="Send", exact=True).click()
+    expect(cy.page.locator("#kringle-thread-giftee")).to_contain_text("Medium, thanks!")
+    cy.check("kringle-options-answer-arrived")
+    giftee.page.emulate_media(color_scheme="dark")
+    giftee.check("kringle-options-private-dark")
+
+    # The organiser never sees the conversation.
+    page.reload()
+    assert "What size are you?" not in page.content()
+    assert "What size are you?" not in str(api.post(f"/api/kringle/{edit}/export").json())
+
+    # The organiser resets Cy: Cy's open page turns into the reset notice, the share page
+    # lists the reset, and the organiser page shows a fresh link for Cy.
+    with page.expect_navigation():
+        page.locator("table.kringle-status tbody tr", has_text="Cy Cobb").get_by_role(
+            "button", name="Reset").click()
+    assert page.input_value("#link-3") != links["Cy Cobb"]
+    organiser.check("kringle-options-organiser-after-reset")
+    cy.page.reload()
+    expect(cy.page.locator("#kringle-reset")).to_contain_text(
+        "This was Cy Cobb's private link. The organiser reset it on")
+    assert mine["giftee"] not in cy.page.content()
+    cy.check("kringle-options-old-link")
+    expect(visitor.page.locator(".kringle-resets")).to_contain_text(
+        "The organiser reset Cy Cobb on")
+    visitor.check("kringle-options-public-reset")
+
+    # Without script: the notice and the share page still read (times in UTC).
+    context = browser.new_context(base_url=server.base_url, java_script_enabled=False,
+                                  viewport=PHONE)
+    try:
+        bare = context.new_page()
+        bare.goto(links["Cy Cobb"])
+        expect(bare.locator("#kringle-reset time")).to_contain_text("UTC")
+        bare.goto(f"/s/{slug}")
+        expect(bare.locator(".kringle-resets")).to_contain_text("The organiser reset Cy Cobb")
+    finally:
+        context.close()

@@ -147,10 +147,11 @@ def test_meal_train_from_start_to_csv(server: Any, api: httpx.Client,
     with page.expect_navigation():
         dog.get_by_role("button", name="Remove this job").click()
     assert [t["label"] for t in board(api, slug)["tasks"]] == ["School pick-up"]
+    page.get_by_text("Change details").click()
     page.fill("#edit-forWhom", "Ada and Tunde")
     page.fill("#edit-dropoff", "Side gate, 7 Banksia Street")
     with page.expect_navigation():
-        page.get_by_role("button", name="Save the details").click()
+        page.get_by_role("button", name="Save changes").click()
     assert page.get_by_role("heading", level=1).inner_text() == "Meals for Ada and Tunde"
     watched.check("meal-organiser-edited")
 

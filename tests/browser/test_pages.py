@@ -199,16 +199,23 @@ def test_plate_create_claim_release_remove(server: Any, api: httpx.Client,
     other.check("plate-public-after-remove")
 
 
-def test_an_open_board_shows_another_browsers_claim_without_a_reload(
-        api: httpx.Client, open_context: Callable[[], Watched]) -> None:
-    """Live updates: the page learns of the change over its event stream and swaps its
-    board in place (no navigation), within a second; deleting the board takes it away."""
+def watched_board(api: httpx.Client, open_context: Callable[[], Watched], title: str,
+                  capacity: int) -> tuple[dict[str, str], str, Watched, Watched]:
+    """A fresh one-category board, open in a watching browser that notes any reload."""
     created = api.post("/api/plate", json={
-        "title": "Live board", "categories": [{"name": "Mains", "capacity": 2}]}).json()
+        "title": title, "categories": [{"name": "Mains", "capacity": capacity}]}).json()
     share = f"/s/{created['slug']}"
     watcher, actor = open_context(), open_context()
     watcher.page.goto(share)
     watcher.page.evaluate("window.notReloaded = true")
+    return created, share, watcher, actor
+
+
+def test_an_open_board_shows_another_browsers_claim_without_a_reload(
+        api: httpx.Client, open_context: Callable[[], Watched]) -> None:
+    """Live updates: the page learns of the change over its event stream and swaps its
+    board in place (no navigation), within a second; deleting the board takes it away."""
+    created, share, watcher, actor = watched_board(api, open_context, "Live board", 2)
     watcher.check("plate-live-before")
     actor.page.goto(share)
     claim(actor.page, "c0-2", "Ann", "Dumplings")
@@ -222,3 +229,27 @@ def test_an_open_board_shows_another_browsers_claim_without_a_reload(
     expect(watcher.page.get_by_text("The organiser has deleted this")).to_be_visible(
         timeout=2000)
     watcher.check("plate-live-deleted")
+
+
+def test_a_board_stays_current_around_the_field_a_visitor_is_typing_in(
+        api: httpx.Client, open_context: Callable[[], Watched]) -> None:
+    """While one visitor types into a spot's form, another browser's claim still shows at
+    once: the count and the claimed spot update, and what is being typed (and the focus)
+    stays exactly as it was."""
+    _, share, watcher, actor = watched_board(api, open_context, "Busy board", 3)
+    typing = spot_form(watcher.page, "c0-1").locator("input[name='name']")
+    typing.fill("Half a na")
+    typing.focus()
+    expect(watcher.page.locator(".plate-count")).to_have_text("0 of 3 taken")
+
+    actor.page.goto(share)
+    claim(actor.page, "c0-2", "Ann", "Dumplings")
+    expect(watcher.page.locator(".plate-count")).to_have_text("1 of 3 taken", timeout=2000)
+    taken = watcher.page.locator("li.taken")
+    expect(taken).to_have_count(1)
+    assert "Dumplings" in taken.inner_text()
+    assert typing.input_value() == "Half a na"
+    assert watcher.page.evaluate(
+        "document.activeElement.getAttribute('name')") == "name"
+    assert watcher.page.evaluate("window.notReloaded") is True
+    watcher.check("plate-live-while-typing")

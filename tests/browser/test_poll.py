@@ -7,20 +7,24 @@ CSP violations."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import time
 from collections.abc import Callable
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
-from browsing import Watched, code_of
-from playwright.sync_api import Page, expect
+from browsing import TIMEOUT_MS, Watched, code_of
+from playwright.sync_api import Page, ViewportSize, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 LIVE_MS = 1000
-EVENTS = re.compile(r"/api/poll/[^/]+/events$")
+PHONE: ViewportSize = {"width": 390, "height": 844}
+SYDNEY = "Australia/Sydney"
+EVENTS = re.compile(r"/api/poll/[^/]+/events(\?[^/]*)?$")
 
 
 @pytest.fixture(scope="module")
@@ -53,15 +57,23 @@ def still_here(page: Page) -> bool:
     return bool(page.evaluate("window.__stillHere === true"))
 
 
+def start_poll(page: Page, question: str, options: list[str]) -> Any:
+    """Open the create form and fill the question and the three option rows; returns the
+    rows."""
+    page.goto("/new/poll")
+    page.fill("#question", question)
+    rows = page.locator("[data-list='options'] [data-row]")
+    for row, text in zip(rows.all(), options, strict=True):
+        row.locator("[data-key='text']").fill(text)
+    return rows
+
+
 def test_poll_create_vote_live_change_and_organise(server: Any, api: httpx.Client,
                                                    open_context: Callable[[], Watched]) -> None:
     organiser = open_context()
     page = organiser.page
-    page.goto("/new/poll")
-    page.fill("#question", "Where's the end-of-year lunch?")
-    rows = page.locator("[data-list='options'] [data-row]")
-    for row, text in zip(rows.all(), ["Thai on King St", "Pub bistro", "Picnic"], strict=True):
-        row.locator("[data-key='text']").fill(text)
+    rows = start_poll(page, "Where's the end-of-year lunch?",
+                      ["Thai on King St", "Pub bistro", "Picnic"])
     page.get_by_role("button", name="Add an option").click()
     rows.last.locator("[data-key='text']").fill("Dumpling house")
     page.get_by_label("Pick as many as they like").check()
@@ -189,11 +201,11 @@ def test_poll_create_vote_live_change_and_organise(server: Any, api: httpx.Clien
 
 
 def test_secret_single_choice_poll(server: Any, api: httpx.Client,
-                                   open_context: Callable[[], Watched]) -> None:
+                                   phone: Callable[..., Watched]) -> None:
     created = api.post("/api/poll", json={"question": "Secret santa budget?",
                                           "options": ["$20", "$30", "$50"],
                                           "secret": True}).raise_for_status().json()
-    voter = open_context()
+    voter = phone()
     page = voter.page
     page.goto(f"/s/{created['slug']}")
     expect(page.locator("#voterName")).to_have_count(0)
@@ -206,8 +218,147 @@ def test_secret_single_choice_poll(server: Any, api: httpx.Client,
     page.wait_for_url(re.compile(r"/p/[^/?]+$"))
     expect(page.locator("input[data-choice]:checked")).to_have_count(1)
     voter.check("poll-secret-voter")
-    organiser = open_context()
-    organiser.page.goto(f"/e/{created['editToken']}")
+    organiser = phone(scheme="dark")
+    with organiser.page.expect_response(EVENTS):
+        organiser.page.goto(f"/e/{created['editToken']}")
     expect(organiser.page.locator("#poll-ballots")).to_contain_text("no names are kept")
-    expect(result(organiser.page, "$30").locator(".poll-count")).to_have_text("1")
+    # A secret ballot's tally moves in batches: one ballot does not show, even here.
+    expect(result(organiser.page, "$30").locator(".poll-count")).to_have_text("0")
+    expect(organiser.page.locator("#poll-tally")).to_contain_text("Counted so far: 0 of 1.")
+    fits(organiser.page)
     organiser.check("poll-secret-organiser")
+    # Four more ballots make a batch: the open page shows all five at once, live.
+    ids = {o["text"]: o["id"] for o in
+           api.get(f"/api/poll/{created['slug']}").raise_for_status().json()["tally"]}
+    for text in ("$20", "$50", "$30", "$20"):
+        api.post("/api/poll/vote", json={"slug": created["slug"],
+                                          "choices": [ids[text]]}).raise_for_status()
+    expect(result(organiser.page, "$30").locator(".poll-count")).to_have_text(
+        "2", timeout=LIVE_MS * 3)
+    expect(result(organiser.page, "$20").locator(".poll-count")).to_have_text("2")
+    expect(organiser.page.locator("#poll-tally")).to_contain_text("Counted so far: 5 of 5.")
+    organiser.check("poll-secret-organiser-batch")
+
+
+# --- the optional additions, on a phone in Sydney -------------------------------------------
+
+@pytest.fixture
+def phone(open_context: Callable[[], Watched]) -> Callable[..., Watched]:
+    """`phone(javascript=True, scheme="light")`: a fresh 390x844 profile whose clock reads
+    Sydney time, so the page's own time-zone handling is what is tested."""
+
+    def start(javascript: bool = True, scheme: str = "light") -> Watched:
+        watched = open_context()
+        page = watched.page
+        page.set_viewport_size(PHONE)
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        devtools = page.context.new_cdp_session(page)
+        devtools.send("Emulation.setTimezoneOverride", {"timezoneId": SYDNEY})
+        if not javascript:
+            devtools.send("Emulation.setScriptExecutionDisabled", {"value": True})
+        return watched
+
+    return start
+
+
+def fits(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_ranked_poll_with_a_closing_time_and_results_after_voting(
+        api: httpx.Client, phone: Callable[..., Watched]) -> None:
+    organiser = phone()
+    page = organiser.page
+    start_poll(page, "Team lunch?", ["Thai", "Pub", "Picnic"])
+    page.get_by_label("Ranked choice").check()
+    page.get_by_label("Show the results only to people who have voted").check()
+    closing = (dt.datetime.now(ZoneInfo(SYDNEY)) + dt.timedelta(days=2)).replace(
+        hour=17, minute=30, second=0, microsecond=0, tzinfo=None)
+    page.fill("#closesAtLocal", closing.strftime("%Y-%m-%dT%H:%M"))
+    expect(page.locator("[data-poll-zone]")).to_have_text(f" ({SYDNEY})")
+    fits(page)
+    organiser.check("poll-phone-create-extras")
+    page.get_by_role("button", name="Start the vote").click()
+    page.wait_for_url(re.compile(r"/e/[^/?]+\?new=1$"))
+    slug = code_of(page.input_value("#share-link"), "s")
+    view = api.get(f"/api/poll/{slug}").raise_for_status().json()
+    utc = closing.replace(tzinfo=ZoneInfo(SYDNEY)).astimezone(dt.UTC)
+    assert view["closesAt"] == utc.strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert (view["mode"], view["resultsAfterVote"], view["tallyHidden"]) == (
+        "ranked", True, True)
+
+    voter = phone()
+    vpage = voter.page
+    vpage.goto(f"/s/{slug}")
+    when = vpage.locator("time[data-poll-closes]")
+    expect(when).to_contain_text("5:30")  # 17:30 in Sydney, not 06:30 UTC
+    expect(when).to_contain_text(SYDNEY)
+    expect(vpage.locator("[data-poll-countdown]")).to_contain_text(re.compile(r"in [12] day"))
+    expect(vpage.locator("#poll-tally")).to_contain_text("Vote to see the results")
+    expect(vpage.locator("#poll-tally .poll-count")).to_have_count(0)
+    ranks = {text: vpage.get_by_label(f"Your rank for {text}") for text in
+             ("Thai", "Pub", "Picnic")}
+    ranks["Picnic"].select_option("1")
+    ranks["Thai"].select_option("2")
+    fits(vpage)
+    voter.check("poll-phone-ranked-ballot")
+    with vpage.expect_response(re.compile(r"/api/poll/vote$")) as voted:
+        vpage.get_by_role("button", name="Vote").click()
+    assert voted.value.status == 201
+    ids = {o["text"]: o["id"] for o in view["tally"]}
+    sent = voted.value.request.post_data_json
+    assert sent is not None and sent["choices"] == [ids["Picnic"], ids["Thai"]]
+    vpage.wait_for_url(re.compile(r"/p/[^/?]+$"))
+    expect(vpage.locator(".poll-runoff")).to_contain_text("Round 1")
+    expect(vpage.locator(".poll-winner")).to_contain_text("Leading: Picnic")
+    expect(vpage.get_by_label("Your rank for Picnic")).to_have_value("1")
+    expect(vpage.get_by_label("Your rank for Thai")).to_have_value("2")
+    fits(vpage)
+    voter.check("poll-phone-ranked-voter")
+    # The share page still hides the counts from someone who has not voted.
+    other = phone(scheme="dark")
+    other.page.goto(f"/s/{slug}")
+    expect(other.page.locator("#poll-tally .poll-count")).to_have_count(0)
+    other.check("poll-phone-hidden-dark")
+    # Without JavaScript the closing time is given with its zone.
+    plain = phone(javascript=False)
+    plain.page.goto(f"/s/{slug}")
+    expect(plain.page.locator("time[data-poll-closes]")).to_have_text(
+        utc.strftime("%Y-%m-%d at %H:%M UTC"))
+    fits(plain.page)
+    plain.check("poll-phone-no-js")
+
+
+def test_the_page_counts_down_and_closes(api: httpx.Client,
+                                         phone: Callable[..., Watched]) -> None:
+    """A secret ballot that hides its results until it closes, closing 12 s from now: the
+    voter's own page keeps the counts hidden, then shows them once the clock closes it."""
+    closes = dt.datetime.now(dt.UTC).replace(microsecond=0) + dt.timedelta(seconds=12)
+    made = api.post("/api/poll", json={
+        "question": "Quick one?", "options": ["Yes", "No"], "secret": True,
+        "resultsAtClose": True, "closesAt": closes.isoformat()}).raise_for_status().json()
+    voter = phone()
+    page = voter.page
+    page.goto(f"/s/{made['slug']}")
+    expect(page.locator("[data-poll-countdown]")).to_contain_text(re.compile(r"in \d+ s"))
+    expect(page.locator("#poll-tally")).to_contain_text("stay hidden until voting closes")
+    voter.check("poll-phone-countdown")
+    pick(page, "Yes")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Vote").click()
+    page.wait_for_url(re.compile(r"/p/[^/?]+$"))
+    expect(page.locator("#poll-tally .poll-count")).to_have_count(0)
+    expect(page.locator("#poll-tally")).to_contain_text("the organiser can't see them either")
+    voter.check("poll-phone-hidden-until-close")
+    expect(page.get_by_role("status")).to_contain_text("your vote is final",
+                                                        timeout=TIMEOUT_MS + 12_000)
+    expect(result(page, "Yes").locator(".poll-count")).to_have_text("1")
+    expect(page.locator("form[data-poll-ballot]")).to_have_count(0)
+    fits(page)
+    voter.check("poll-phone-closed-by-time")
+    late = api.post("/api/poll/vote", json={"slug": made["slug"],
+                                            "choices": [api.get(f"/api/poll/{made['slug']}")
+                                                        .json()["tally"][0]["id"]]})
+    assert late.status_code == 409
+    assert late.json() == {"error": "This poll has closed — the organiser has stopped "
+                                    "the voting."}

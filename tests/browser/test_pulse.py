@@ -92,10 +92,12 @@ def test_check_ins_stay_hidden_until_four_then_show_live(
     organiser.check("pulse-organiser-shown")
     other.check("pulse-public-shown")
 
-    # Words off: the share page no longer asks for them.
+    # Words off, from the organiser's "Change details": the share page no longer asks.
+    page.get_by_text("Change details").click()
     page.get_by_label("Ask for a few words as well as a score").uncheck()
     with page.expect_navigation():
-        page.get_by_role("button", name="Save settings").click()
+        page.get_by_role("button", name="Save changes").click()
+    page.get_by_text("Change details").click()
     expect(page.get_by_label("Ask for a few words as well as a score")).not_to_be_checked()
     organiser.check("pulse-organiser-words-off")
     guest.page.goto(share)

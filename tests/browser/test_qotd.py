@@ -45,7 +45,7 @@ def answer(page: Page, key: str) -> None:
     page.locator(f"input[name=choice][value='{key}']").check()
 
 
-EVENTS = re.compile(r"/api/qotd/[^/]+/events$")
+EVENTS = re.compile(r"/api/qotd/[^/]+/events(\?[^/]*)?$")
 
 
 def stay_marker(page: Page) -> None:

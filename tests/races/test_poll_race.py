@@ -2,8 +2,9 @@
 to just short of the cap, then more voters than there is room for vote at once. Exactly the
 room left is admitted, everyone else gets the spec's 409, and the stored rows agree: 2000
 ballots, 2000 ballot tokens, every option's kept count equal to a recount of the ballots,
-and no option added by a refused suggestion. On SQLite always, on PostgreSQL when
-$GROUPKIT_TEST_POSTGRES_URL is set."""
+and no option added by a refused suggestion. A ranked poll serves the instant runoff of
+exactly the stored ballots, and a secret ballot's batched tally loses no vote or change.
+On SQLite always, on PostgreSQL when $GROUPKIT_TEST_POSTGRES_URL is set."""
 
 from __future__ import annotations
 
@@ -72,12 +73,14 @@ def stored(server: Any, slug: str) -> dict[str, Any]:
             "ballots": [json.loads(choices) for choices in ballots], "tokens": tokens}
 
 
-def check_rows(server: Any, slug: str) -> dict[str, Any]:
+def check_rows(server: Any, slug: str,
+               counted: Callable[[list[str]], list[str]] = list) -> dict[str, Any]:
+    """`counted`: the options a ballot adds one to (a ranked ballot: its first choice)."""
     rows = stored(server, slug)
     assert len(rows["ballots"]) == CAP
     assert rows["data"]["ballots"] == CAP
     assert rows["tokens"] == CAP
-    recount = Counter(choice for ballot in rows["ballots"] for choice in ballot)
+    recount = Counter(choice for ballot in rows["ballots"] for choice in counted(ballot))
     assert {option_id: votes for option_id, (_, votes) in rows["options"].items()} == {
         option_id: recount.get(option_id, 0) for option_id in rows["options"]}
     assert set(recount) <= set(rows["options"])
@@ -94,18 +97,20 @@ async def create(client: httpx.AsyncClient, **body: Any) -> tuple[str, dict[str,
     return slug, {option["text"]: option["id"] for option in view["tally"]}
 
 
-async def fill(server: Any, slug: str, option_ids: list[str], count: int) -> list[str]:
+async def fill(server: Any, slug: str, option_ids: list[str], count: int,
+               ballot: Callable[[int], list[str]] | None = None) -> list[str]:
     """Cast `count` votes, FILLERS at a time on kept-alive connections; returns their ballot
-    tokens in vote order."""
+    tokens in vote order. `ballot(n)` gives the n-th vote's choices (else one option in
+    turn)."""
     queue = list(range(count - 1, -1, -1))
     tokens: dict[int, str] = {}
 
     async def worker() -> None:
         while queue:
             n = queue.pop()
+            choices = ballot(n) if ballot else [option_ids[n % len(option_ids)]]
             response = await client.post("/api/poll/vote", json={
-                "slug": slug, "choices": [option_ids[n % len(option_ids)]],
-                "voterName": f"Filler {n}"})
+                "slug": slug, "choices": choices, "voterName": f"Filler {n}"})
             assert response.status_code == 201, response.text
             tokens[n] = response.json()["token"]
 
@@ -193,25 +198,95 @@ async def test_refused_suggestions_add_no_options(race_server: Any) -> None:
         assert all(rows["options"][option_id][1] == 1 for option_id in added)
 
 
+async def votes_race_changes(server: Any, client: httpx.AsyncClient, slug: str,
+                             ids: dict[str, str], changers: list[str]) -> dict[str, Any]:
+    """RACERS new votes for Pub race the changers' switch to Picnic: exactly the room is
+    admitted, every change lands; returns the checked rows."""
+    def voter() -> Callable[[], Any]:
+        return lambda: client.post("/api/poll/vote", json={
+            "slug": slug, "choices": [ids["Pub"]]})
+
+    def changer(token: str) -> Callable[[], Any]:
+        return lambda: client.post(f"/api/poll/v/{token}",
+                                   json={"choices": [ids["Picnic"]]})
+
+    calls = [voter() for _ in range(RACERS)] + [changer(token) for token in changers]
+    responses = await at_once(calls)
+    admitted_exactly_the_room(responses[:RACERS])
+    assert [response.status_code for response in responses[RACERS:]] == [200] * len(changers)
+    return check_rows(server, slug)
+
+
 async def test_ballot_changes_race_alongside_new_votes(race_server: Any) -> None:
     """Changes of existing ballots are not new votes: all of them land, even at the cap."""
     async with client_for(race_server) as client:
         slug, ids = await create(client)
         tokens = await fill(race_server, slug, [ids["Thai"]], CAP - ROOM)
-        changers = tokens[:20]
+        rows = await votes_race_changes(race_server, client, slug, ids, tokens[:20])
+        assert {text: votes for text, votes in rows["options"].values()} == {
+            "Thai": CAP - ROOM - 20, "Pub": ROOM, "Picnic": 20}
+
+
+def runoff(ballots: list[list[str]], options: list[str]) -> dict[str, Any]:
+    """Instant runoff counted plainly from the stored ballots, to check the server's."""
+    running, rounds = list(options), []
+    while True:
+        firsts = [next((c for c in b if c in running), None) for b in ballots]
+        counts = {o: firsts.count(o) for o in running}
+        active = len(ballots) - firsts.count(None)
+        rounds.append({"counts": counts, "exhausted": firsts.count(None), "eliminated": []})
+        best = max(counts.values())
+        if best * 2 > active or len(running) == 1:
+            return {"rounds": rounds, "winner": max(running, key=counts.__getitem__),
+                    "tied": []}
+        low = min(counts.values())
+        if best == low:
+            return {"rounds": rounds, "winner": None, "tied": running}
+        rounds[-1]["eliminated"] = [o for o in running if counts[o] == low]
+        running = [o for o in running if counts[o] != low]
+
+
+async def test_ranked_votes_race_for_the_last_places(race_server: Any) -> None:
+    """A ranked poll at the cap: the room is filled exactly, the kept counts are first
+    choices, and the rounds served equal a plain count of the stored ballots."""
+    async with client_for(race_server) as client:
+        slug, ids = await create(client, ranked=True)
+        order = list(ids.values())
+
+        def ranking(n: int) -> list[str]:
+            turned = order[n % 3:] + order[:n % 3]
+            return turned[:1 + n % 2] if n % 5 else turned[::-1]
+
+        await fill(race_server, slug, order, CAP - ROOM, ranking)
 
         def voter(n: int) -> Callable[[], Any]:
             return lambda: client.post("/api/poll/vote", json={
-                "slug": slug, "choices": [ids["Pub"]]})
+                "slug": slug, "choices": ranking(CAP + n)})
 
-        def changer(token: str) -> Callable[[], Any]:
-            return lambda: client.post(f"/api/poll/v/{token}",
-                                       json={"choices": [ids["Picnic"]]})
+        admitted_exactly_the_room(await at_once([voter(n) for n in range(RACERS)]))
+        rows = check_rows(race_server, slug, counted=lambda ballot: ballot[:1])
+        view = (await client.get(f"/api/poll/{slug}")).raise_for_status().json()
+        assert view["ballots"] == CAP and view["mode"] == "ranked"
+        expected = runoff(rows["ballots"], order)
+        assert {key: view[key] for key in ("rounds", "winner", "tied")} == expected
+        assert sum(option["count"] for option in view["tally"]) == CAP
 
-        calls = [voter(n) for n in range(RACERS)] + [changer(token) for token in changers]
-        responses = await at_once(calls)
-        admitted_exactly_the_room(responses[:RACERS])
-        assert [response.status_code for response in responses[RACERS:]] == [200] * 20
-        rows = check_rows(race_server, slug)
-        assert {text: votes for text, votes in rows["options"].values()} == {
+
+async def test_secret_tally_batches_stay_whole_under_contention(race_server: Any) -> None:
+    """Racing votes and ballot changes on a secret ballot: every one of them is counted
+    towards the next release, so after the last batch the published tally is the whole
+    tally and nothing is pending."""
+    async with client_for(race_server) as client:
+        slug, ids = await create(client, secret=True)
+        tokens = await fill(race_server, slug, [ids["Thai"]], CAP - ROOM)
+        rows = await votes_race_changes(race_server, client, slug, ids, tokens[:20])
+        batch = rows["data"]["shown"]
+        events = CAP + 20
+        assert rows["data"]["pending"] == events % 5 == 0
+        assert batch["ballots"] == CAP
+        live = {text: votes for text, votes in rows["options"].values()}
+        assert {entry["text"]: entry["count"] for entry in batch["tally"]} == live == {
             "Thai": CAP - ROOM - 20, "Pub": ROOM, "Picnic": 20}
+        view = (await client.get(f"/api/poll/{slug}")).raise_for_status().json()
+        assert view["tallyBallots"] == CAP
+        assert {option["text"]: option["count"] for option in view["tally"]} == live

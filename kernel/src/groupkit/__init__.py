@@ -26,10 +26,12 @@ from .fields import (
     StringList,
     Text,
     WholeNumber,
+    bounded_int,
     clean_line,
     clean_text,
     first_duplicate,
     js_string,
+    text_key,
     truthy,
     whole_number,
 )
@@ -38,17 +40,20 @@ from .live import changed as instance_changed
 from .schema import Schema
 from .slots import (
     SlotClaim,
+    board_edit,
     claim_slot,
     claims_by_slot,
     csv_reply,
+    regroup_slots,
     release_slot,
     remove_slot,
     slot_ids,
     spot_board,
+    was_field,
 )
 from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
 from .tokens import find_token, issue_token, revoke_tokens, rotate_token
-from .tool import Call, Operations, Reply, Tool
+from .tool import Call, Edit, Operations, Reply, Tool, stored_values
 from .webhooks import ChatRitual, ChatTime, chat_operations, post_to_chat
 
 __version__ = "0.1.0"
@@ -67,6 +72,7 @@ __all__ = [
     "Choice",
     "Count",
     "Credential",
+    "Edit",
     "Exact",
     "Flag",
     "Instance",
@@ -87,6 +93,8 @@ __all__ = [
     "WholeNumber",
     "__version__",
     "bad_request",
+    "board_edit",
+    "bounded_int",
     "calendar_reply",
     "chat_operations",
     "claim_slot",
@@ -107,6 +115,7 @@ __all__ = [
     "lock_instance",
     "not_found",
     "post_to_chat",
+    "regroup_slots",
     "release_slot",
     "remove_slot",
     "request_time",
@@ -115,8 +124,11 @@ __all__ = [
     "slot_feed_operations",
     "slot_ids",
     "spot_board",
+    "stored_values",
+    "text_key",
     "truthy",
     "utcnow",
+    "was_field",
     "week_start",
     "whole_number",
 ]

@@ -9,14 +9,16 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from quart import Quart, Response, current_app, g, request
+from quart import Quart, Response, copy_current_request_context, current_app, g, request
 from werkzeug.routing import BaseConverter
 
-from . import live, resolve, schema
+from . import limits, live, resolve, schema
 from .credentials import SLUG_REGEX, digest, new_edit_token, new_slug
 from .errors import ApiError
+from .fields import json_int
+from .rendered import RenderCache, respond
 from .storage import Instance, Storage
-from .tool import Call, Operation, Operations, Reply, Tool
+from .tool import Call, Edit, Operation, Operations, Reply, Tool, store_changes
 
 
 def _refuse_constant(name: str) -> Any:
@@ -40,12 +42,13 @@ def _storable(value: Any) -> Any:
 
 
 def parse_body(raw: bytes | str) -> Any:
-    """Strict JSON (no NaN or Infinity); anything unreadable, however broken or deeply
-    nested, reads as `{}`. Lone surrogates become U+FFFD; NUL characters are dropped."""
+    """Strict JSON (no NaN or Infinity; an integer of more than MAX_DIGITS digits reads as
+    an infinity, as in a browser, see fields.json_int); anything unreadable, however broken
+    or deeply nested, reads as `{}`. Lone surrogates become U+FFFD; NUL characters are dropped."""
     if not raw:
         return {}
     try:
-        body = json.loads(raw, parse_constant=_refuse_constant)
+        body = json.loads(raw, parse_constant=_refuse_constant, parse_int=json_int)
         text = raw if isinstance(raw, str) else raw.decode("utf-8")
         lowered = text.lower()
         if "\\ud" in lowered or "\\u0000" in lowered:
@@ -82,6 +85,11 @@ def storage() -> Storage:
     return store
 
 
+def render_cache() -> RenderCache:
+    cache: RenderCache = current_app.config["GROUPKIT_RENDERED"]
+    return cache
+
+
 def pending_limit() -> Callable[[], None] | None:
     """The rate-limit count the limiter left for this request's database trip (see
     app._install_limits): counting in the same thread hop as the work saves a hop."""
@@ -104,7 +112,7 @@ def create_view(tool: Tool) -> Callable[[], Any]:
     async def create() -> Response:
         body = await json_body()
         created = await storage().write(_create, tool, body, before=pending_limit())
-        return json_response(created, 201)
+        return json_response(created, 201, PRIVATE)
     create.__name__ = f"create_{tool.name}"
     return create
 
@@ -124,25 +132,50 @@ def reworded(message: str | None, error: ApiError) -> ApiError:
     return error
 
 
-def public_read_view(tool: Tool) -> Callable[..., Any]:
-    def read(slug: str) -> dict[str, Any]:
-        try:
-            instance = resolve.by_slug(tool.name, slug)
-        except ApiError as error:
-            raise reworded(not_found_message(tool), error) from None
-        return tool.public_view(instance)
+def _public_json(tool: Tool, instance: Instance) -> tuple[str, str]:
+    body = json.dumps(tool.public_view(instance), ensure_ascii=False, separators=(",", ":"))
+    return body, "application/json"
 
+
+def public_read_view(tool: Tool) -> Callable[..., Any]:
     async def view(slug: str) -> Response:
-        return json_response(await storage().read(read, slug))
+        def locate() -> tuple[Tool, Instance]:
+            try:
+                return tool, resolve.by_slug(tool.name, slug)
+            except ApiError as error:
+                raise reworded(not_found_message(tool), error) from None
+
+        rendered = await render_cache().serve(storage(), locate, "json:public", now(), (),
+                                              _public_json)
+        return respond(rendered)
     view.__name__ = f"read_{tool.name}"
     return view
+
+
+STREAMS_LIMIT_MESSAGE = (
+    "Too many live pages open from this connection — close a few and try again.")
 
 
 def live_view(tool: Tool) -> Callable[..., Any]:
     async def view(slug: str) -> Response:
         hub: live.LiveHub = current_app.config["GROUPKIT_LIVE"]
+        settings = current_app.config["GROUPKIT_SETTINGS"]
+        client = limits.client_address(request.remote_addr,
+                                       request.headers.get("X-Forwarded-For"),
+                                       current_app.config["GROUPKIT_TRUSTED"])
+        if hub.streams_of(client) >= settings.streams_per_client:
+            raise ApiError(429, STREAMS_LIMIT_MESSAGE, {"Retry-After": "30"})
+        page: live.PageRenderer | None = None
+        if request.args.get("page") == "public":
+            renderer = current_app.config["GROUPKIT_PUBLIC_PAGE"]
+
+            async def public_page() -> tuple[int, str] | None:
+                result: tuple[int, str] | None = await renderer(slug)
+                return result
+            # Rendered later, while the stream runs: in a copy of this request's context.
+            page = copy_current_request_context(public_page)
         try:
-            events = await live.stream(hub, tool.name, slug)
+            events = await live.stream(hub, tool.name, slug, client, page)
         except ApiError as error:
             raise reworded(not_found_message(tool), error) from None
         response = Response(events, content_type="text/event-stream",
@@ -153,19 +186,39 @@ def live_view(tool: Tool) -> Callable[..., Any]:
     return view
 
 
+#: Never kept by a browser or a shared proxy: every answer that may carry a participant's or
+#: the organiser's private data (their own link's view, an export, a token just issued).
+PRIVATE = {"Cache-Control": "no-store"}
+
+
+def is_private(op: Operation) -> bool:
+    """Organiser and participant routes, and every write (a claim answers with its token):
+    only the group's public reads may be cached."""
+    return op.kind in ("organiser", "participant") or op.writes
+
+
 def _respond(op: Operation, result: dict[str, Any] | Reply) -> Response:
     if isinstance(result, Reply):
+        headers = dict(result.headers)
         if result.content_type.startswith("application/json"):
-            return json_response(result.body, result.status, dict(result.headers))
-        return Response(result.body, status=result.status, content_type=result.content_type,
-                        headers=dict(result.headers))
-    return json_response(result, op.status)
+            response = json_response(result.body, result.status, headers)
+        else:
+            response = Response(result.body, status=result.status,
+                                content_type=result.content_type, headers=headers)
+    else:
+        response = json_response(result, op.status)
+    if is_private(op):
+        response.headers.update(PRIVATE)
+    return response
 
 
 def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:
     async def view(**values: str) -> Response:
         body = await json_body() if op.writes else {}
         facts = _RequestFacts(now(), base_url(), dict(request.args))
+        # Clean the body before the transaction (it needs no database), so the instance lock
+        # is held only for the work itself; its error still comes after resolution's 404.
+        facts.clean(op, body)
 
         def run() -> dict[str, Any] | Reply:
             # Resolution and handler share one transaction, and so the instance lock.
@@ -188,6 +241,16 @@ class _RequestFacts:
 
     def __init__(self, when: dt.datetime, base: str, query: dict[str, str]) -> None:
         self.when, self.base, self.query = when, base, query
+        self.data: dict[str, Any] = {}
+        self.invalid: ApiError | None = None
+
+    def clean(self, op: Operation, body: Any) -> None:
+        if op.body is None:
+            return
+        try:
+            self.data = schema.load(op.body(), body, partial=op.partial)
+        except ApiError as error:
+            self.invalid = error
 
     def resolve(self, tool: Tool, op: Operation, body: Any, values: dict[str, str]) -> Call:
         try:
@@ -210,11 +273,14 @@ class _RequestFacts:
             token = values["token"]
             instance, credential = resolve.by_participant_token(
                 tool.name, op.token_kinds, token, lock=lock)
-        data = schema.load(op.body(), body) if op.body is not None else {}
+        if self.invalid is not None:
+            raise self.invalid
+        data = self.data
         params = {k: v for k, v in values.items() if k not in ("slug", "edit_token", "token")}
+        confirmed = isinstance(body, dict) and body.get("confirm") is True
         return Call(instance=instance, data=data, now=self.when, base_url=self.base,
                     credential=credential, token=token, edit_token=edit_token,
-                    query=self.query, params=params, raw_body=body)
+                    query=self.query, params=params, raw_body=body, confirmed=confirmed)
 
 
 def kernel_operations(tool: Tool) -> Operations:
@@ -236,7 +302,41 @@ def kernel_operations(tool: Tool) -> Operations:
                 "created": instance.created.replace(tzinfo=dt.UTC).isoformat(),
                 "title": instance.title, "data": tool.export_of(instance)}
 
+    if tool.edit is not None:
+        edit_operation(tool, tool.edit, ops)
     return ops
+
+
+EDIT_SUMMARY = ("Change what the organiser may change after creation; only the fields sent "
+                "change. Links, claims and private pages stay valid.")
+EDIT_NOTE = ("Partial: every field is optional and checked with the create rules and "
+             "messages; a 400 or 409 also names the field it is about (`field`). A 409 "
+             "with `confirm: true` (a redraw, say) goes ahead when the same body is sent "
+             "again with `\"confirm\": true`; a 409 without it would lose someone's claim, "
+             "vote, message or guess: free it with the explicit remove first.")
+
+
+def edit_operation(tool: Tool, edit: Edit, ops: Operations) -> None:
+    """`POST /api/<tool>/{editToken}/edit`: re-check the fields sent with the create rules,
+    let the tool reconcile (or refuse with a 409), then set the title from the result."""
+    body = schema.subset(edit.schema or tool.create_schema, edit.fields,
+                         f"{tool.name.capitalize()}Edit")
+    apply = edit.apply or (lambda call: call.data)
+
+    @ops.organiser("edit", body=body, partial=True, summary=EDIT_SUMMARY,
+                   description=" ".join(filter(None, [EDIT_NOTE, edit.description])),
+                   errors=dict(edit.errors), returns={"type": "object", "properties": {
+                       "ok": {"type": "boolean"},
+                       "changed": {"type": "array", "items": {"type": "string"}}}})
+    def edit_instance(call: Call) -> dict[str, Any]:
+        instance = call.instance
+        if call.data:
+            left = apply(call)
+            if left is not None:
+                store_changes(instance, left)
+            instance.title = tool.title_of({"title": instance.title, **edit.current(instance)})
+            instance.save()
+        return {"ok": True, "changed": sorted(call.data)}
 
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -14,7 +14,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from quart import Quart, Response, g, request
 from werkzeug.exceptions import HTTPException
 
-from . import api, feeds, limits, live, logs, retention, web, webhooks
+from . import api, feeds, limits, live, logs, rendered, retention, share, web, webhooks
 from .config import Settings
 from .errors import ApiError
 from .openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
@@ -68,6 +68,8 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
         GROUPKIT_SETTINGS=settings, GROUPKIT_TOOLS=registry.tools,
         GROUPKIT_REGISTRY=registry, GROUPKIT_STORAGE=storage,
         GROUPKIT_CLOCK=clock or utc_clock, GROUPKIT_LIVE=live.LiveHub(storage),
+        GROUPKIT_RENDERED=rendered.RenderCache(),
+        GROUPKIT_TRUSTED=limits.parse_networks(settings.trusted_proxies),
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         JSON_SORT_KEYS=False)
     app.jinja_loader = ChoiceLoader([FileSystemLoader(str(HERE / "templates")),
@@ -85,6 +87,7 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
             app.add_url_rule(f"/static/{tool.name}/<path:filename>", f"static_{tool.name}",
                              _static_view(tool.static))
     web.mount(app)
+    share.mount(app)
     if any(tool.feed is not None for tool in registry.tools.values()):
         feeds.mount(app)
     _mount_documents(app, registry)

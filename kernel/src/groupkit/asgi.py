@@ -6,13 +6,64 @@ Migrations ran once in `groupkit serve` before the workers started.
 
 from __future__ import annotations
 
+import json
+import logging
 import os
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
 
-from . import logs
-from .app import create_app
+from . import logs, metrics
+from .app import HTTP_MESSAGES, create_app
 from .config import load_settings
+
+#: Most of an oversized body read (and dropped) before the 413; more is not waited for.
+DRAIN_LIMIT = 16 * 1024 * 1024
+
+Scope = MutableMapping[str, Any]
+ASGIApp = Callable[..., Awaitable[None]]
+
+
+class DrainOversized:
+    """Answer a request whose Content-Length is over the limit with the JSON 413 only after
+    reading its body: a reverse proxy still sending the body when the connection closes
+    would answer 502 (nginx: "writev() failed") instead of passing our 413 on."""
+
+    def __init__(self, inner: ASGIApp, limit: int) -> None:
+        self.inner, self.limit = inner, limit
+        self.body = json.dumps({"error": HTTP_MESSAGES[413]}, ensure_ascii=False).encode()
+        self.access = logging.getLogger("groupkit.access")
+
+    async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Any]],
+                       send: Callable[[Any], Awaitable[None]]) -> None:
+        length = -1
+        if scope["type"] == "http":
+            header = next((v for k, v in scope["headers"] if k == b"content-length"), b"")
+            length = int(header) if header.isdigit() else -1
+        if length <= self.limit:
+            await self.inner(scope, receive, send)
+            return
+        read = 0
+        while read <= DRAIN_LIMIT:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            read += len(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        await send({"type": "http.response.start", "status": 413, "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(self.body)).encode())]})
+        await send({"type": "http.response.body", "body": self.body})
+        path = logs.redact(scope["path"])
+        self.access.info("%s %s 413", scope["method"], path, extra={
+            "method": scope["method"], "path": path, "status": 413, "ms": 0.0})
+
 
 # JSON lines on stderr: one per request (credentials redacted) and every unexpected failure.
 logs.configure()
 
-app = create_app(load_settings(), run_migrations=os.environ.get("GROUPKIT_MIGRATED") != "1")
+settings = load_settings()
+app = create_app(settings, run_migrations=os.environ.get("GROUPKIT_MIGRATED") != "1")
+setattr(app, "asgi_app", DrainOversized(app.asgi_app, settings.max_body_bytes))  # noqa: B010
+# GET /metrics and request, database and live-stream counts, when [metrics] enables them.
+metrics.install(app, settings)

@@ -12,36 +12,98 @@ from pathlib import Path
 from .config import ConfigError, Settings, load_settings
 
 
-def _settings(args: argparse.Namespace) -> Settings:
+def _settings(args: argparse.Namespace, create_directory: bool = False) -> Settings:
     try:
-        return load_settings(args.config)
+        return load_settings(args.config, create_directory=create_directory)
     except ConfigError as exc:
         raise SystemExit(f"groupkit: {exc}") from None
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    from hypercorn.config import Config
-    from hypercorn.run import run
+def _database_label(url: str) -> str:
+    """Where the database is, without its password (which may be in the query too)."""
+    from .storage import postgres_parameters, sqlite_path
 
-    settings = _settings(args)
-    if args.config:
-        os.environ["GROUPKIT_CONFIG"] = os.path.abspath(args.config)
-    cmd_migrate(args, quiet=True)
-    os.environ["GROUPKIT_MIGRATED"] = "1"
-    config = Config()
-    config.application_path = "groupkit.asgi:app"
-    config.bind = [f"[{args.host}]:{args.port}" if ":" in args.host else f"{args.host}:{args.port}"]
-    config.workers = args.workers
-    config.accesslog = None
+    if url.startswith("sqlite:"):
+        return sqlite_path(url)
+    params = postgres_parameters(url)
+    return f"{params.get('host', 'localhost')}/{params['dbname']}"
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Migrate, bind, start supervised hypercorn workers (`groupkit.supervisor`)."""
+    import logging
+    import tempfile
+
+    from hypercorn.config import Config
+
+    from . import logs
+    from .supervisor import StartFailed, Supervisor
+
+    logs.configure()
+    if args.workers < 1:
+        logs.fatal(ValueError("--workers must be at least 1"))
+        return 2
+    metrics_dir = None
     try:
-        import uvloop  # noqa: F401
-        config.worker_class = "uvloop"
-    except ImportError:
-        config.worker_class = "asyncio"
-    print(f"groupkit: serving {settings.mode} on http://{args.host}:{args.port}/ "
-          f"with {args.workers} worker(s), database {settings.database_url.split('@')[-1]}",
-          flush=True)
-    return run(config) or 0
+        settings = load_settings(args.config)
+        if args.config:
+            os.environ["GROUPKIT_CONFIG"] = os.path.abspath(args.config)
+        _migrate(settings, create_directory=not settings.production)
+        os.environ["GROUPKIT_MIGRATED"] = "1"
+        if settings.metrics_enabled and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            # Every worker writes its samples here; /metrics in any worker adds them up.
+            metrics_dir = tempfile.mkdtemp(prefix="groupkit-metrics-")
+            os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+        elif settings.metrics_enabled:  # a directory of the operator's: last run's samples go
+            for stale in Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).glob("*.db"):
+                stale.unlink()
+        config = Config()
+        config.application_path = "groupkit.asgi:app"
+        config.bind = [f"[{args.host}]:{args.port}" if ":" in args.host
+                       else f"{args.host}:{args.port}"]
+        config.workers = args.workers
+        config.accesslog = None
+        config.errorlog = logging.getLogger("hypercorn.error")  # JSON lines like ours
+        try:
+            import uvloop  # noqa: F401
+            from hypercorn.asyncio.run import uvloop_worker as worker_func
+        except ImportError:
+            from hypercorn.asyncio.run import asyncio_worker as worker_func
+        sockets = config.create_sockets()
+    except Exception as error:
+        logs.fatal(error)
+        return 1
+
+    def serving() -> None:
+        logging.getLogger("groupkit").info(
+            "serving %s on http://%s:%s/ with %s worker(s), database %s", settings.mode,
+            args.host, args.port, args.workers, _database_label(settings.database_url))
+
+    def forget(pid: int) -> None:
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            from prometheus_client import multiprocess
+
+            multiprocess.mark_process_dead(pid)
+
+    supervisor = Supervisor(worker_func, config, sockets, args.workers, on_worker_exit=forget)
+    try:
+        return supervisor.serve(serving)
+    except StartFailed as failed:
+        logging.getLogger("groupkit").critical(
+            "groupkit cannot start: %s", failed.summary,
+            extra={"hint": failed.hint, "traceback": failed.trace})
+        return 1
+    except Exception as error:  # the master itself failed: still one JSON line, exit 1
+        supervisor.stop()
+        logs.fatal(error, "the supervisor failed: " + logs.describe(error)[0])
+        return 1
+    finally:
+        for sock in sockets.secure_sockets + sockets.insecure_sockets:
+            sock.close()
+        if metrics_dir is not None:
+            import shutil
+
+            shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
 def cmd_tools(args: argparse.Namespace) -> int:
@@ -67,24 +129,34 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_migrate(args: argparse.Namespace, quiet: bool = False) -> int:
+def _migrate(settings: Settings, *, create_directory: bool = False) -> dict[str, list[str]]:
     from .app import migrate
     from .plugins import load_tools
     from .storage import Storage, open_database
 
-    settings = _settings(args)
-    storage = Storage(open_database(settings.database_url, 1), 1)
+    storage = Storage(open_database(settings.database_url, 1,
+                                    create_directory=create_directory), 1)
     storage.bind()
     try:
-        ran = migrate(storage, load_tools(settings))
+        return migrate(storage, load_tools(settings))
     finally:
         storage.close()
-    if not quiet:
-        for app_name, names in ran.items():
-            for name in names:
-                print(f"applied {app_name} {name}")
-        if not any(ran.values()):
-            print("nothing to migrate")
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from .storage import DatabaseUrlError
+
+    settings = _settings(args, create_directory=args.create)
+    try:
+        ran = _migrate(settings, create_directory=args.create or not settings.production)
+    except DatabaseUrlError as error:
+        print(f"groupkit: {error}", file=sys.stderr)
+        return 1
+    for app_name, names in ran.items():
+        for name in names:
+            print(f"applied {app_name} {name}")
+    if not any(ran.values()):
+        print("nothing to migrate")
     return 0
 
 
@@ -98,7 +170,8 @@ def cmd_prune(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     registry = load_tools(settings)
-    storage = Storage(open_database(settings.database_url, 1), 1)
+    storage = Storage(open_database(settings.database_url, 1,
+                                    create_directory=not settings.production), 1)
     storage.bind()
     try:
         migrate(storage, registry)
@@ -112,22 +185,43 @@ def cmd_prune(args: argparse.Namespace) -> int:
     return 0
 
 
+def _connection_problem(settings: Settings) -> str | None:
+    """Why `serve` could not reach a PostgreSQL database now, or None."""
+    if not settings.database_url.startswith(("postgresql:", "postgres:")):
+        return None
+    import psycopg2
+
+    from .storage import postgres_parameters
+
+    params = postgres_parameters(settings.database_url)
+    params.setdefault("connect_timeout", "10")
+    try:
+        psycopg2.connect(**params).close()
+    except psycopg2.Error as error:
+        return "cannot connect to the database: " + (str(error).strip().splitlines() or [""])[0]
+    return None
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    """Report every problem of a config file with its line; exit 1 if there is any."""
+    """Report every problem of a config file with its line, with the environment's overrides
+    applied as `serve` applies them; exit 1 if there is any. Tools that are not installed
+    are named only when nothing else is wrong (a broken file may not mean its tool list)."""
     import importlib.metadata
 
-    from .config import DEFAULT_CONFIG_PATH, check_file, line_of, settings_from_mapping
+    from .config import DEFAULT_CONFIG_PATH, check_file, line_of
     from .plugins import ENTRY_POINT_GROUP
 
     path = args.config or os.environ.get("GROUPKIT_CONFIG") or str(DEFAULT_CONFIG_PATH)
     problems = check_file(path)
     if not problems:
-        from pathlib import Path
-
-        import tomli
-
+        settings = load_settings(path)
         text = Path(path).read_text(encoding="utf-8")
-        settings = settings_from_mapping(tomli.loads(text))
+        where = ("$GROUPKIT_DATABASE_URL" if os.environ.get("GROUPKIT_DATABASE_URL")
+                 else f"{path}:{line_of(text, 'database.url')}")
+        unreachable = None if args.offline else _connection_problem(settings)
+        if unreachable:
+            problems = [f"{where}: {unreachable}"]
+    if not problems:
         installed = {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
         problems = [f"{path}:{line_of(text, 'tools.enabled')}: tools.enabled names {name!r}, "
                     f"which is not installed (installed: {', '.join(sorted(installed))})"
@@ -209,8 +303,9 @@ def cmd_new_plugin(args: argparse.Namespace) -> int:
             path.write_text(text, encoding="utf-8")
         if TEMPLATE_NAME in path.name:
             path.rename(path.with_name(path.name.replace(TEMPLATE_NAME, name)))
-    print(f"created {target}: next, `pip install -e {target}` (or `uv add --editable "
-          f"{target}`), then run its tests with `pytest {target}`")
+    print(f"created {target}: next, install it where groupkit is installed "
+          f"(`uv pip install -e {target}` or `pip install -e {target}`; in groupkit's own uv "
+          f"workspace see \"Installing\" in docs/plugins.md), then run `pytest {target}`")
     return 0
 
 
@@ -236,6 +331,12 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--config", dest="config", default=argparse.SUPPRESS)
         if name == "backup":
             sub.add_argument("destination", help="new file to write the copy to")
+        if name == "check":
+            sub.add_argument("--offline", action="store_true",
+                             help="do not try to connect to a PostgreSQL database")
+        if name == "migrate":
+            sub.add_argument("--create", action="store_true",
+                             help="create the SQLite database's directory if it is missing")
         sub.set_defaults(run=func)
     new = commands.add_parser("new-plugin", help="start a tool plugin from the template")
     new.add_argument("name", help="the tool's url name, e.g. karaoke")

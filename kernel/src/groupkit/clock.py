@@ -3,8 +3,26 @@ calendar days and weeks in a named time zone (several tools count Sydney days or
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+from collections.abc import Iterator
+from contextvars import ContextVar
 from zoneinfo import ZoneInfo
+
+#: Set while a view is computed for the render cache: a view that reads the clock is noted,
+#: so the cache never keeps it beyond what its tool declares (`Tool.view_time`).
+_clock_reads: ContextVar[list[bool] | None] = ContextVar("groupkit_clock_reads", default=None)
+
+
+@contextlib.contextmanager
+def watching_clock() -> Iterator[list[bool]]:
+    """Within the block, `request_time()` appends to the list it yields."""
+    seen: list[bool] = []
+    token = _clock_reads.set(seen)
+    try:
+        yield seen
+    finally:
+        _clock_reads.reset(token)
 
 
 def aware(moment: dt.datetime) -> dt.datetime:
@@ -17,6 +35,9 @@ def request_time() -> dt.datetime:
     `Call` (views, page renderers). Outside a request (a script) it is the wall clock."""
     from quart import current_app, has_app_context
 
+    seen = _clock_reads.get()
+    if seen is not None:
+        seen.append(True)
     if has_app_context():
         clock = current_app.config.get("GROUPKIT_CLOCK")
         if callable(clock):

@@ -4,17 +4,30 @@ from __future__ import annotations
 
 
 class ApiError(Exception):
-    """A refusal a client is meant to read: rendered as `{"error": message}` with `status`."""
+    """A refusal a client is meant to read: rendered as `{"error": message}` with `status`.
+
+    `field` names the request field the message is about, for a page to show it next to
+    that field; it is sent as an extra `field` member only where an operation documents it
+    (the organiser's edit), so every other body stays exactly the spec's `{"error": ...}`.
+    `confirm` marks a refusal the organiser may override by sending `"confirm": true`."""
 
     def __init__(self, status: int, message: str,
-                 headers: dict[str, str] | None = None) -> None:
+                 headers: dict[str, str] | None = None, *, field: str | None = None,
+                 confirm: bool = False) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.headers = headers or {}
+        self.field = field
+        self.confirm = confirm
 
-    def body(self) -> dict[str, str]:
-        return {"error": self.message}
+    def body(self) -> dict[str, object]:
+        body: dict[str, object] = {"error": self.message}
+        if self.field:
+            body["field"] = self.field
+        if self.confirm:
+            body["confirm"] = True
+        return body
 
 
 NOT_FOUND_MESSAGE = "Nothing here — check the link you were given."
@@ -25,9 +38,11 @@ def not_found(message: str = NOT_FOUND_MESSAGE) -> ApiError:
     return ApiError(404, message)
 
 
-def bad_request(message: str) -> ApiError:
-    return ApiError(400, message)
+def bad_request(message: str, field: str | None = None) -> ApiError:
+    return ApiError(400, message, field=field)
 
 
-def conflict(message: str) -> ApiError:
-    return ApiError(409, message)
+def conflict(message: str, field: str | None = None, *, confirm: bool = False) -> ApiError:
+    """A 409; `confirm=True` when the organiser may go ahead by resending with
+    `"confirm": true` (an edit that redraws, say), never for losing someone's claim."""
+    return ApiError(409, message, field=field, confirm=confirm)

@@ -11,7 +11,7 @@ tool builds the events (`Tool.feed`) from the instance's current state at every 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -23,7 +23,7 @@ from .errors import ApiError
 from .fields import Exact
 from .schema import Schema
 from .slots import SlotClaim
-from .storage import Instance
+from .storage import Credential, Instance
 from .tokens import issue_token, lookup_token, revoke_tokens
 from .tool import Call, Operations, Tool
 
@@ -88,14 +88,26 @@ def slot_feed_operations(ops: Operations, not_held: str, events: Feed) -> Feed:
         slot_id = call.data["slotId"]
         if not slot_id:
             return {"ok": True, "revoked": revoke_tokens(call.instance, FEED)}
-        from .storage import Credential
-
         revoked = (Credential.delete()
                    .where((Credential.instance == call.instance) & (Credential.kind == FEED)
                           & Credential.ref.startswith(f"{slot_id}:")).execute())
         return {"ok": True, "revoked": int(revoked)}
 
     return events
+
+
+def follow_moved_claims(instance: Instance, moves: Mapping[str, str]) -> None:
+    """An organiser's edit moved claims to new slot ids (`regroup_slots`): each feed keeps
+    following its claim (its `ref` is `<slotId>:<secret digest>`)."""
+    if not moves:
+        return
+    feeds = Credential.select().where((Credential.instance == instance)
+                                      & (Credential.kind == FEED))
+    for credential in feeds:
+        slot_id, _, secret_digest = credential.ref.partition(":")
+        if slot_id in moves:
+            Credential.update(ref=f"{moves[slot_id]}:{secret_digest}").where(
+                Credential.id == credential.id).execute()
 
 
 def _events(token: str, base_url: str) -> bytes | None:

@@ -11,12 +11,31 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import marshmallow as ma
 
 _WHITESPACE = re.compile(r"\s+")
+
+#: Characters that print as nothing: zero-width space, non-joiner and joiner, the word
+#: joiner and invisible operators, the byte-order mark, soft hyphen and the bidi marks,
+#: embeddings, overrides and isolates. A value made only of them (and whitespace) is empty,
+#: and two names differing only by them are the same name.
+INVISIBLE = "".join(chr(code) for first, last in (
+    (0x00AD, 0x00AD), (0x061C, 0x061C), (0x180E, 0x180E), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x2064), (0x2066, 0x206F), (0xFEFF, 0xFEFF)) for code in range(first, last + 1))
+_INVISIBLE = re.compile(f"[{INVISIBLE}]+")
+#: What trimming removes from either end: whitespace (every character `str.strip()` removes;
+#: none lies above U+3000) and the invisible characters. `str.strip(chars)` is linear, where
+#: a regex anchored at the end would be quadratic on a long run of spaces.
+TRIMMED = "".join(chr(code) for code in range(0x3001) if chr(code).isspace()) + INVISIBLE
+
+#: The most digits a whole number may be written with (after leading zeros) before it is
+#: read as "too large" rather than converted: far beyond every bound a field takes, and far
+#: below Python's integer-string conversion limit, so no input reaches `int()` unbounded.
+MAX_DIGITS = 100
 
 
 MAX_DEPTH = 32
@@ -35,6 +54,8 @@ def js_string(value: Any, depth: int = 0) -> str:
     if isinstance(value, float):
         if math.isfinite(value) and value == int(value) and abs(value) < 1e21:
             return str(int(value))
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
         return repr(value)
     if isinstance(value, list):
         if depth >= MAX_DEPTH:
@@ -56,16 +77,31 @@ def truthy(value: Any) -> bool:
     return True
 
 
+def _trim(value: str) -> str:
+    """NFC, so one text typed two ways is stored and compared alike; then both ends trimmed
+    of whitespace and invisible characters. Only invisibles left means empty, so the spec's
+    "required" message applies to a value that shows nothing."""
+    text = unicodedata.normalize("NFC", value).strip(TRIMMED)
+    return text if _INVISIBLE.sub("", text).strip() else ""
+
+
 def clean_line(value: str, limit: int) -> str:
     """C(n): trim, collapse every whitespace run to one space, then cut to n code points."""
-    return _WHITESPACE.sub(" ", value).strip()[:limit]
+    return _trim(_WHITESPACE.sub(" ", value))[:limit]
 
 
 def clean_text(value: str, limit: int, crlf: bool = False) -> str:
     """T(n): trim both ends, keep inner whitespace and line breaks, cut to n code points."""
     if crlf:
         value = value.replace("\r\n", "\n")
-    return value.strip()[:limit]
+    return _trim(value)[:limit]
+
+
+def text_key(value: str) -> str:
+    """What two names are compared by: NFC, invisible characters dropped, case folded. "Zoë"
+    typed composed or decomposed, or with a zero-width space inside, is one name."""
+    bare = _INVISIBLE.sub("", unicodedata.normalize("NFD", value))
+    return unicodedata.normalize("NFC", bare.casefold())
 
 
 def as_text(value: Any, convert: str) -> str:
@@ -159,14 +195,16 @@ class Choice(SpecField):
 
 class Flag(SpecField):
     """A boolean read with JavaScript truthiness; `only_false_clears` for 'default true, only
-    an explicit false turns it off'."""
+    an explicit false turns it off'; `description` documents an optional addition's meaning
+    in the OpenAPI document."""
 
     openapi_type = "boolean"
 
     def __init__(self, default: bool = False, only_false_clears: bool = False,
-                 **kwargs: Any) -> None:
+                 description: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.default_value, self.only_false_clears = default, only_false_clears
+        self.description = description
 
     def clean(self, value: Any) -> bool:
         if self.only_false_clears:
@@ -176,12 +214,35 @@ class Flag(SpecField):
         return truthy(value)
 
     def openapi(self) -> dict[str, Any]:
-        return {"type": "boolean", "default": self.default_value}
+        described = {"description": self.description} if self.description else {}
+        return {"type": "boolean", "default": self.default_value, **described}
+
+
+def bounded_int(text: str) -> int | None:
+    """The integer written as `text` (an optional sign, then digits), or None when its digits
+    (leading zeros aside) number more than MAX_DIGITS: the one rule every numeric field
+    reads digit strings by, so no input of any size reaches `int()`."""
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > MAX_DIGITS:
+        return None
+    number = int(digits or "0")
+    return -number if text.startswith("-") else number
+
+
+def json_int(text: str) -> int | float:
+    """A JSON integer as `json.loads(parse_int=...)` reads it: within MAX_DIGITS the integer,
+    beyond it the signed infinity a browser's JSON.parse gives, which no field takes as a
+    whole number."""
+    number = bounded_int(text)
+    if number is not None:
+        return number
+    return -math.inf if text.startswith("-") else math.inf
 
 
 def whole_number(value: Any, numeric_strings: bool = True, bools: bool = False) -> int | None:
-    """The integer a value stands for, or None: missing, null, fractions, text and (unless
-    `bools`) booleans stand for nothing."""
+    """The integer a value stands for, or None: missing, null, fractions, text, numbers too
+    long to be any field's (see `bounded_int`) and (unless `bools`) booleans stand for
+    nothing."""
     if isinstance(value, bool):
         return int(value) if bools else None
     if isinstance(value, int):
@@ -191,7 +252,7 @@ def whole_number(value: Any, numeric_strings: bool = True, bools: bool = False) 
     if isinstance(value, str) and numeric_strings:
         text = value.strip()
         if re.fullmatch(r"[+-]?\d+", text):
-            return int(text)
+            return bounded_int(text)
         if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?|[+-]?\d+[eE][+-]?\d+", text):
             number = float(text)
             return int(number) if math.isfinite(number) and number.is_integer() else None
@@ -221,10 +282,11 @@ class WholeNumber(SpecField):
 
 
 def first_duplicate(names: Sequence[str]) -> str | None:
-    """The first name that repeats an earlier one ignoring case, in its cleaned form."""
+    """The first name that repeats an earlier one ignoring case, Unicode normalisation and
+    invisible characters (see `text_key`), in its cleaned form."""
     seen: set[str] = set()
     for name in names:
-        key = name.casefold()
+        key = text_key(name)
         if key in seen:
             return name
         seen.add(key)

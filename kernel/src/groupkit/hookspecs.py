@@ -26,9 +26,10 @@ if TYPE_CHECKING:
     from .tool import Tool
 
 #: The version of this contract (the hooks plus `groupkit.__all__`). A plugin states the
-#: version it was written for as `Tool(plugin_api=...)`; a plugin asking for another version
-#: is refused at start-up with a message naming it, and the other tools still load. It
-#: changes only when a plugin written for the previous version could break.
+#: versions it supports as literals, `Tool(plugin_api=(1, 1))`; a plugin whose range leaves
+#: this version out is refused at start-up with a message naming it, and the other tools
+#: still load. It changes only when a plugin written for the previous version could break;
+#: docs/plugins.md lists what changed in each version.
 PLUGIN_API_VERSION = 1
 
 hookspec = pluggy.HookspecMarker("groupkit")

@@ -16,6 +16,11 @@ duplicated wake-up can never send a page a wrong state; at worst it refreshes on
 The stream sends `event: version` with the version number on connect and on every change,
 `event: gone` when the instance is deleted, a comment every 15 s to keep proxies open, and
 ends after a few minutes (the browser reconnects on its own, `retry: 1000`).
+
+A public page asks for `?page=public`: then each change arrives as `event: page` whose data
+is the version, a newline and the whole public page as it is now. It is rendered (or taken
+from the render cache) once per version per worker and the same text goes to every stream,
+so a change seen by a hundred open pages costs one render, not a hundred requests.
 """
 
 from __future__ import annotations
@@ -23,9 +28,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import select
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from . import resolve
@@ -38,13 +44,28 @@ KEEPALIVE_SECONDS = 15.0
 STREAM_SECONDS = 300.0
 
 log = logging.getLogger("groupkit.live")
+#: Renders the public page of the stream's instance as it is now: (version, html), or None
+#: when it cannot (deleted meanwhile).
+PageRenderer = Callable[[], Awaitable[tuple[int, str] | None]]
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def page_event(version: int, html: str) -> str:
+    """An SSE event carrying the version and the page (every line its own `data:`)."""
+    lines = "\ndata: ".join(_LINE_BREAK.split(html))
+    return f"event: page\ndata: {version}\ndata: {lines}\n\n"
 
 
 def changed(instance: Instance) -> None:
-    """Record that `instance` changed; call inside the write transaction that changed it."""
-    Instance.update(version=Instance.version + 1).where(Instance.id == instance.id).execute()
+    """Record that `instance` changed; call inside the write transaction that changed it.
+    On PostgreSQL the version bump and the notification are one statement (one round trip)."""
     if is_postgres():
-        database.execute_sql("SELECT pg_notify(%s, %s)", (CHANNEL, instance.slug))
+        database.execute_sql(
+            "UPDATE instance SET version = version + 1 WHERE id = %s "
+            "RETURNING pg_notify(%s, slug)", (instance.id, CHANNEL))
+        return
+    database.execute_sql("UPDATE instance SET version = version + 1 WHERE id = ?",
+                         (instance.id,))
 
 
 def _versions(slugs: list[str]) -> dict[str, int]:
@@ -62,6 +83,36 @@ class LiveHub:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._listener: _Listener | None = None
+        #: Open streams by client address, for the per-client cap (`streams_per_client`).
+        self.clients: dict[str, int] = {}
+        #: The page event being made for a slug's latest version, shared by its streams.
+        self.pages: dict[str, tuple[int, asyncio.Task[str | None]]] = {}
+
+    async def page_for(self, slug: str, version: int, render: PageRenderer) -> str | None:
+        """The `page` event for `slug` at `version` or later: made once for every stream of
+        this worker that waits on it."""
+        made = self.pages.get(slug)
+        if made is None or made[0] < version:
+            async def make() -> str | None:
+                rendered = await render()
+                return None if rendered is None else page_event(*rendered)
+            made = (version, asyncio.get_running_loop().create_task(make()))
+            self.pages[slug] = made
+        try:
+            return await asyncio.shield(made[1])
+        except Exception:
+            log.exception("live: rendering the page event failed")
+            return None
+
+    def streams_of(self, client: str) -> int:
+        return self.clients.get(client, 0)
+
+    def _hold(self, client: str, delta: int) -> None:
+        count = self.clients.get(client, 0) + delta
+        if count > 0:
+            self.clients[client] = count
+        else:
+            self.clients.pop(client, None)
 
     async def open(self, tool: str, slug: str) -> tuple[int, asyncio.Queue[int | None]]:
         """Start watching; 404 (`ApiError`) for anything `by_slug` would refuse."""
@@ -79,6 +130,7 @@ class LiveHub:
             if not watchers:
                 del self.queues[slug]
                 self.sent.pop(slug, None)
+                self.pages.pop(slug, None)
 
     def _ensure_running(self) -> None:
         if self._wake is None:
@@ -177,14 +229,22 @@ class _Listener(threading.Thread):
                     conn.close()
 
 
-async def stream(hub: LiveHub, tool: str, slug: str) -> AsyncIterator[str]:
-    """The text of one SSE stream; raises the usual 404 before any byte is sent."""
-    version, queue = await hub.open(tool, slug)
-    return _events(hub, slug, version, queue)
+async def stream(hub: LiveHub, tool: str, slug: str, client: str = "",
+                 page: PageRenderer | None = None) -> AsyncIterator[str]:
+    """The text of one SSE stream; raises the usual 404 before any byte is sent. The stream
+    counts against `client`'s cap from now until it ends; with `page`, changes arrive as
+    `page` events."""
+    hub._hold(client, 1)
+    try:
+        version, queue = await hub.open(tool, slug)
+    except BaseException:
+        hub._hold(client, -1)
+        raise
+    return _events(hub, slug, version, queue, client, page)
 
 
-async def _events(hub: LiveHub, slug: str, version: int,
-                  queue: asyncio.Queue[int | None]) -> AsyncIterator[str]:
+async def _events(hub: LiveHub, slug: str, version: int, queue: asyncio.Queue[int | None],
+                  client: str, page: PageRenderer | None) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + STREAM_SECONDS
     try:
@@ -200,6 +260,8 @@ async def _events(hub: LiveHub, slug: str, version: int,
             if current is None:
                 yield "event: gone\ndata: {}\n\n"
                 return
-            yield f"event: version\ndata: {current}\n\n"
+            pushed = await hub.page_for(slug, current, page) if page is not None else None
+            yield pushed or f"event: version\ndata: {current}\n\n"
     finally:
         hub.close(slug, queue)
+        hub._hold(client, -1)

@@ -1,26 +1,51 @@
 """Structured logs: one JSON object per line, and one access record per request (method,
 path with every capability code redacted, status, duration). Logs are read by more people
-than links are shared with, so a credential never reaches them."""
+than links are shared with, so a credential never reaches them, not even a piece of one
+from a mangled link."""
 
 from __future__ import annotations
 
 import json
 import logging
+import re
+import sys
 import time
+import traceback
 from typing import Any
 
 from quart import Quart, Response, request
 
+from .credentials import ALPHABET
+
 REDACTED = "…"
 #: Attributes every LogRecord has; anything else was passed as `extra` and is a field.
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+#: Six or more characters of the credential alphabet in a row: a slug tail, an editToken,
+#: a participant token or a claim secret, whole, cut short or run into other text.
+_TOKEN_RUN = re.compile(f"[{ALPHABET}]{{6,}}", re.IGNORECASE)
+#: Words of the service's own routes (tool names, `events`, `export`, ...) that merely look
+#: like a run of the alphabet; learnt from each app's URL map (`learn_route_words`).
+_ROUTE_WORDS: set[str] = set()
+
+
+def learn_route_words(app: Quart) -> None:
+    """Remember the literal words of `app`'s routes, which `redact` leaves readable."""
+    for rule in app.url_map.iter_rules():
+        literal = re.sub(r"<[^>]*>", "/", rule.rule)
+        _ROUTE_WORDS.update(_TOKEN_RUN.findall(literal))
+
+
+def _redact_runs(part: str) -> str:
+    return _TOKEN_RUN.sub(lambda m: m.group(0) if m.group(0) in _ROUTE_WORDS else REDACTED, part)
 
 
 def redact(path: str) -> str:
-    """The path with capability codes (slugs, editTokens, participant tokens: every segment
-    of 16 or more characters after the tool name) replaced by `…`."""
+    """The path with capability codes replaced by `…`: every segment of 16 or more
+    characters after the first, and anywhere in the path every run of six or more characters
+    of the credential alphabet that is not a word of a route (a token pasted whole, cut
+    short, glued to `/e` or to another link)."""
     parts = path.split("/")
-    return "/".join(REDACTED if len(part) >= 16 and i >= 2 else part
+    return "/".join(REDACTED if len(part) >= 16 and i >= 2 else _redact_runs(part)
                     for i, part in enumerate(parts))
 
 
@@ -37,7 +62,8 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure() -> None:
-    """JSON lines on stderr, unless the host application configured logging itself."""
+    """JSON lines on stderr, unless the host application configured logging itself; Python
+    warnings become records too, so nothing plain reaches the log."""
     root = logging.getLogger()
     if root.handlers:
         return
@@ -45,10 +71,47 @@ def configure() -> None:
     handler.setFormatter(JsonFormatter())
     root.addHandler(handler)
     root.setLevel(logging.INFO)
+    logging.captureWarnings(True)
+
+
+def describe(error: BaseException) -> tuple[str, str]:
+    """A one-line summary and a hint for an error that stops the service from starting."""
+    from .config import ConfigError
+    from .storage import DatabaseUrlError
+
+    first = (str(error).strip().splitlines() or [""])[0]
+    if isinstance(error, (ConfigError, DatabaseUrlError)):
+        return first, "run `groupkit check` to see every problem of the configuration"
+    if type(error).__name__ == "OperationalError":  # peewee's and psycopg2's
+        return (f"cannot use the database: {first}",
+                "is the database server running, and are database.url (or "
+                "$GROUPKIT_DATABASE_URL) and its password right? `groupkit check` tries it")
+    if isinstance(error, PermissionError):
+        return (f"permission denied: {error.filename or first}",
+                "the service user must be able to read the config file and write the "
+                "database's directory")
+    if isinstance(error, OSError) and error.errno == 98:
+        return (f"address already in use: {first}",
+                "another process listens on that --host/--port; stop it or choose another")
+    return (f"{type(error).__name__}: {first}",
+            "the traceback field says where; if it is not the configuration, report it")
+
+
+def fatal(error: BaseException, summary: str | None = None) -> None:
+    """The one JSON line a process that cannot start leaves: summary, hint, traceback."""
+    configure()
+    described, hint = describe(error)
+    logging.getLogger("groupkit").critical(
+        "groupkit cannot start: %s", summary or described, extra={
+            "hint": hint, "traceback": "".join(traceback.format_exception(error)).rstrip()})
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    sys.stderr.flush()
 
 
 def install_request_log(app: Quart) -> None:
     access = logging.getLogger("groupkit.access")
+    learn_route_words(app)
 
     @app.before_request
     async def start_timer() -> None:

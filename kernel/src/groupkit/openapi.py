@@ -53,6 +53,15 @@ class DocumentBuilder:
         self.spec.components.schema("Error", {
             "type": "object", "required": ["error"],
             "properties": {"error": {"type": "string"}}})
+        self.spec.components.schema("FieldError", {
+            "type": "object", "required": ["error"],
+            "properties": {
+                "error": {"type": "string", "description": "the spec's message, exactly"},
+                "field": {"type": "string",
+                          "description": "the request field the message is about, when one"},
+                "confirm": {"type": "boolean", "description": (
+                    "true when sending the same body again with `\"confirm\": true` "
+                    "goes ahead")}}})
         self.spec.components.schema("Created", {
             "type": "object", "required": ["slug", "editToken"],
             "properties": {"slug": {"type": "string"},
@@ -75,13 +84,16 @@ class DocumentBuilder:
                       "required": sorted(set(schema.get("required", [])) | set(extra))}
         return schema
 
-    def error_responses(self, statuses: Mapping[int, str]) -> dict[str, Any]:
+    def error_responses(self, statuses: Mapping[int, str],
+                        fields: bool = False) -> dict[str, Any]:
+        """fields: 400 and 409 bodies may name their field (`FieldError`)."""
         responses = {}
         for status in sorted(set(statuses) | {404, 413}):
             description = statuses.get(status) or ERROR_DESCRIPTIONS.get(status, "Error")
-            responses[str(status)] = {
-                "description": description,
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+            name = "FieldError" if fields and status in (400, 409) else "Error"
+            schema = {"$ref": f"#/components/schemas/{name}"}
+            responses[str(status)] = {"description": description,
+                                      "content": {"application/json": {"schema": schema}}}
         return responses
 
     def add_create(self, tool: Tool) -> None:
@@ -134,8 +146,13 @@ class DocumentBuilder:
             errors.setdefault(429, ERROR_DESCRIPTIONS[429])
             extra = {"slug": {"type": "string"}} if op.kind == "public" else None
             if op.body is not None or extra:
+                body = self.body_schema(op.body, extra)
+                if op.partial:
+                    body["properties"] = {**body.get("properties", {}), "confirm": {
+                        "type": "boolean",
+                        "description": "go ahead with a change a 409 asked to confirm"}}
                 operation["requestBody"] = {"required": op.kind == "public", "content": {
-                    "application/json": {"schema": self.body_schema(op.body, extra)}}}
+                    "application/json": {"schema": body}}}
         if op.body is not None:
             errors.setdefault(400, ERROR_DESCRIPTIONS[400])
         success: dict[str, Any] = {"description": "Success."}
@@ -143,7 +160,8 @@ class DocumentBuilder:
             success["content"] = {"application/json": {"schema": self.body_schema(op.returns)}}
         else:
             success["content"] = {op.content_type.split(";")[0]: {"schema": {"type": "string"}}}
-        operation["responses"] = {str(op.status): success, **self.error_responses(errors)}
+        operation["responses"] = {str(op.status): success,
+                                  **self.error_responses(errors, fields=op.partial)}
         self.spec.path(path=path, operations={op.method.lower(): operation})
 
     def build(self) -> dict[str, Any]:

@@ -20,6 +20,10 @@ NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]{1,29}$")
 RESERVED_NAMES = frozenset({"static", "openapi", "docs", "healthz", "api", "new"})
 REQUIRED_TEMPLATES = ("create.html", "public.html", "organiser.html")
 
+MISSING_API = (f"its Tool declares no plugin_api: add the range of groupkit plugin API "
+               f"versions it supports, e.g. plugin_api=({hookspecs.PLUGIN_API_VERSION}, "
+               f"{hookspecs.PLUGIN_API_VERSION})")
+
 log = logging.getLogger("groupkit.plugins")
 
 
@@ -51,11 +55,9 @@ def validate(tool: Any, expected_name: str | None) -> str | None:
     """The reason a declaration cannot be served, or None."""
     if not isinstance(tool, Tool):
         return "groupkit_tool() did not return a groupkit.Tool"
-    if tool.plugin_api != hookspecs.PLUGIN_API_VERSION:
-        return (f"tool {tool.name!r} {tool.version} is written for groupkit plugin API "
-                f"{tool.plugin_api}, but this groupkit provides plugin API "
-                f"{hookspecs.PLUGIN_API_VERSION}: install a release of the plugin made for "
-                f"API {hookspecs.PLUGIN_API_VERSION}")
+    problem = api_problem(tool)
+    if problem:
+        return problem
     if not NAME_PATTERN.match(tool.name) or tool.name in RESERVED_NAMES:
         return f"invalid tool name {tool.name!r}"
     if expected_name is not None and tool.name != expected_name:
@@ -66,6 +68,21 @@ def validate(tool: Any, expected_name: str | None) -> str | None:
         missing.append("participant.html")
     if missing:
         return f"missing templates: {', '.join(missing)}"
+    return None
+
+
+def api_problem(tool: Tool) -> str | None:
+    """Why this kernel's plugin API version is outside the range the tool declares, or None."""
+    declared, provided = tool.plugin_api, hookspecs.PLUGIN_API_VERSION
+    if not (isinstance(declared, tuple) and len(declared) == 2
+            and all(type(part) is int for part in declared) and declared[0] <= declared[1]):
+        return (f"tool {tool.name!r} {tool.version} declares plugin_api={declared!r}: it must "
+                f"be (oldest, newest) supported plugin API versions, e.g. "
+                f"plugin_api=({provided}, {provided})")
+    if not declared[0] <= provided <= declared[1]:
+        return (f"tool {tool.name!r} {tool.version} supports groupkit plugin API "
+                f"{declared[0]} to {declared[1]}, but this groupkit provides plugin API "
+                f"{provided}: install a release of the plugin made for API {provided}")
     return None
 
 
@@ -88,6 +105,11 @@ def load_tools(settings: Settings, extra_plugins: Iterable[object] = (),
             manager.register(plugin, name=f"groupkit-tool-{name}")
             declaration = plugin.groupkit_tool()  # type: ignore[attr-defined]
         except Exception as exc:  # a plugin bug must not take the service down
+            if isinstance(exc, TypeError) and "plugin_api" in str(exc):
+                # A declaration without its version range: one clear line, no traceback.
+                log.error("tool plugin %s refused: %s", name, MISSING_API)
+                installed.append(Installed(name, version, False, problem=MISSING_API))
+                return
             log.exception("tool plugin %s failed to load", name)
             installed.append(Installed(name, version, False, problem=f"failed to load: {exc}"))
             return

@@ -13,7 +13,7 @@ import datetime as dt
 import logging
 from collections.abc import Callable, Mapping
 
-from .storage import Storage, advisory_lock
+from .storage import Instance, Storage, advisory_lock
 from .tool import Tool
 
 log = logging.getLogger("groupkit.retention")
@@ -22,7 +22,12 @@ log = logging.getLogger("groupkit.retention")
 def _prune_one(tool: Tool, now: dt.datetime) -> int:
     assert tool.prune is not None
     advisory_lock(f"groupkit-prune-{tool.name}")
-    return tool.prune(now)
+    removed = tool.prune(now)
+    if removed:
+        # Pages are cached per instance version (see `groupkit.rendered`): what was pruned
+        # must not stay on a cached page, in any worker.
+        Instance.update(version=Instance.version + 1).where(Instance.tool == tool.name).execute()
+    return removed
 
 
 def prune_all(storage: Storage, tools: Mapping[str, Tool], now: dt.datetime) -> dict[str, int]:

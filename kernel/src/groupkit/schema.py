@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import marshmallow as ma
@@ -25,22 +25,45 @@ def _first_message(messages: Any) -> str:
     return str(messages)
 
 
-def first_error(schema: ma.Schema, errors: Mapping[str, Any]) -> str:
-    """The message of the first failing field in declaration order (the spec's check order),
-    then any whole-schema check."""
+def first_failure(schema: ma.Schema, errors: Mapping[str, Any]) -> tuple[str | None, str]:
+    """(field, message) of the first failing field in declaration order (the spec's check
+    order), then any whole-schema check (field None)."""
     for name, field in schema.fields.items():
         key = field.data_key or name
         if key in errors:
-            return _first_message(errors[key])
-    return _first_message(errors)
+            return key, _first_message(errors[key])
+    return None, _first_message(errors)
 
 
-def load(schema: ma.Schema, body: Any) -> dict[str, Any]:
-    """Clean `body` with `schema`; a non-object body reads as `{}`; failure is one 400."""
+def first_error(schema: ma.Schema, errors: Mapping[str, Any]) -> str:
+    """The message of the first failing field in declaration order, then any whole-schema
+    check."""
+    return first_failure(schema, errors)[1]
+
+
+def load(schema: ma.Schema, body: Any, *, partial: bool = False) -> dict[str, Any]:
+    """Clean `body` with `schema`; a non-object body reads as `{}`; failure is one 400.
+
+    partial: only the fields present in the body are cleaned and returned (an edit), and
+    the 400 names its field (`ApiError.field`)."""
     data = body if isinstance(body, dict) else {}
     try:
-        result = schema.load(data)
+        result = schema.load(data, partial=partial)
     except ma.ValidationError as exc:
         messages = exc.messages if isinstance(exc.messages, dict) else {"_schema": exc.messages}
-        raise ApiError(400, first_error(schema, messages)) from None
+        field, message = first_failure(schema, messages)
+        raise ApiError(400, message, field=field if partial else None) from None
     return dict(result)
+
+
+def subset(schema: type[ma.Schema], fields: Sequence[str], name: str) -> type[ma.Schema]:
+    """`schema` limited to `fields`: the same rules, messages and order, and its whole-schema
+    checks too (which, loading partially, must allow for absent fields)."""
+    declared = schema._declared_fields
+    missing = [field for field in fields if field not in declared]
+    if missing:
+        raise ValueError(f"{schema.__name__} has no field {missing[0]!r}")
+    base_meta = getattr(schema, "Meta", Schema.Meta)
+    meta = type("Meta", (base_meta,), {"fields": tuple(f for f in declared if f in fields),
+                                       "unknown": ma.EXCLUDE})
+    return type(name, (schema,), {"Meta": meta})

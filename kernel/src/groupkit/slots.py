@@ -9,12 +9,14 @@ import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import marshmallow as ma
 import peewee as pw
 
 from .credentials import CLAIM_SECRET_LENGTH, digest, looks_like_token, new_claim_secret
 from .errors import ApiError
+from .fields import Raw, whole_number
 from .storage import BaseModel, Instance, JsonField, utcnow
-from .tool import Reply
+from .tool import Call, Reply
 
 RELEASE_MISMATCH = "That spot isn't held with that secret — it may already be free."
 
@@ -100,6 +102,98 @@ def spot_board(instance: Instance, groups: Sequence[Mapping[str, Any]], prefix: 
             spots.append(spot)
         board.append({**group, "taken": sum(spot["taken"] for spot in spots), "spots": spots})
     return board
+
+
+def _continued(entry: Mapping[str, Any], position: int, old_count: int) -> int | None:
+    """The old group an edited entry continues: `was` when it names one, the entry's own
+    position when `was` is absent (an API client resending the list), else None (new)."""
+    was = entry.get("was", ma.missing)
+    if was is ma.missing:
+        return position if position < old_count else None
+    if isinstance(was, bool) or not isinstance(was, (int, str)):
+        return None
+    number = whole_number(was)
+    return number if number is not None and 0 <= number < old_count else None
+
+
+def regroup_slots(instance: Instance, old_groups: Sequence[Mapping[str, Any]],
+                  new_groups: Sequence[Mapping[str, Any]], prefix: str, *,
+                  removed: str, shrunk: str, field: str,
+                  name_key: str = "name") -> list[dict[str, Any]]:
+    """Apply an organiser's edit of a sign-up board's groups (categories, shifts) without
+    losing a claim; returns the new groups, each without its `was` key.
+
+    Each new entry may carry `was`: the index of the old group it continues, so a rename or
+    resize keeps that group's claims; without `was` an entry continues the old group at its
+    own position; `was: null` (or anything else) starts a new group. An old group nobody
+    continues is removed: 409 `removed` (formatted with the group's `name`) while anyone
+    holds one of its spots. A group cut below its claimed spots: 409 `shrunk` (formatted
+    with `name` and `taken`; the name is the group's `name_key`). Claims keep their spot
+    number while it exists, else move to the group's first free spot; slot ids follow the
+    group's new position. Both 409s name `field`. The organiser frees a spot with the
+    tool's remove first, explicitly."""
+    claims = list(SlotClaim.select().where(SlotClaim.instance == instance))
+    by_group: dict[int, list[SlotClaim]] = {}
+    for claim in claims:
+        by_group.setdefault(int(claim.slot_id[len(prefix):].partition("-")[0]), []).append(claim)
+    continued: dict[int, int] = {}
+    for position, entry in enumerate(new_groups):
+        old = _continued(entry, position, len(old_groups))
+        if old is not None and old not in continued:
+            continued[old] = position
+    for index, group in enumerate(old_groups):
+        if index not in continued and by_group.get(index):
+            raise ApiError(409, removed.format(name=group[name_key]), field=field)
+    moves: dict[str, str] = {}
+    for index, position in continued.items():
+        held = by_group.get(index, [])
+        capacity = int(new_groups[position]["capacity"])
+        if len(held) > capacity:
+            raise ApiError(409, shrunk.format(name=old_groups[index][name_key],
+                                              taken=len(held)), field=field)
+        numbers = {claim.slot_id: int(claim.slot_id.rsplit("-", 1)[1]) for claim in held}
+        kept = {n for n in numbers.values() if n <= capacity}
+        free = (n for n in range(1, capacity + 1) if n not in kept)
+        for slot_id, spot in numbers.items():
+            moves[slot_id] = f"{prefix}{position}-{spot if spot <= capacity else next(free)}"
+    _rekey(instance, {before: after for before, after in moves.items() if before != after})
+    return [{key: value for key, value in entry.items() if key != "was"}
+            for entry in new_groups]
+
+
+WAS = ("the index (from 0) of the current group this entry continues, keeping its claims; "
+       "absent: the group at this position; null: a new group")
+
+
+def was_field() -> Raw:
+    """The `was` key an edit schema adds to each group entry (see `regroup_slots`)."""
+    return Raw(["integer", "null"], WAS)
+
+
+def board_edit(field: str, prefix: str, *, removed: str, shrunk: str,
+               name_key: str = "name") -> Callable[[Call], dict[str, Any]]:
+    """An `Edit.apply` for a sign-up board: the groups in `field` go through
+    `regroup_slots`, every other change is stored the default way."""
+    def apply(call: Call) -> dict[str, Any]:
+        changes = dict(call.data)
+        if field in changes:
+            changes[field] = regroup_slots(call.instance, call.instance.data[field],
+                                           changes[field], prefix, removed=removed,
+                                           shrunk=shrunk, field=field, name_key=name_key)
+        return changes
+    return apply
+
+
+def _rekey(instance: Instance, moves: Mapping[str, str]) -> None:
+    """Move claims to new slot ids in two steps, so no step collides with the unique index;
+    their calendar feeds follow them."""
+    for step in ({old: f"~{old}" for old in moves}, {f"~{old}": new for old, new in moves.items()}):
+        for old, new in step.items():
+            (SlotClaim.update(slot_id=new)
+             .where((SlotClaim.instance == instance) & (SlotClaim.slot_id == old)).execute())
+    from .feeds import follow_moved_claims
+
+    follow_moved_claims(instance, moves)
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -6,20 +6,32 @@ Database work runs as plain synchronous peewee code in a small thread pool
 PostgreSQL's network. Every write is one transaction: `BEGIN IMMEDIATE` on SQLite (writers
 queue instead of failing on a lock upgrade), READ COMMITTED plus `SELECT ... FOR UPDATE`
 on the instance row on PostgreSQL (see `lock_instance`).
+
+On SQLite only one writer can run at a time anyway, so each process sends its writes to one
+writer thread, and the writer threads of several processes on the file take turns on an OS
+file lock (`flock`) before `BEGIN IMMEDIATE`. Without that, eight threads (times the workers)
+met in SQLite's busy handler, which sleeps and backs off (up to 100 ms a step): a queue of
+writers turned into a p99 of a second. A waiter on `flock` wakes the moment the lock is free.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import datetime as dt
+import fcntl
 import functools
 import json
+import os
+import re
+import threading
+import time
 import zlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import peewee as pw
@@ -46,6 +58,11 @@ class JsonField(pw.TextField):
 
 
 class BaseModel(pw.Model):
+    # peewee adds this primary key to every model that declares none; declared here for the
+    # type checker only (peewee's stubs cannot know it), so `Model.id` type-checks in plugins.
+    if TYPE_CHECKING:
+        id: pw.AutoField[int]
+
     class Meta:
         database = database
         legacy_table_names = False
@@ -89,28 +106,87 @@ class MigrationRecord(BaseModel):
         indexes = ((("app", "name"), True),)
 
 
-def open_database(url: str, threads: int = 8) -> pw.Database:
-    """A pooled database from `sqlite:///relative.db`, `sqlite:////absolute.db` or
-    `postgresql://user:pass@host:port/name?option=value`."""
+class DatabaseUrlError(ValueError):
+    """A database URL that names no usable database; the message says which part is wrong."""
+
+
+def sqlite_path(url: str) -> str:
+    """The file a `sqlite:///relative.db` or `sqlite:////absolute.db` URL names."""
     parts = urlsplit(url)
-    options = dict(parse_qsl(parts.query))
+    path = unquote(parts.path[1:] if parts.path.startswith("/") else parts.path)
+    if not path or path == ":memory:":
+        raise DatabaseUrlError("groupkit needs a SQLite file, not an in-memory database")
+    return path
+
+
+def postgres_parameters(url: str) -> dict[str, Any]:
+    """psycopg2 connection parameters from a `postgresql://` URL, read as libpq reads it:
+    percent-decoded user, password and host (a host that starts with `/` is a Unix socket
+    directory, e.g. `postgresql://%2Fvar%2Frun%2Fpostgresql/db`), several `host:port`
+    pairs separated by commas, and query parameters (`?host=`, `?user=`, `?password=`,
+    `?port=`, `?dbname=`, `?sslmode=`, ...) that override the parts before them."""
+    parts = urlsplit(url)
+    userinfo, at, hostinfo = parts.netloc.rpartition("@")
+    if not at:
+        userinfo, hostinfo = "", parts.netloc
+    params: dict[str, Any] = {}
+    if userinfo:
+        user, colon, password = userinfo.partition(":")
+        params["user"] = unquote(user)
+        if colon:
+            params["password"] = unquote(password)
+    hosts, ports = [], []
+    for item in hostinfo.split(",") if hostinfo else []:
+        match = re.fullmatch(r"(\[[^\]]*\]|[^:]*)(?::(.*))?", item)
+        if match is None:  # pragma: no cover - the pattern matches every string
+            raise DatabaseUrlError(f"cannot read the host {item!r} of the database URL")
+        host, port = unquote(match.group(1).strip("[]")), match.group(2)
+        if port and not port.isdigit():
+            raise DatabaseUrlError(f"the database URL's port {port!r} is not a number")
+        hosts.append(host)
+        ports.append(port or "")
+    if any(hosts):
+        params["host"] = ",".join(hosts)
+    if any(ports):
+        params["port"] = ",".join(ports)
+    if parts.path.strip("/"):
+        params["dbname"] = unquote(parts.path[1:])
+    for key, value in parse_qsl(parts.query, keep_blank_values=True):
+        params[key] = value
+    params = {key: value for key, value in params.items() if value != ""}
+    if not params.get("dbname"):
+        raise DatabaseUrlError("the database URL names no database (postgresql://user:pass@"
+                               "host/DATABASE)")
+    return params
+
+
+def open_database(url: str, threads: int = 8, *, create_directory: bool = False
+                  ) -> pw.Database:
+    """A pooled database from `sqlite:///relative.db`, `sqlite:////absolute.db` or a
+    PostgreSQL URL (`postgres_parameters`). A SQLite file in a directory that does not exist
+    is refused unless `create_directory`: a mistyped path must not quietly start an empty
+    database."""
+    parts = urlsplit(url)
     if parts.scheme == "sqlite":
-        path = unquote(parts.path[1:] if parts.path.startswith("/") else parts.path)
-        if not path or path == ":memory:":
-            raise ValueError("groupkit needs a SQLite file, not an in-memory database")
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        path = sqlite_path(url)
+        folder = Path(path).parent
+        if not folder.is_dir():
+            if not create_directory:
+                raise DatabaseUrlError(
+                    f"the SQLite database's directory {folder} does not exist (create it, or "
+                    "run `groupkit migrate --create`)")
+            folder.mkdir(parents=True, exist_ok=True)
         return PooledSqliteDatabase(
             path, max_connections=threads + 2, stale_timeout=600, check_same_thread=False,
             timeout=30, returning_clause=True,
             pragmas={"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 30000,
                      "synchronous": "normal"})
     if parts.scheme in ("postgresql", "postgres"):
-        return PooledPostgresqlDatabase(
-            unquote(parts.path.lstrip("/")), user=unquote(parts.username or "") or None,
-            password=unquote(parts.password or "") or None, host=parts.hostname or None,
-            port=parts.port or None, max_connections=threads + 2, stale_timeout=300,
-            timeout=30, **options)
-    raise ValueError(f"unsupported database URL scheme: {parts.scheme!r}")
+        params = postgres_parameters(url)
+        name = params.pop("dbname")
+        return PooledPostgresqlDatabase(name, max_connections=threads + 2, stale_timeout=300,
+                                        timeout=30, **params)
+    raise DatabaseUrlError(f"unsupported database URL scheme: {parts.scheme!r}")
 
 
 def is_postgres(db: pw.Database | None = None) -> bool:
@@ -145,30 +221,87 @@ def advisory_lock(name: str) -> None:
 
 
 class Storage:
-    """The database plus the threads that talk to it."""
+    """The database plus the threads that talk to it: a pool for reads, and for writes one
+    thread on SQLite (whose writers queue anyway) or the same pool on PostgreSQL (whose row
+    locks let writes to different instances run side by side)."""
 
     def __init__(self, db: pw.Database, threads: int = 8) -> None:
         self.db = db
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="groupkit-db")
+        #: Told (write?, seconds) after each unit of work: the metrics' database time.
+        self.observer: Callable[[bool, float], None] | None = None
+        self.postgres = is_postgres(db)
+        self.writer = self.executor if self.postgres else ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="groupkit-writer")
+        self._lock_path = None if self.postgres else f"{db.database}-writer.lock"
+        self._lock_fd: int | None = None
+        self._lock_guard = threading.Lock()
 
     def bind(self) -> None:
         database.initialize(self.db)
 
+    @contextlib.contextmanager
+    def _writer_turn(self) -> Iterator[None]:
+        """On SQLite, this process's turn at writing among every process on the file."""
+        if self._lock_path is None:
+            yield
+            return
+        with self._lock_guard:
+            if self._lock_fd is None:
+                self._lock_fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+
     def _unit(self, fn: Callable[..., T], write: bool, args: Sequence[Any],
               before: Callable[[], None] | None = None) -> T:
+        if self.observer is None:
+            return self._run_unit(fn, write, args, before)
+        started = time.perf_counter()
+        try:
+            return self._run_unit(fn, write, args, before)
+        finally:
+            self.observer(write, time.perf_counter() - started)
+
+    def _run_unit(self, fn: Callable[..., T], write: bool, args: Sequence[Any],
+                  before: Callable[[], None] | None = None) -> T:
         self.db.connect(reuse_if_open=True)
         try:
-            if before is not None:
-                # Its own transaction: it stands even when `fn` fails (a rate-limit count).
-                with transaction():
-                    before()
-            # Reads run in a plain (deferred) transaction too: a page built from several
-            # queries sees one state of the database.
-            with transaction() if write else self.db.atomic():
-                return fn(*args)
+            if not write:
+                # Reads run in a plain (deferred) transaction too: a page built from several
+                # queries sees one state of the database.
+                with self.db.atomic():
+                    return fn(*args)
+            with self._writer_turn():
+                return self._write_unit(fn, args, before)
         finally:
             if not self.db.in_transaction():
                 self.db.close()
+
+    def _write_unit(self, fn: Callable[..., T], args: Sequence[Any],
+                    before: Callable[[], None] | None) -> T:
+        if before is None:
+            with transaction():
+                return fn(*args)
+        # `before` (a rate-limit count) shares the transaction but must stand when `fn`
+        # fails, so `fn` runs in a savepoint: one commit instead of two.
+        # A fixed name, so one operation runs the same statements every time.
+        failure: BaseException | None = None
+        with transaction():
+            before()
+            self.db.execute_sql("SAVEPOINT groupkit_operation")
+            try:
+                result = fn(*args)
+            except Exception as error:
+                self.db.execute_sql("ROLLBACK TO SAVEPOINT groupkit_operation")
+                failure = error
+            else:
+                self.db.execute_sql("RELEASE SAVEPOINT groupkit_operation")
+        if failure is not None:
+            raise failure
+        return result
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -177,11 +310,11 @@ class Storage:
 
     async def write(self, fn: Callable[..., T], *args: Any,
                     before: Callable[[], None] | None = None) -> T:
-        """Run `fn` in one write transaction; `before`, if given, first in its own, in the
-        same trip to a database thread."""
+        """Run `fn` in one write transaction; `before`, if given, first in the same
+        transaction, and kept even when `fn` fails."""
         loop = asyncio.get_running_loop()
         ctx = contextvars.copy_context()
-        return await loop.run_in_executor(self.executor, ctx.run, self._unit, fn, True, args,
+        return await loop.run_in_executor(self.writer, ctx.run, self._unit, fn, True, args,
                                           before)
 
     def run_sync(self, fn: Callable[..., T], *args: Any, write: bool = True) -> T:
@@ -190,6 +323,11 @@ class Storage:
 
     def close(self) -> None:
         self.executor.shutdown(wait=True)
+        if self.writer is not self.executor:
+            self.writer.shutdown(wait=True)
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
         closer = getattr(self.db, "close_all", None)
         if closer:
             closer()

@@ -149,3 +149,9 @@ async def create(client: Any, tool: str, body: Any) -> dict[str, str]:
     payload = await response.get_json()
     assert response.status_code == 201, payload
     return dict(payload)
+
+
+async def edit(client: Any, tool: str, edit_token: str, body: Any) -> tuple[int, Any]:
+    """Send an organiser's edit (`POST /api/<tool>/{editToken}/edit`): (status, JSON body)."""
+    response = await client.post(f"/api/{tool}/{edit_token}/edit", json=body)
+    return response.status_code, await response.get_json()

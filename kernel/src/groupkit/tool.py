@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +46,9 @@ class Call:
     #: The request body as parsed JSON before cleaning (`None` for a JSON `null` body; `{}`
     #: for no body or unreadable JSON), for the rare rule about the body's very shape.
     raw_body: Any = None
+    #: True when the body carried `"confirm": true`: the organiser accepted the consequence a
+    #: `conflict(..., confirm=True)` warned about (a redraw, say).
+    confirmed: bool = False
 
 
 @dataclasses.dataclass
@@ -94,6 +97,9 @@ class Operation:
     #: The 404 message when the credential is not found, where the spec words it for this
     #: operation (default: the tool's `not_found`, then the kernel's one message).
     not_found: str = ""
+    #: The body is partial (only the fields sent are cleaned; an edit) and a 400 names its
+    #: field in an extra `field` member.
+    partial: bool = False
 
     @property
     def writes(self) -> bool:
@@ -141,6 +147,70 @@ View = Callable[[Instance], dict[str, Any]]
 ParticipantView = Callable[[Instance, Credential], dict[str, Any]]
 
 
+@dataclasses.dataclass(init=False)
+class Edit:
+    """What a tool's organiser may change after creation: `POST /api/<name>/{editToken}/edit`
+    and the "Change details" form on the organiser page.
+
+    fields:  the create-schema fields the organiser may change, re-checked with the create
+             schema's own rules and messages (or `schema`'s). The body is partial: only the
+             fields sent are cleaned, and only they change.
+    current: `(instance) -> dict`: the current values of `fields`, shaped like a create body;
+             pre-fills the form and gives the title after an edit (`Tool.title_of`).
+             Default `stored_values(*fields)`: the title, the rest from `instance.data`.
+    apply:   `apply(call)` with `call.data` holding only the changed fields, cleaned. It
+             reconciles the change with what participants did, inside the operation's
+             transaction and instance lock: it applies it, or raises `conflict(message,
+             field)` when it would lose someone's claim, vote, message or guess (never drop
+             one silently; the organiser frees it with the tool's explicit remove first). A
+             change the organiser may accept (a redraw) raises `conflict(..., confirm=True)`
+             until `call.confirmed`. It returns the changes left to store the default
+             way, or None when it stored everything itself. The default way (and the
+             default `apply`): each value replaces `instance.data[field]`; `title` sets
+             the instance title.
+    schema:  the schema to check fields with; default the tool's `create_schema`. A subclass
+             may add keys the form needs (e.g. which existing row an entry continues).
+    errors:  the 409s `apply` raises, for the OpenAPI document.
+    template: the form's fields, default `<name>/_fields.html`: the same template the
+             create page includes, rendered with `values` (the current values here, the
+             defaults there) and `prefix` (prepended to every id; "edit-" here).
+    """
+
+    fields: Sequence[str]
+    current: View
+    apply: Callable[[Call], Mapping[str, Any] | None] | None = None
+    schema: type[ma.Schema] | None = None
+    errors: Mapping[int, str] = dataclasses.field(default_factory=dict)
+    description: str = ""
+    template: str = ""
+
+    def __init__(self, fields: Sequence[str], current: View | None = None,
+                 apply: Callable[[Call], Mapping[str, Any] | None] | None = None,
+                 schema: type[ma.Schema] | None = None,
+                 errors: Mapping[int, str] | None = None, description: str = "",
+                 template: str = "") -> None:
+        self.fields, self.apply, self.schema = tuple(fields), apply, schema
+        self.current = current or stored_values(*fields)
+        self.errors, self.description, self.template = dict(errors or {}), description, template
+
+
+def stored_values(*fields: str) -> View:
+    """An `Edit.current` for a tool that keeps its create fields as they were cleaned:
+    `title` from the instance, every other field from `instance.data`."""
+    def current(instance: Instance) -> dict[str, Any]:
+        data = instance.data or {}
+        return {field: instance.title if field == "title" else data[field] for field in fields}
+    return current
+
+
+def store_changes(instance: Instance, changes: Mapping[str, Any]) -> None:
+    """The default way an edit is stored: each changed value replaces the stored one."""
+    rest = dict(changes)
+    if "title" in rest:
+        instance.title = rest.pop("title")
+    instance.data = {**(instance.data or {}), **rest}
+
+
 @dataclasses.dataclass
 class Tool:
     """A tool plugin's whole declaration, returned by its `groupkit_tool` hook.
@@ -172,14 +242,21 @@ class Tool:
                 links still all answer alike.
     prune:      `(now) -> int` drops data past the tool's retention (returns rows removed);
                 run by `groupkit prune` and periodically by the server, in one transaction.
-    plugin_api: the kernel plugin API version the plugin is written for
-                (`groupkit.PLUGIN_API_VERSION`); another version is refused at start-up.
+    view_time:  `(instance, now) -> hashable`, for a tool whose views depend on the clock:
+                the part they depend on (e.g. the local day). Rendered views are cached per
+                instance version and this value; a view that reads `request_time()` without
+                it is not cached at all.
+    plugin_api: required, keyword only: the oldest and newest groupkit plugin API versions
+                the plugin works with, as literals, e.g. `plugin_api=(1, 1)`; a kernel
+                whose `PLUGIN_API_VERSION` is outside that range refuses the plugin at
+                start-up, by name (docs/plugins.md lists what changed in each version).
     limits:     capacity limits by name (e.g. `{"messages": 400}`), shown in the OpenAPI
                 document and enforced by the tool under the instance lock.
     preview:    `(instance) -> dict(title, description)` for link previews; default: title.
     public_schema: JSON Schema (or marshmallow schema) of `public_view`, for OpenAPI.
     example:    a valid create body: the OpenAPI example, and what the shared contract
                 tests create every installed tool with.
+    edit:       what the organiser may change after creation (`Edit`); None: nothing.
     """
 
     name: str
@@ -206,7 +283,11 @@ class Tool:
     description: str = ""
     prune: Callable[[dt.datetime], int] | None = None
     not_found: str = ""
-    plugin_api: int = 1
+    view_time: Callable[[Instance, dt.datetime], Hashable] | None = None
+    # Written as literals by the plugin, never read from the running kernel's constant,
+    # so a kernel of another contract version can tell the plugin was not written for it.
+    plugin_api: tuple[int, int] = dataclasses.field(kw_only=True)
+    edit: Edit | None = None
     #: Optional: the tool posts to a chat webhook (`groupkit.ChatRitual`); see webhooks.py.
     chat: ChatRitual | None = None
     #: Optional, slot-claim tools: `(instance, claim, base_url) -> [CalendarEvent]`, the

@@ -3,14 +3,19 @@ robots.txt and the HTML 404."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 import jinja2
+import peewee as pw
 from quart import Quart, Response, current_app, request
 
 from . import resolve, webhooks
-from .api import base_url, storage
+from .api import base_url, now, render_cache, storage
 from .errors import ApiError
+from .rendered import Rendered, respond
+from .storage import Instance
 from .tokens import lookup_token
 from .tool import Tool
 
@@ -23,6 +28,11 @@ PRIVATE_PREFIXES = ("/e/", "/p/")
 NOINDEX_PREFIXES = ("/s/", "/e/", "/p/", "/api/")
 
 ROBOTS_TXT = "User-agent: *\nDisallow: /s/\nDisallow: /e/\nDisallow: /p/\n"
+HTML = "text/html; charset=utf-8"
+#: /healthz waits this long for the database, then says it is degraded rather than hang.
+HEALTH_SECONDS = 0.8
+
+log = logging.getLogger("groupkit")
 
 
 def tools() -> dict[str, Tool]:
@@ -30,9 +40,10 @@ def tools() -> dict[str, Tool]:
     return registry
 
 
-def apply_headers(response: Response) -> Response:
+async def apply_headers(response: Response) -> Response:
     """Every response: strict CSP and same-origin referrers. Capability pages: never indexed,
-    and the organiser's and participants' pages never cached."""
+    and the organiser's and participants' pages never cached. (A coroutine: Quart runs a
+    plain function hook in a thread, which cost every request a thread hop.)"""
     path = request.path
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers["Referrer-Policy"] = "same-origin"
@@ -57,10 +68,13 @@ def page_environment(app: Quart, reload: bool) -> jinja2.Environment:
     return environment
 
 
-async def page(template: str, status: int = 200, **context: Any) -> Response:
+def render(template: str, **context: Any) -> str:
     environment: jinja2.Environment = current_app.config["GROUPKIT_PAGES"]
-    html = environment.get_template(template).render(request=request, **context)
-    return Response(html, status=status, content_type="text/html; charset=utf-8")
+    return environment.get_template(template).render(request=request, **context)
+
+
+async def page(template: str, status: int = 200, **context: Any) -> Response:
+    return Response(render(template, **context), status=status, content_type=HTML)
 
 
 async def not_found_page() -> Response:
@@ -75,7 +89,8 @@ async def create_page(tool_name: str) -> Response:
     tool = tools().get(tool_name)
     if tool is None:
         return await not_found_page()
-    return await page(f"{tool.name}/create.html", tool=tool, create_url=f"/api/{tool.name}")
+    return await page(f"{tool.name}/create.html", tool=tool, create_url=f"/api/{tool.name}",
+                      values={}, prefix="")
 
 
 def _links(slug: str, edit_token: str | None = None) -> dict[str, str]:
@@ -86,40 +101,85 @@ def _links(slug: str, edit_token: str | None = None) -> dict[str, str]:
     return links
 
 
-async def public_page(slug: str) -> Response:
-    def load() -> tuple[Tool, Any, dict[str, Any], dict[str, Any]]:
-        instance = resolve.by_slug(None, slug)
-        tool = tools().get(instance.tool)
-        if tool is None:
-            raise ApiError(404, "disabled")
-        return tool, instance, tool.public_view(instance), tool.preview_of(instance)
+def _enabled(instance: Instance) -> Tool:
+    tool = tools().get(instance.tool)
+    if tool is None:
+        raise ApiError(404, "disabled")
+    return tool
 
+
+def _request_shape() -> tuple[str, bytes]:
+    """What a page depends on besides the instance: the links' base and the query string."""
+    return base_url(), request.query_string
+
+
+async def _public_rendered(slug: str, shape: tuple[str, bytes]) -> Rendered:
+    def locate() -> tuple[Tool, Instance]:
+        instance = resolve.by_slug(None, slug)
+        return _enabled(instance), instance
+
+    def make(tool: Tool, instance: Instance) -> tuple[str, str]:
+        return render(f"{tool.name}/public.html", tool=tool, instance=instance,
+                      view=tool.public_view(instance), preview=tool.preview_of(instance),
+                      links=_links(instance.slug), slug=instance.slug), HTML
+
+    return await render_cache().serve(storage(), locate, "page:public", now(), shape, make)
+
+
+async def public_page(slug: str) -> Response:
     try:
-        tool, instance, view, preview = await storage().read(load)
+        rendered = await _public_rendered(slug, _request_shape())
     except ApiError:
         return await not_found_page()
-    return await page(f"{tool.name}/public.html", tool=tool, instance=instance, view=view,
-                      preview=preview, links=_links(instance.slug), slug=instance.slug)
+    return respond(rendered)
+
+
+async def public_page_now(slug: str) -> tuple[int, str] | None:
+    """For live streams (`groupkit.live`): the public page as a visitor without a query
+    string sees it now, with the version it shows; None once it is gone."""
+    try:
+        rendered = await _public_rendered(slug, (base_url(), b""))
+    except ApiError:
+        return None
+    return rendered.version, rendered.body.decode("utf-8")
 
 
 async def organiser_page(edit_token: str) -> Response:
-    def load() -> tuple[Tool, Any, dict[str, Any], dict[str, Any] | None]:
+    def locate() -> tuple[Tool, Instance]:
         instance = resolve.by_edit_token(None, edit_token)
-        tool = tools().get(instance.tool)
-        if tool is None:
-            raise ApiError(404, "disabled")
-        chat = webhooks.chat_status(instance) if tool.chat is not None else None
-        return tool, instance, tool.organiser_view(instance), chat
+        return _enabled(instance), instance
 
-    try:
-        tool, instance, view, chat = await storage().read(load)
-    except ApiError:
-        return await not_found_page()
-    return await page(f"{tool.name}/organiser.html", tool=tool, instance=instance, view=view,
+    def make(tool: Tool, instance: Instance) -> tuple[str, str]:
+        chat = webhooks.chat_status(instance) if tool.chat is not None else None
+        return render(f"{tool.name}/organiser.html", tool=tool, instance=instance,
+                      view=tool.organiser_view(instance),
                       chat=chat, chat_what=tool.chat.what if tool.chat is not None else "",
                       links=_links(instance.slug, edit_token), slug=instance.slug,
                       edit_token=edit_token, api=f"/api/{tool.name}/{edit_token}",
-                      created=request.args.get("new") == "1")
+                      created=request.args.get("new") == "1",
+                      editing=tool.edit.current(instance) if tool.edit is not None else None,
+                      edit_fields=edit_template(tool)), HTML
+
+    try:
+        rendered = await render_cache().serve(storage(), locate, "page:organiser", now(),
+                                              (edit_token, *_request_shape()), make,
+                                              stamp=_organiser_stamp)
+    except ApiError:
+        return await not_found_page()
+    return respond(rendered)
+
+
+def _organiser_stamp(tool: Tool, instance: Instance) -> str | None:
+    """What the organiser page shows besides the instance: the chat webhook's delivery log
+    changes without a version bump (the delivery loop writes it), so it is part of the key."""
+    return webhooks.chat_stamp(instance) if tool.chat is not None else None
+
+
+def edit_template(tool: Tool) -> str:
+    """The fields template an organiser's edit form (and the create form) renders."""
+    if tool.edit is not None and tool.edit.template:
+        return tool.edit.template
+    return f"{tool.name}/_fields.html"
 
 
 async def participant_page(token: str) -> Response:
@@ -133,8 +193,14 @@ async def participant_page(token: str) -> Response:
             raise ApiError(404, "unknown")
         return tool, credential.instance, tool.participant_view(credential.instance, credential)
 
+    # A read: looking at a link never opens a write transaction. A tool may still note a
+    # first visit (an "opened" mark, written once); should that meet a concurrent writer on
+    # SQLite, the visit is simply done again as a write.
     try:
-        tool, instance, view = await storage().write(load)
+        try:
+            tool, instance, view = await storage().read(load)
+        except pw.OperationalError:
+            tool, instance, view = await storage().write(load)
     except ApiError:
         return await not_found_page()
     return await page(f"{tool.name}/participant.html", tool=tool, instance=instance, view=view,
@@ -147,10 +213,18 @@ async def robots() -> Response:
 
 
 async def healthz() -> Response:
+    """Answers within a second whatever the database is doing: 503 "degraded" when it does
+    not answer in time (a held lock, a saturated pool, a lost server)."""
     def ping() -> None:
         storage().db.execute_sql("SELECT 1")
-    await storage().read(ping)
-    return Response('{"ok":true}', content_type="application/json")
+    try:
+        await asyncio.wait_for(storage().read(ping), HEALTH_SECONDS)
+    except Exception:
+        log.warning("healthz: the database did not answer within %.1f s", HEALTH_SECONDS)
+        return Response('{"ok":false,"status":"degraded"}', status=503,
+                        content_type="application/json", headers={"Cache-Control": "no-store"})
+    return Response('{"ok":true}', content_type="application/json",
+                    headers={"Cache-Control": "no-store"})
 
 
 def mount(app: Quart) -> None:
@@ -162,3 +236,4 @@ def mount(app: Quart) -> None:
     app.add_url_rule("/robots.txt", "robots", robots)
     app.add_url_rule("/healthz", "healthz", healthz)
     app.after_request(apply_headers)
+    app.config["GROUPKIT_PUBLIC_PAGE"] = public_page_now

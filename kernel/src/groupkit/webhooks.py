@@ -23,7 +23,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
+import hashlib
 import ipaddress
+import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -429,6 +431,13 @@ def chat_status(instance: Instance) -> dict[str, Any]:
                      "attempts": post.attempts, "queuedAt": _local(post.created),
                      "finishedAt": _local(post.finished), "outcome": post.outcome}
                     for post in posts]}
+
+
+def chat_stamp(instance: Instance) -> str:
+    """A digest of what `chat_status` shows, for the organiser page's render-cache key: the
+    delivery loop changes the log without bumping the instance's version."""
+    shown = json.dumps(chat_status(instance), sort_keys=True, default=str)
+    return hashlib.blake2b(shown.encode("utf-8"), digest_size=12).hexdigest()
 
 
 class ChatBody(Schema):

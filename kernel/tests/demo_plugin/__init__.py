@@ -173,6 +173,7 @@ def boom(call: Call) -> dict[str, Any]:
 @hookimpl
 def groupkit_tool() -> Tool:
     return Tool(name="demo", title="Demo", version="9.9", summary="A test tool.",
+                plugin_api=(1, 1),
                 create_schema=CreateDemo, create=create, public_view=public_view,
                 organiser_view=organiser_view, participant_view=participant_view,
                 participant_kinds=("demo-player",), operations=ops, models=[Note],

@@ -133,7 +133,7 @@ async def test_signers_page(client: Any, card: dict[str, str]) -> None:
     assert "Your message is on the card" in text
     assert "Enjoy the garden!" in text and "Someone else's words" not in text
     assert f'href="/s/{slug}"' in text
-    assert re.search(rf'value="http[^"]*/p/{mine["token"]}"', text)
+    assert re.search(rf'readonly[^>]*>http[^<]*/p/{mine["token"]}</textarea>', text)
     buttons = re.findall(r"<button[^>]*>Remove my message</button>", text)
     assert len(buttons) == 1
     assert f'data-post="/api/card/m/{mine["token"]}/remove"' in buttons[0]

@@ -62,6 +62,7 @@ async def test_static_files_are_served(client: Any, path: str, kind: str, needle
 async def test_share_page_before_the_reveal(board: Any) -> None:
     await board.write("Bo", "Fact-bravo")
     await board.write("Di", "Fact-delta")
+    await board.done("show")
     response = await board.client.get(f"/s/{board.slug}")
     assert response.headers["Referrer-Policy"] == "same-origin"
     text = (await response.get_data()).decode()
@@ -105,9 +106,10 @@ async def test_organiser_page(board: Any) -> None:
     text = (await response.get_data()).decode()
     people = between(text, 'id="fact-people"', "</ul>")
     assert re.findall(r"<strong>([^<]*)</strong>\s*<span class=\"muted\">([^<]*)</span>",
-                      people) == [("Ann", "fact in"), ("Bo", "not claimed yet"),
-                                  ("Cy", "claimed, no fact yet"), ("Di", "not claimed yet")]
-    assert "Fact-alpha" not in people  # the list says who has sent one, never which
+                      people) == [("Ann", "claimed"), ("Bo", "not claimed yet"),
+                                  ("Cy", "claimed"), ("Di", "not claimed yet")]
+    # Before the reveal the list never says who has sent a fact, let alone which.
+    assert "Fact-alpha" not in text and "fact in" not in people
     buttons = re.findall(r"<button[^>]*>Reset</button>", people)
     assert [json.loads(html.unescape(re.search(r"data-body='([^']*)'", b)[1]))
             for b in buttons] == [{"name": "Ann"}, {"name": "Cy"}]
@@ -116,7 +118,8 @@ async def test_organiser_page(board: Any) -> None:
     assert f'data-post="/api/fact/{board.edit}/reveal"' in reveal
     assert json.loads(html.unescape(re.search(r"data-body='([^']*)'", reveal)[1])) == {
         "reveal": True}
-    assert "1 of 4 facts in." in reveal
+    assert "0 of 4 facts on the grid." in reveal  # one waits for two more
+    assert f'data-post="/api/fact/{board.edit}/show"' in reveal
     assert "data-fact-answer" not in text
     assert f'data-post="/api/fact/{board.edit}/delete"' in text
     assert_no_inline_code(text)
@@ -152,6 +155,9 @@ async def test_user_text_is_escaped_everywhere(new_board: Callable[..., Any]) ->
     board = await new_board({"title": NASTY, "prompt": NASTY, "note": NASTY,
                              "names": [NASTY, "O'Brien \"Bob\"", "<img src=x onerror=alert(2)>"]})
     token = await board.write(NASTY, "</p><script>alert(3)</script>")
+    await board.done("show")
+    await board.token("<img src=x onerror=alert(2)>")
+    await board.done("reset", {"name": "<img src=x onerror=alert(2)>"})  # a notice names it
     for reveal in (False, True):
         await board.done("reveal", {"reveal": reveal})
         for path in (f"/s/{board.slug}", f"/e/{board.edit}", f"/p/{token}"):
@@ -162,6 +168,7 @@ async def test_user_text_is_escaped_everywhere(new_board: Callable[..., Any]) ->
         text = await board.page(f"/s/{board.slug}")
         assert "&lt;/p&gt;&lt;script&gt;alert(3)&lt;/script&gt;" in text
         assert "O&#39;Brien &#34;Bob&#34;" in text
+        assert "The organiser reset &lt;img src=x onerror=alert(2)&gt;" in text
 
 
 async def test_link_preview_has_no_fact(board: Any) -> None:
@@ -189,13 +196,16 @@ async def test_delete_makes_every_link_404(board: Any) -> None:
         await board.page(path, 404)
 
 
-async def test_export_is_the_full_backup(board: Any) -> None:
+async def test_export_carries_the_answer_key_only_once_revealed(board: Any) -> None:
     await board.write("Bo", "Fact-bravo")
+    export = await board.export()
+    assert "answerKey" not in export and "Fact-bravo" not in str(export)
+    await board.done("reveal")
     export = await board.export()
     assert [(row["name"], row["fact"]) for row in export["answerKey"]] == [
         ("Ann", ""), ("Bo", "Fact-bravo"), ("Cy", ""), ("Di", "")]
     assert export["answerKey"][1]["savedAt"].endswith("+00:00")
-    assert "answers" not in export  # the board part is as the public sees it
+    assert export["answers"] == (await board.public())["answers"]
 
 
 async def test_openapi_has_every_path(client: Any) -> None:

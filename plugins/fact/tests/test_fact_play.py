@@ -33,7 +33,7 @@ async def test_claim_returns_a_private_token(board: Any) -> None:
     people = (await board.export())["people"]
     assert [(p["name"], p["claimed"]) for p in people] == [
         ("Ann", True), ("Bo", True), ("Cy", False), ("Di", False)]
-    assert people[0]["claimedAt"].endswith("+00:00")
+    assert set(people[0]) == {"name", "claimed"}  # no claim time to match a new fact with
     assert "Hi Ann." in await board.page(f"/p/{token}")
 
 
@@ -92,10 +92,15 @@ async def test_save_and_save_again(board: Any) -> None:
     response = await board.save(token, "  I once met\r\na moose.  ")
     assert response.status_code == 200
     assert await response.get_json() == {"ok": True, "fact": "I once met\na moose."}
+    assert (await board.public())["facts"] == []  # waiting for two more
+    assert "joins the grid with the next few" in await board.page(f"/p/{token}")
+    await board.done("show")
     first = (await board.public())["facts"]
     assert [fact["text"] for fact in first] == ["I once met\na moose."]
     response = await board.save(token, "Actually, two moose.")
     assert await response.get_json() == {"ok": True, "fact": "Actually, two moose."}
+    assert (await board.public())["facts"] == first  # the change waits for a batch too
+    await board.done("show")
     second = (await board.public())["facts"]
     assert [fact["text"] for fact in second] == ["Actually, two moose."]
     assert second[0]["id"] != first[0]["id"]  # a changed fact gets a fresh label
@@ -114,6 +119,7 @@ async def test_a_fact_is_cut_to_280_characters(board: Any) -> None:
 async def test_an_empty_fact_is_refused(board: Any, text: Any) -> None:
     token = await board.write("Ann", "Kept")
     assert await error_of(await board.save(token, text), 400) == NO_FACT
+    await board.done("show")
     assert [fact["text"] for fact in (await board.public())["facts"]] == ["Kept"]
 
 
@@ -127,10 +133,17 @@ async def test_save_with_an_unknown_token_is_404(board: Any, token: str) -> None
 async def test_reset_wipes_the_fact_and_replaces_the_link(board: Any) -> None:
     old = await board.write("Ann", "I can juggle.")
     await board.write("Bo", "I hate cheese.")
+    await board.done("show")
     assert await board.done("reset", {"name": "  ann "}) == {"ok": True}
-    assert [fact["text"] for fact in (await board.public())["facts"]] == ["I hate cheese."]
+    view = await board.public()
+    assert [fact["text"] for fact in view["facts"]] == ["I hate cheese."]
+    # Everyone is told: an organiser who resets someone to see which fact leaves is seen.
+    assert [(n["what"], n.get("name"), n.get("factRemoved")) for n in view["notices"]] == [
+        ("shown early", None, None), ("reset", "Ann", True)]
+    assert "The organiser reset Ann and their fact left the grid" in \
+        await board.page(f"/s/{board.slug}")
     people = (await board.export())["people"]
-    assert (people[0]["claimed"], people[0]["hasFact"]) == (False, False)
+    assert people[0] == {"name": "Ann", "claimed": False}
     assert await (await board.save(old, "Still me")).get_json() == NOT_FOUND
     await board.page(f"/p/{old}", 404)
     fresh = await board.token("Ann")
@@ -168,6 +181,10 @@ async def test_reveal_on_and_off(board: Any) -> None:
     assert await board.done("reveal", {"reveal": False}) == {"ok": True, "revealed": False}
     view = await board.public()
     assert view["revealed"] is False and "answers" not in view
+    # A reveal for a moment (a peek) stays on everyone's board.
+    assert [notice["what"] for notice in view["notices"]] == ["answers hidden"]
+    assert "The organiser showed the answers, then hid them again" in \
+        await board.page(f"/s/{board.slug}")
 
 
 @pytest.mark.parametrize(("body", "revealed"), [
@@ -197,7 +214,7 @@ async def test_public_facts_carry_nothing_but_a_label_and_the_text(board: Any) -
         await board.write(name, f"Secret fact {name[::-1]}")
     view = await board.public()
     assert set(view) == {"title", "heading", "prompt", "note", "revealed", "names", "facts",
-                         "factsIn", "total"}
+                         "factsIn", "total", "notices"}
     assert all(set(fact) == {"id", "text"} for fact in view["facts"])
     assert all(re.fullmatch(r"[0-9a-f]{12}", fact["id"]) for fact in view["facts"])
     assert view["names"] == ["Ann", "Bo", "Cy", "Di"]
@@ -255,6 +272,7 @@ async def test_no_public_response_ties_a_fact_to_a_name(board: Any) -> None:
         response = await board.claim(name)
         assert set(await response.get_json()) == {"token"}
         await board.save((await response.get_json())["token"], fact)
+    await board.done("show")
     view = await board.public()
     facts_part = str(view["facts"])
     assert not [name for name in ("Ann", "Bo", "Cy", "Di") if name in facts_part]

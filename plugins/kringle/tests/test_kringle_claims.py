@@ -274,7 +274,12 @@ async def test_reset_kills_the_old_token_and_reclaim_gets_a_fresh_one(
     assert response.status_code == 200
     assert await response.get_json() == {"ok": True, "reset": True}
 
-    assert (await client.get(f"/p/{old}")).status_code == 404
+    # The old link no longer shows the draw, but says what happened (never silently dead).
+    page = await client.get(f"/p/{old}")
+    assert page.status_code == 200
+    body = (await page.get_data()).decode()
+    assert "The organiser reset this link" in body and "Ann Archer" in body
+    assert giftee not in body and "Mystery novels" not in body
     response = await client.get(f"/api/kringle/p/{old}")
     assert response.status_code == 404 and await response.get_json() == NOT_FOUND
     response = await client.post(f"/api/kringle/p/{old}/wishlist", json={"text": "x"})

@@ -1,5 +1,8 @@
 """The draw: always one single loop through everybody, uniform among all single loops, fixed
-at creation until the organiser redraws."""
+at creation until the organiser redraws. With exclusions (households and one-way pairs) it
+stays one single loop, uniform among the loops that respect them; impossible (or
+secret-breaking) exclusions are a 400 naming the problem; the search is bounded however
+dense they are; redraw keeps to them."""
 
 from __future__ import annotations
 
@@ -13,7 +16,24 @@ import pytest
 
 from groupkit import Instance
 from groupkit.testing import create
-from groupkit_kringle.draw import another_loop, single_loop
+from groupkit_kringle import draw as draw_module
+from groupkit_kringle.draw import (
+    CANNOT_GIVE,
+    GROUP_TOO_BIG,
+    NO_LOOP,
+    NO_OTHER,
+    ONE_GIFTEE,
+    ONE_GIVER,
+    SPLIT,
+    TOO_HARD,
+    NoLoop,
+    _allowed_masks,
+    allowed_loop,
+    another_loop,
+    forbidden_pairs,
+    search_loop,
+    single_loop,
+)
 from groupkit_kringle.models import KringlePerson
 
 # Upper 0.1% points of the chi-square distribution (degrees of freedom: value).
@@ -256,3 +276,334 @@ async def test_redraw_of_another_tool_is_404(make_app: Callable[..., Any]) -> No
     sweep = await create(client, "sweeps", {"outcomes": ["A", "B"], "names": ["C", "D"]})
     response = await client.post(f"/api/kringle/{sweep['editToken']}/redraw")
     assert response.status_code == 404
+
+
+# === exclusions =================================================================================
+
+SIX = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+
+
+def respects(giftee: list[int], forbidden: frozenset[tuple[int, int]]) -> bool:
+    return all((giver, target) not in forbidden for giver, target in enumerate(giftee))
+
+
+async def error_of(response: Any) -> str:
+    payload = await response.get_json()
+    assert response.status_code == 400, payload
+    return str(payload["error"])
+
+
+async def make(client: Any, body: dict[str, Any]) -> Any:
+    return await client.post("/api/kringle", json=body)
+
+
+# --- uniformity ---------------------------------------------------------------------------
+
+# Two couples and a single among five, plus last year's Ann -> Ed: 8 allowed loops of 24.
+FIVE_RULES = forbidden_pairs(5, [[0, 1], [2, 3]], [(0, 4)])
+
+
+def allowed_of(size: int, forbidden: frozenset[tuple[int, int]]) -> list[tuple[int, ...]]:
+    return [loop for loop in all_loops(size) if respects(list(loop), forbidden)]
+
+
+def test_the_small_case_has_several_allowed_loops() -> None:
+    allowed = allowed_of(5, FIVE_RULES)
+    assert 3 <= len(allowed) < 24
+
+
+def test_every_allowed_loop_is_equally_likely() -> None:
+    """Chi-square over the allowed loops, seeded so the statistic is fixed: only allowed
+    single loops come out, each as often as the others."""
+    rng = random.Random(20251224)
+    allowed = allowed_of(5, FIVE_RULES)
+    counts = Counter(tuple(allowed_loop(5, FIVE_RULES, [[0, 1], [2, 3]], rng))
+                     for _ in range(16_000))
+    assert set(counts) == set(allowed)
+    assert chi_square(counts, allowed) < CHI2_CRITICAL[len(allowed) - 1]
+
+
+def test_the_fallback_for_dense_exclusions_is_uniform_too(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no whole draw tried, the search and the mixing moves alone must still spread
+    evenly over the allowed loops."""
+    monkeypatch.setattr(draw_module, "REJECTION_STEPS", 0)
+    rng = random.Random(1225)
+    allowed = allowed_of(5, FIVE_RULES)
+    counts = Counter(tuple(allowed_loop(5, FIVE_RULES, rng=rng)) for _ in range(2_400))
+    assert set(counts) == set(allowed)
+    assert chi_square(counts, allowed) < CHI2_CRITICAL[len(allowed) - 1]
+
+
+def test_redraw_among_allowed_loops_avoids_the_current_one() -> None:
+    rng = random.Random(5)
+    allowed = allowed_of(5, FIVE_RULES)
+    current = list(allowed[0])
+    counts = Counter(tuple(allowed_loop(5, FIVE_RULES, rng=rng, avoid=current))
+                     for _ in range(7_000))
+    others = [loop for loop in allowed if list(loop) != current]
+    assert set(counts) == set(others)
+    assert chi_square(counts, others) < CHI2_CRITICAL[len(others) - 1]
+
+
+# --- impossible exclusions ------------------------------------------------------------------
+
+@pytest.mark.parametrize(("size", "groups", "pairs", "problem", "people"), [
+    (4, [], [(0, 1), (0, 2), (0, 3)], CANNOT_GIVE, (0,)),
+    (4, [], [(0, 1), (0, 2)], ONE_GIFTEE, (0,)),
+    (4, [], [(1, 0), (2, 0)], ONE_GIVER, (0,)),
+    (5, [[0, 1, 2]], [], GROUP_TOO_BIG, (0, 1, 2)),
+    (6, [[0, 1, 2], [3, 4, 5]], [(0, 3), (0, 4), (1, 3), (1, 4), (2, 3), (2, 4)], ONE_GIFTEE,
+     (0,)),
+])
+def test_obvious_impossibilities_name_the_people(size: int, groups: list[list[int]],
+                                                 pairs: list[tuple[int, int]], problem: str,
+                                                 people: tuple[int, ...]) -> None:
+    with pytest.raises(NoLoop) as raised:
+        allowed_loop(size, forbidden_pairs(size, groups, pairs), groups)
+    assert (raised.value.problem, raised.value.people) == (problem, people)
+
+
+def test_a_split_draw_is_refused() -> None:
+    # Nobody among the first three may draw the last three.
+    pairs = [(a, b) for a in range(3) for b in range(3, 6)]
+    with pytest.raises(NoLoop) as raised:
+        allowed_loop(6, forbidden_pairs(6, [], pairs))
+    assert raised.value.problem == SPLIT and raised.value.people == (3, 4, 5)
+
+
+def test_the_search_proves_there_is_no_loop() -> None:
+    """Unbalanced sides (five may only draw across to three, and back): no loop exists,
+    nothing names a person, and the search says so after trying everything."""
+    size = 8
+    side = [person < 5 for person in range(size)]
+    forbidden = frozenset((a, b) for a in range(size) for b in range(size)
+                          if a != b and side[a] == side[b])
+    with pytest.raises(NoLoop) as raised:
+        allowed_loop(size, forbidden)
+    assert raised.value.problem == NO_LOOP
+
+
+#: Allowed (giver, giftee) pairs on five people where everybody has two possible giftees and
+#: two possible Kris Kringles, yet exactly one loop exists: 0 -> 3 -> 4 -> 2 -> 1 -> 0.
+ONE_LOOP_ALLOWED = {(0, 2), (0, 3), (1, 0), (1, 4), (2, 0), (2, 1), (3, 2), (3, 4), (4, 1),
+                    (4, 2), (4, 3)}
+ONE_LOOP_FORBIDDEN = frozenset((a, b) for a in range(5) for b in range(5)
+                               if a != b and (a, b) not in ONE_LOOP_ALLOWED)
+
+
+def test_exclusions_that_leave_a_single_loop_are_found_out() -> None:
+    rng = random.Random(3)
+    only = allowed_loop(5, ONE_LOOP_FORBIDDEN, rng=rng)
+    assert only == [3, 0, 1, 4, 2]
+    with pytest.raises(NoLoop) as raised:
+        allowed_loop(5, ONE_LOOP_FORBIDDEN, rng=rng, avoid=only)
+    assert raised.value.problem == NO_OTHER
+
+
+# --- bounded ----------------------------------------------------------------------------------
+
+class CountingMasks(list[int]):
+    """A mask list that counts how often the search reads it: its work, step by step."""
+
+    reads = 0
+
+    def __getitem__(self, index: Any) -> Any:
+        CountingMasks.reads += 1
+        return super().__getitem__(index)
+
+
+def dense_impossible(size: int) -> frozenset[tuple[int, int]]:
+    """51 on one side, 49 on the other, nobody drawing their own side: every person still has
+    49 or more possible giftees and givers, the draw is not split, yet no loop exists (each
+    side would have to alternate with the other). Only the search can find that out."""
+    side = [person < 51 for person in range(size)]
+    return frozenset((a, b) for a in range(size) for b in range(size)
+                     if a != b and side[a] == side[b])
+
+
+@pytest.mark.parametrize("budget", [1_000, 20_000])
+def test_the_search_stops_at_its_budget_on_a_hard_case(budget: int) -> None:
+    out, into = _allowed_masks(100, dense_impossible(100))
+    CountingMasks.reads = 0
+    with pytest.raises(NoLoop) as raised:
+        search_loop(100, CountingMasks(out), CountingMasks(into), random.Random(1),
+                    budget=budget)
+    assert raised.value.problem == TOO_HARD
+    # Each step reads a bounded number of masks (a few per person): the work is at most
+    # proportional to the budget, whatever the exclusions.
+    assert CountingMasks.reads <= (budget + 1) * 4 * 100
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_hundred_names_with_dense_exclusions_finish(seed: int) -> None:
+    """Hard cases on a hundred people: each one ends in a loop that respects the
+    exclusions or in `NoLoop`, never in an endless search."""
+    rng = random.Random(seed)
+    cases = [
+        dense_impossible(100),
+        # Each person rules out 85 random others.
+        frozenset((a, b) for a in range(100) for b in rng.sample(range(100), 86) if a != b),
+        # Ten households of ten.
+        forbidden_pairs(100, [list(range(start, start + 10)) for start in range(0, 100, 10)],
+                        []),
+        # Two halves that may only draw across.
+        forbidden_pairs(100, [list(range(50)), list(range(50, 100))], []),
+    ]
+    outcomes = []
+    for forbidden in cases:
+        try:
+            giftee = allowed_loop(100, forbidden, rng=rng)
+        except NoLoop as error:
+            outcomes.append(error.problem)
+        else:
+            assert is_single_loop(giftee) and respects(giftee, forbidden)
+            outcomes.append("loop")
+    assert outcomes[0] == TOO_HARD
+    assert outcomes[2:] == ["loop", "loop"]
+
+
+# --- through the API ---------------------------------------------------------------------------
+
+def stored_rules(slug: str) -> dict[str, Any]:
+    return dict(Instance.get(Instance.slug == slug).data)
+
+
+async def test_households_and_pairs_are_kept_by_every_draw_and_redraw(client: Any) -> None:
+    made = await create(client, "kringle", {
+        "names": SIX, "households": [["Ann", " bo "], "Cy, Di", ["Ed"]],
+        "exclusions": [{"giver": "Ed", "giftee": "flo"}, "Flo -> Ann",
+                       {"giver": "Ann", "giftee": ""}, "no arrow here"]})
+    forbidden = forbidden_pairs(6, [[0, 1], [2, 3]], [(4, 5), (5, 0)])
+    data = stored_rules(made["slug"])
+    assert data["households"] == [[0, 1], [2, 3]]
+    assert data["exclusions"] == [[4, 5], [5, 0]]
+    seen = set()
+    for _ in range(12):
+        loop = stored_loop(made["slug"])
+        assert is_single_loop(loop) and respects(loop, forbidden)
+        seen.add(tuple(loop))
+        response = await client.post(f"/api/kringle/{made['editToken']}/redraw")
+        assert response.status_code == 200
+        assert stored_loop(made["slug"]) != loop
+    assert len(seen) > 2
+
+
+async def test_the_organiser_sees_the_rules_the_group_does_not(client: Any) -> None:
+    made = await create(client, "kringle", {"names": SIX, "households": [["Ann", "Bo"]],
+                                            "exclusions": [{"giver": "Cy", "giftee": "Di"}]})
+    export = (await (await client.post(
+        f"/api/kringle/{made['editToken']}/export")).get_json())["data"]
+    assert export["households"] == [["Ann", "Bo"]]
+    assert export["exclusions"] == [{"giver": "Cy", "giftee": "Di"}]
+    page = (await (await client.get(f"/e/{made['editToken']}")).get_data()).decode()
+    assert "Nobody among Ann, Bo draws another of them." in page
+    assert "Cy doesn't draw Di." in page
+    public = await (await client.get(f"/api/kringle/{made['slug']}")).get_json()
+    assert "households" not in public and "exclusions" not in public
+    share = (await (await client.get(f"/s/{made['slug']}")).get_data()).decode()
+    assert "draws another" not in share and "draw Di" not in share
+
+
+async def test_without_exclusions_nothing_new_is_stored(client: Any) -> None:
+    made = await create(client, "kringle", {"names": SIX, "households": [], "exclusions": "x",
+                                            "personalLinks": False, "questions": 0})
+    assert stored_rules(made["slug"]) == {"budget": "", "exchangeDate": "", "note": ""}
+    export = (await (await client.post(
+        f"/api/kringle/{made['editToken']}/export")).get_json())["data"]
+    assert set(export) == {"title", "heading", "budget", "exchangeDate", "note", "people",
+                           "claimedCount", "openedCount", "resets"}
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"households": [["Ann", "Zed"]]}, '"Zed" is in the households but not in the names.'),
+    ({"exclusions": ["Ann -> Zed"]}, '"Zed" is in the exclusions but not in the names.'),
+    ({"exclusions": ["Ann -> Bo", "Ann -> Cy", "Ann -> Di", "Ann -> Ed", "Ann -> Flo"]},
+     'The exclusions leave nobody for "Ann" to draw.'),
+    ({"exclusions": ["Ann -> Bo", "Ann -> Cy", "Ann -> Di", "Ann -> Ed"]},
+     'The exclusions leave only one person for "Ann" to draw, so everyone would know who '
+     "it is — remove some."),
+    ({"exclusions": ["Bo -> Ann", "Cy -> Ann", "Di -> Ann", "Ed -> Ann"]},
+     'The exclusions leave only one person who can draw "Ann", so everyone would know who '
+     "it is — remove some."),
+    ({"households": ["Ann, Bo, Cy, Di"]},
+     'The household "Ann", "Bo", "Cy" and "Di" is more than half the draw: in one loop '
+     "some of them would have to draw each other."),
+    ({"households": ["Ann, Bo, Cy"], "exclusions": ["Ann -> Di", "Bo -> Di", "Cy -> Di",
+                                                    "Ann -> Ed", "Bo -> Ed", "Cy -> Ed"]},
+     'The exclusions leave only one person for "Ann" to draw, so everyone would know who '
+     "it is — remove some."),
+])
+async def test_impossible_exclusions_are_a_400_naming_the_problem(
+        client: Any, body: dict[str, Any], message: str) -> None:
+    assert await error_of(await make(client, {"names": SIX, **body})) == message
+
+
+async def test_with_three_names_any_exclusion_gives_the_secret_away(client: Any) -> None:
+    response = await make(client, {"names": ["Ann", "Bo", "Cy"],
+                                   "exclusions": ["Ann -> Bo"]})
+    assert "only one person for" in await error_of(response)
+
+
+async def test_a_split_or_single_loop_draw_is_refused_through_the_api(client: Any) -> None:
+    # Ann, Bo and Cy may only draw each other: the others can't be reached.
+    split = [f"{a} -> {b}" for a in SIX[:3] for b in SIX[3:]]
+    assert await error_of(await make(client, {"names": SIX, "exclusions": split})) == (
+        'The exclusions cut "Di", "Ed" and "Flo" off from the others: no single loop can go '
+        "through everybody.")
+    # Two couples among four: exactly two loops, so the draw is allowed.
+    assert (await make(client, {"names": SIX[:4], "households": ["Ann, Bo", "Cy, Di"]})
+            ).status_code == 201
+
+
+async def test_exclusions_leaving_one_loop_are_a_400(client: Any) -> None:
+    """The organiser writing them would know every giftee."""
+    names = SIX[:5]
+    rules = [f"{names[a]} -> {names[b]}" for a, b in sorted(ONE_LOOP_FORBIDDEN)]
+    assert await error_of(await make(client, {"names": names, "exclusions": rules})) == (
+        "These exclusions leave only one possible loop, so everyone's giftee would be "
+        "known — remove some.")
+
+
+async def test_hundred_names_with_ten_households_of_ten(client: Any) -> None:
+    names = [f"Person {index:03d}" for index in range(100)]
+    households = [names[start:start + 10] for start in range(0, 100, 10)]
+    made = await create(client, "kringle", {"names": names, "households": households})
+    loop = stored_loop(made["slug"])
+    assert is_single_loop(loop)
+    assert all(giver // 10 != target // 10 for giver, target in enumerate(loop))
+
+
+async def test_hundred_names_with_a_household_of_fifty_one_is_a_400(client: Any) -> None:
+    names = [f"Person {index:03d}" for index in range(100)]
+    message = await error_of(await make(client, {"names": names,
+                                                 "households": [names[:51]]}))
+    assert message.startswith('The household "Person 000", "Person 001"')
+    assert "and 46 more is more than half the draw" in message
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"households": [["Ann", "Bo"]] * 51},
+     "That's more than 50 households — a household only needs listing once."),
+    ({"exclusions": ["Ann -> Bo"] * 501},
+     "That's more than 500 exclusions — leave out the ones a household already covers."),
+])
+async def test_too_many_rules(client: Any, body: dict[str, Any], message: str) -> None:
+    assert await error_of(await make(client, {"names": SIX, **body})) == message
+
+
+@pytest.mark.parametrize("value", [None, 3, "Ann, Bo", {"a": 1}, [None, 5, {}], [[None]]])
+async def test_odd_shapes_of_the_new_fields_are_ignored(client: Any, value: Any) -> None:
+    response = await make(client, {"names": SIX, "households": value, "exclusions": value})
+    assert response.status_code == 201
+
+
+async def test_redraw_with_exclusions_and_only_two_loops_alternates(client: Any) -> None:
+    made = await create(client, "kringle", {"names": SIX[:4],
+                                            "households": [["Ann", "Bo"], ["Cy", "Di"]]})
+    first = stored_loop(made["slug"])
+    await client.post(f"/api/kringle/{made['editToken']}/redraw")
+    second = stored_loop(made["slug"])
+    assert first != second
+    await client.post(f"/api/kringle/{made['editToken']}/redraw")
+    assert stored_loop(made["slug"]) == first

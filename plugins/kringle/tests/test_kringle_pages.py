@@ -131,7 +131,10 @@ async def test_organiser_page_lists_claims_opens_and_offers_reset(
     response = await client.post(str(resets[0]["data-post"]),
                                  json=json.loads(str(resets[0]["data-body"])))
     assert await response.get_json() == {"ok": True, "reset": True}
-    assert (await client.get(f"/p/{bo}")).status_code == 404
+    old = (await (await client.get(f"/p/{bo}")).get_data()).decode()
+    assert "The organiser reset this link" in old
+    text = (await (await client.get(f"/e/{edit}")).get_data()).decode()
+    assert "The organiser reset Bo Bramble on" in text
 
 
 async def test_private_page(client: Any, draw: dict[str, str]) -> None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit.testing import create, edit
 
 NO_FOR_WHOM = "Who are the meals for? Add a name — a family, a person, whoever."
 BAD_START = "Pick a valid first day."
@@ -320,3 +320,37 @@ async def test_coordinator_operations_need_the_edit_token(client: Any,
             response = await client.post(f"/api/meal/{token}/{op}", json=body)
             assert await response.get_json() == NOT_FOUND
     assert (await board(client, train["editToken"]))["forWhom"] == "the Smiths"
+
+
+@pytest.mark.parametrize(("field", "sent", "stored"), [
+    ("forWhom", " the  Nguyens ", "the Nguyens"), ("note", "Back Tuesday.", "Back Tuesday."),
+    ("allergies", "", ""), ("dropoff", "Front porch esky", "Front porch esky")])
+async def test_the_edit_changes_one_field_and_keeps_every_claim(
+        client: Any, train: dict[str, str], field: str, sent: str, stored: str) -> None:
+    claimed = await client.post("/api/meal/claim", json={
+        "slug": train["slug"], "slotId": "d1-1", "name": "Ann", "dish": "Lasagne"})
+    assert claimed.status_code == 201
+    before = await board(client, train["editToken"])
+    assert await edit(client, "meal", train["editToken"], {field: sent}) == (
+        200, {"ok": True, "changed": [field]})
+    after = await board(client, train["editToken"])
+    assert after[field] == stored
+    assert after["days"] == before["days"] and after["tasks"] == before["tasks"]
+    others = {"forWhom", "note", "allergies", "dropoff"} - {field}
+    assert all(after[key] == before[key] for key in others)
+    if field == "forWhom":
+        assert after["title"] == "Meals for the Nguyens"
+
+
+async def test_the_edit_keeps_the_create_rule(client: Any, train: dict[str, str]) -> None:
+    assert await edit(client, "meal", train["editToken"], {"forWhom": " ", "note": "x"}) == (
+        400, {"error": NO_FOR_WHOM, "field": "forWhom"})
+    assert (await board(client, train["editToken"]))["note"] == "Home from hospital Monday."
+
+
+async def test_the_organiser_page_has_one_prefilled_details_form(
+        client: Any, train: dict[str, str]) -> None:
+    html = (await (await client.get(f"/e/{train['editToken']}")).get_data()).decode()
+    assert html.count('id="edit-dropoff"') == 1
+    assert 'value="14 Wattle Lane, side gate code 4471"' in html
+    assert f'data-api="/api/meal/{train["editToken"]}/edit"' in html

@@ -192,7 +192,7 @@ async def test_organiser_page(client: Any, train: dict[str, str]) -> None:
     text = (await response.get_data()).decode()
     for word in ("Ann", "Lasagne", "Bo", DROPOFF, ALLERGIES):
         assert word in text
-    for op in ("details", "addDays", "addTask"):
+    for op in ("edit", "addDays", "addTask"):
         assert f'data-api="/api/meal/{edit}/{op}"' in text
     removes = re.findall(r"<button[^>]*>Remove</button>", text)
     assert [json.loads(attributes(b, "data-body")[0]) for b in removes] == [

@@ -4,6 +4,7 @@ columns nor the order of what they hold follows the order people answered in."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -78,3 +79,66 @@ async def test_models_declare_no_shared_key() -> None:
     assert tally_fields & comment_fields == {"id", "instance", "week"}
     assert all(not hasattr(field, "formats") for field in
                [*PulseTally._meta.fields.values(), *PulseComments._meta.fields.values()])
+
+
+# --- a watcher comparing the results over time ------------------------------------------------
+
+async def test_this_weeks_results_move_only_in_batches_of_four(api: Any,
+                                                               pulse: dict[str, str]) -> None:
+    """After the first four, results stay put until four more have come in; the count is
+    live. Each batch reshuffles the words."""
+    seen = []
+    for index in range(13):
+        await api.responded(pulse["slug"], index % 5 + 1, f"words {index}")
+        entry = await api.week(pulse["slug"], THIS_WEEK)
+        assert entry["responses"] == index + 1
+        seen.append((entry["inResults"], sorted(entry["comments"] or [])))
+    assert [in_results for in_results, _ in seen] == \
+        [None, None, None, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12]
+    for (before, old), (after, new) in itertools.pairwise(seen):
+        assert before == after or len(set(new) - set(old)) == 4
+
+
+async def test_batches_reshuffle_the_words(api: Any, pulse: dict[str, str]) -> None:
+    """The new words of a batch are not appended in arrival order: across many batches the
+    order differs from arrival order."""
+    for index in range(40):
+        await api.responded(pulse["slug"], 3, f"w{index:02d}")
+    comments = (await api.week(pulse["slug"], THIS_WEEK))["comments"]
+    assert sorted(comments) == [f"w{index:02d}" for index in range(40)]
+    assert comments != sorted(comments)
+
+
+async def test_a_past_week_shows_all_its_responses(api: Any, pulse: dict[str, str],
+                                                   clock: Any) -> None:
+    for index in range(6):
+        await api.responded(pulse["slug"], 2, f"late {index}")
+    assert (await api.week(pulse["slug"], THIS_WEEK))["inResults"] == 4
+    clock.advance(days=7)
+    entry = await api.week(pulse["slug"], THIS_WEEK)
+    assert (entry["current"], entry["inResults"], len(entry["comments"])) == (False, 6, 6)
+
+
+async def test_results_at_week_end_hide_the_current_week(api: Any, clock: Any,
+                                                         client: Any) -> None:
+    """The organiser's stricter option: this week shows only its count, however many
+    respond; once the week is over, everything at once."""
+    made = await api.create({"team": "Ops", "resultsAtWeekEnd": True})
+    for index in range(9):
+        await api.responded(made["slug"], 4, f"quiet {index}")
+    entry = await api.week(made["slug"], THIS_WEEK)
+    assert (entry["responses"], entry["shown"], entry["comments"]) == (9, False, None)
+    page = await api.text(f"/s/{made['slug']}")
+    assert "quiet 0" not in page and "when the week ends" in page
+    clock.advance(days=7)
+    entry = await api.week(made["slug"], THIS_WEEK)
+    assert (entry["shown"], entry["inResults"]) == (True, 9)
+    # Turned off mid-week, the results show as a batch of everything so far.
+    response = await client.post(f"/api/pulse/{made['editToken']}/details",
+                                 json={"team": "Ops", "resultsAtWeekEnd": True})
+    assert (await response.get_json())["resultsAtWeekEnd"] is True
+    for _ in range(5):
+        await api.responded(made["slug"], 1)
+    assert not (await api.read(made["slug"]))["weeks"][0]["shown"]
+    await client.post(f"/api/pulse/{made['editToken']}/details", json={"team": "Ops"})
+    assert (await api.read(made["slug"]))["weeks"][0]["inResults"] == 5

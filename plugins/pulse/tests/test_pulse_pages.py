@@ -48,7 +48,7 @@ async def test_organiser_page_shows_the_same_results(api: Any, pulse: dict[str, 
     assert "3</strong> responses" in page
     assert "Private words" not in page
     assert "1 to go" in page
-    assert f'data-api="/api/pulse/{pulse["editToken"]}/details"' in page
+    assert f'data-api="/api/pulse/{pulse["editToken"]}/edit"' in page
     await api.responded(pulse["slug"], 5, "now shown")
     page = await api.text(f"/e/{pulse['editToken']}")
     assert "now shown" in page and "Private words 4" in page

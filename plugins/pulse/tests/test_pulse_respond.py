@@ -71,8 +71,8 @@ async def test_fewer_than_four_shows_only_a_count(api: Any, pulse: dict[str, str
         await api.responded(pulse["slug"], score, words)
     entry = await api.week(pulse["slug"], THIS_WEEK)
     assert entry == {"week": THIS_WEEK, "label": "Week of 16 Nov 2026", "current": True,
-                     "responses": 3, "shown": False, "scores": None, "average": None,
-                     "comments": None}
+                     "responses": 3, "shown": False, "inResults": None, "scores": None,
+                     "average": None, "comments": None}
     # Nowhere: not the public read or page, not the organiser page, not the export.
     places = [json.dumps(await api.read(pulse["slug"]), ensure_ascii=False),
               await api.text(f"/s/{pulse['slug']}"),
@@ -197,13 +197,14 @@ async def test_organiser_changes_the_details(client: Any, api: Any,
         "team": "  Ops  crew ", "question": "  Energy level?  ", "askWords": False})
     assert response.status_code == 200
     assert await response.get_json() == {"ok": True, "team": "Ops crew",
-                                         "question": "Energy level?", "askWords": False}
+                                         "question": "Energy level?", "askWords": False,
+                                         "resultsAtWeekEnd": False}
     view = await api.read(pulse["slug"])
     assert (view["heading"], view["title"], view["question"], view["askWords"]) == (
         "Ops crew", "Ops crew", "Energy level?", False)
     again = await client.post(f"/api/pulse/{pulse['editToken']}/details", json={})
     assert await again.get_json() == {"ok": True, "team": "", "question": "How was your week?",
-                                      "askWords": True}
+                                      "askWords": True, "resultsAtWeekEnd": False}
 
 
 async def test_details_with_a_bad_token_is_404(client: Any, api: Any,

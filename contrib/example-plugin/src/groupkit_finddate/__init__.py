@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import PLUGIN_API_VERSION, Tool, hookimpl
+from groupkit import Tool, hookimpl
 
 from .api import (
+    EDIT,
     MAX_RESPONSES,
     TOKEN_KIND,
     create,
@@ -26,12 +27,12 @@ HERE = Path(__file__).parent
 @hookimpl
 def groupkit_tool() -> Tool:
     return Tool(
-        name="finddate", title="Find a Date", version=__version__, plugin_api=PLUGIN_API_VERSION,
+        name="finddate", title="Find a Date", version=__version__, plugin_api=(1, 1),
         summary="Propose a few dates or times; everyone marks yes, if need be or no, "
                 "and the best one stands out.",
         create_schema=CreateFindDate, create=create, public_view=public_view,
         organiser_view=organiser_view, participant_view=participant_view,
-        participant_kinds=(TOKEN_KIND,), operations=ops, models=[Response],
+        participant_kinds=(TOKEN_KIND,), operations=ops, models=[Response], edit=EDIT,
         templates=HERE / "templates", static=HERE / "static",
         limits={"slots": MAX_SLOTS, "responses": MAX_RESPONSES},
         description="Slots are sorted by date and time and numbered d1, d2, … The best slot "

@@ -11,6 +11,7 @@ from groupkit import (
     CalendarEvent,
     Call,
     Credential,
+    Edit,
     Instance,
     Operations,
     bad_request,
@@ -21,7 +22,15 @@ from groupkit import (
 )
 
 from .models import Response
-from .schema import NO_SLOT, ChangeBody, ChooseBody, RemoveBody, RespondBody
+from .schema import (
+    ANSWERED_OPTION,
+    CHOSEN_OPTION,
+    NO_SLOT,
+    ChangeBody,
+    ChooseBody,
+    RemoveBody,
+    RespondBody,
+)
 
 MAX_RESPONSES = 200
 FULL = "Two hundred people have answered — that's the most this poll takes."
@@ -31,10 +40,62 @@ TOKEN_KIND = "finddate-response"
 ops = Operations()
 
 
+def _in_order(slots: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(slots, key=lambda s: (s["date"], s["start"] or "", s["end"] or ""))
+
+
 def create(instance: Instance, data: dict[str, Any]) -> None:
-    slots = sorted(data["slots"], key=lambda s: (s["date"], s["start"] or "", s["end"] or ""))
     instance.data = {"note": data["note"], "timezone": data["timezone"], "chosen": None,
-                     "slots": [{"id": f"d{i + 1}", **slot} for i, slot in enumerate(slots)]}
+                     "slots": [{"id": f"d{i + 1}", **slot}
+                               for i, slot in enumerate(_in_order(data["slots"]))]}
+
+
+def current(instance: Instance) -> dict[str, Any]:
+    """What the organiser may change, as the create form takes it."""
+    data = instance.data
+    return {"title": instance.title, "note": data["note"], "timezone": data["timezone"],
+            "slots": [{key: slot[key] for key in ("date", "start", "end")}
+                      for slot in data["slots"]]}
+
+
+def _key(slot: dict[str, Any]) -> tuple[str, str, str]:
+    return slot["date"], slot["start"], slot["end"]
+
+
+def apply_edit(call: Call) -> dict[str, Any]:
+    """Options are the same option when their date and times are: they keep their id and
+    every answer. A new one is added (everyone who answered reads as no until they change
+    it); one left out goes, but never the chosen date, and answers only when confirmed."""
+    changes = dict(call.data)
+    if "slots" not in changes:
+        return changes
+    old = call.instance.data["slots"]
+    kept = {_key(slot): slot["id"] for slot in old}
+    wanted = {_key(slot) for slot in changes["slots"]}
+    responses = _responses(call.instance)
+    for slot in old:
+        if _key(slot) in wanted:
+            continue
+        if slot["id"] == call.instance.data["chosen"]:
+            raise conflict(CHOSEN_OPTION.format(label=_label(slot)), "slots")
+        answered = sum(1 for response in responses if slot["id"] in response.answers)
+        if answered and not call.confirmed:
+            count = "1 person has" if answered == 1 else f"{answered} people have"
+            raise conflict(ANSWERED_OPTION.format(count=count, label=_label(slot)),
+                           "slots", confirm=True)
+    next_id = max((int(slot["id"][1:]) for slot in old), default=0)
+    slots = []
+    for slot in _in_order(changes["slots"]):
+        if _key(slot) not in kept:
+            next_id += 1
+        slots.append({"id": kept.get(_key(slot), f"d{next_id}"), **slot})
+    gone = {slot["id"] for slot in old} - {slot["id"] for slot in slots}
+    for response in responses:
+        if gone & set(response.answers):
+            response.answers = {k: v for k, v in response.answers.items() if k not in gone}
+            response.save()
+    changes["slots"] = slots
+    return changes
 
 
 def _label(slot: dict[str, Any]) -> str:
@@ -168,3 +229,12 @@ def calendar(call: Call) -> Any:
                           summary=call.instance.title, start=start, end=end,
                           description=data["note"], url=f"{call.base_url}/s/{call.instance.slug}")
     return calendar_reply([event], f"{call.instance.title or 'event'}.ics", call.now)
+
+
+EDIT = Edit(fields=("title", "note", "timezone", "slots"), current=current, apply=apply_edit,
+            errors={409: f"An option left out is the chosen date (`{CHOSEN_OPTION}`), or "
+                         f"people answered it (`{ANSWERED_OPTION}`, with `confirm: true`: "
+                         "send again with `\"confirm\": true` to remove it and those "
+                         "answers); `field` is `slots`."},
+            description="Options match by date and times: a kept option keeps its id and "
+                        "answers; a new one gets the next id.")

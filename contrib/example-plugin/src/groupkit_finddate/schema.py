@@ -24,6 +24,10 @@ BAD_ZONE = "That time zone isn't one we know — use a name like Australia/Sydne
 NO_NAME = "Add your name so the organiser knows who's coming."
 NO_SLOT = "That option isn't on this list."
 NO_ANSWERS = "Mark at least one option."
+#: Edits that would take away answers or the chosen date (409).
+ANSWERED_OPTION = ("{count} already answered {label} — remove it anyway? "
+                   "Their answers for it go with it.")
+CHOSEN_OPTION = "{label} is the date you chose — clear the choice first, then remove it."
 
 
 class IsoDate(SpecField):
@@ -81,7 +85,7 @@ class CreateFindDate(Schema):
     @ma.validates_schema(skip_on_field_errors=True)
     def times_in_order(self, data: dict[str, Any], **_: Any) -> None:
         seen: set[str] = set()
-        for slot in data["slots"]:
+        for slot in data.get("slots", []):  # absent from an edit that leaves the options be
             if slot["end"] and (not slot["start"] or slot["end"] <= slot["start"]):
                 raise ma.ValidationError(BAD_TIME, "slots")
             if _slot_key(slot) in seen:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import PLUGIN_API_VERSION, Tool, hookimpl
+from groupkit import Tool, hookimpl
 
 from .api import MAX_ENTRIES, create, ops, organiser_view, public_view
 from .models import Entry
@@ -16,7 +16,7 @@ __version__ = "0.1.0"
 @hookimpl
 def groupkit_tool() -> Tool:
     return Tool(
-        name="mytool", title="My Tool", version=__version__, plugin_api=PLUGIN_API_VERSION,
+        name="mytool", title="My Tool", version=__version__, plugin_api=(1, 1),
         summary="A board where everyone adds a short note.",
         create_schema=CreateMyTool, create=create, public_view=public_view,
         organiser_view=organiser_view, operations=ops, models=[Entry],

@@ -29,6 +29,12 @@
         return item;
       });
     });
+    /* A fieldset[data-group] is one nested object of its [data-key] inputs. */
+    form.querySelectorAll("[data-group]").forEach(function (group) {
+      var item = {};
+      group.querySelectorAll("[data-key]").forEach(function (input) { item[input.dataset.key] = readInput(input); });
+      body[group.dataset.group] = item;
+    });
     form.querySelectorAll("[name]").forEach(function (input) {
       if (input.closest("[data-list]") || input.disabled) return;
       if (input.type === "radio" && !input.checked) return;
@@ -62,7 +68,10 @@
       var parsed = type.indexOf("json") >= 0 ? response.json() : response.blob();
       return parsed.then(function (data) {
         if (!response.ok) {
-          throw new Error((data && data.error) || "Something went wrong — try again.");
+          var failure = new Error((data && data.error) || "Something went wrong — try again.");
+          failure.field = data && data.field;
+          failure.confirm = data && data.confirm === true;
+          throw failure;
         }
         return data;
       });
@@ -86,16 +95,72 @@
     }
   }
 
+  /* Errors at the field: an error body naming its `field` is shown next to that field
+     (input[name], [data-list] or [data-field]) with aria-invalid and aria-describedby, focus
+     moves there, and the message clears as soon as the field changes. */
+  function fieldTarget(form, field) {
+    var name = String(field).replace(/["\\]/g, "");
+    return form.querySelector('[name="' + name + '"], [data-list="' + name + '"], [data-group="' + name + '"], [data-field="' + name + '"]');
+  }
+  function clearFieldErrors(form, only) {
+    form.querySelectorAll("[data-field-error]").forEach(function (box) {
+      var target = only && fieldTarget(form, box.getAttribute("data-field-error"));
+      if (only && !(target && target.contains(only))) return;
+      var owner = form.querySelector('[aria-describedby~="' + box.id + '"]');
+      if (owner) {
+        owner.removeAttribute("aria-invalid");
+        var rest = owner.getAttribute("aria-describedby").split(" ").filter(function (id) { return id !== box.id; });
+        if (rest.length) owner.setAttribute("aria-describedby", rest.join(" "));
+        else owner.removeAttribute("aria-describedby");
+      }
+      box.remove();
+    });
+  }
+  function showFieldError(form, field, message) {
+    var target = fieldTarget(form, field);
+    if (!target) return false;
+    var input = target.matches("input, textarea, select") ? target : target.querySelector("input, textarea, select") || target;
+    var box = document.createElement("p");
+    box.className = "error field-error";
+    box.id = (form.id || "form") + "-error-" + String(field).replace(/[^\w-]/g, "");
+    box.setAttribute("data-field-error", field);
+    box.textContent = message;
+    target.insertAdjacentElement("afterend", box);
+    input.setAttribute("aria-invalid", "true");
+    var described = input.getAttribute("aria-describedby");
+    input.setAttribute("aria-describedby", described ? described + " " + box.id : box.id);
+    input.focus();
+    return true;
+  }
+  function fieldChanged(event) {
+    var form = event.target.form || event.target.closest("form");
+    if (form && form.querySelector("[data-field-error]")) clearFieldErrors(form, event.target);
+  }
+  document.addEventListener("input", fieldChanged);
+  document.addEventListener("change", fieldChanged);
+
+  function submitForm(form, body) {
+    var button = form.querySelector("[type=submit]");
+    var general = form.querySelector("[data-error]");
+    if (button) button.disabled = true;
+    clearFieldErrors(form);
+    if (general) general.hidden = true;
+    post(form.dataset.api, body).then(function (data) { after(form, data, body); })
+      .catch(function (error) {
+        if (error.confirm && window.confirm(error.message)) {
+          submitForm(form, Object.assign({}, body, { confirm: true }));
+        } else if (!(error.field && showFieldError(form, error.field, error.message))) {
+          showError(form, error.message);
+        }
+      })
+      .finally(function () { if (button) button.disabled = false; });
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.matches("form[data-api]")) return;
     event.preventDefault();
-    var body = serialize(form);
-    var button = form.querySelector("[type=submit]");
-    if (button) button.disabled = true;
-    post(form.dataset.api, body).then(function (data) { after(form, data, body); })
-      .catch(function (error) { showError(form, error.message); })
-      .finally(function () { if (button) button.disabled = false; });
+    submitForm(form, serialize(form));
   });
 
   document.addEventListener("click", function (event) {
@@ -146,42 +211,96 @@
     });
   }
 
-  /* Live updates: when the instance changes, re-read this page and swap every
-     [data-live-region id=...] for its fresh copy. A region the visitor is busy in (focus
-     inside it, or a field typed into) waits and is retried, so nobody loses what they typed.
+  /* Live updates. When the instance changes, every [data-live-region id=...] is brought up
+     to date from a fresh copy of the page: pushed in the event stream itself on a public page
+     (event "page": the version, a newline, the page's HTML: one render serves every viewer),
+     re-read from the server elsewhere (event "version"). The swap is as fine-grained as the
+     visitor allows: a region nobody is busy in is replaced whole; inside a busy one (focus in
+     it, or a field typed into) only the parts the visitor is not busy in are replaced, down to
+     single elements and text, so counts and other people's spots stay current while what the
+     visitor types is never touched. A busy part is retried until the visitor is done.
      Plugin scripts hear "groupkit:live" after each swap. */
   var retry = null;
-  function busy(region) {
-    if (region.contains(document.activeElement) && document.activeElement !== document.body) return true;
-    return Array.prototype.some.call(region.querySelectorAll("input, textarea"), function (field) {
-      return field.type !== "hidden" && field.value !== field.defaultValue;
+  var latest = null;
+  function dirty(field) {
+    if (field.type === "hidden") return false;
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") {
+      return Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; });
+    }
+    return field.value !== field.defaultValue;
+  }
+  function busy(node) {
+    if (node.nodeType !== 1) return false;
+    var active = document.activeElement;
+    if (active && active !== document.body && node.contains(active)) return true;
+    if (node.matches("input, textarea, select") && dirty(node)) return true;
+    return Array.prototype.some.call(node.querySelectorAll("input, textarea, select"), dirty);
+  }
+  /* An element kept because the visitor is busy inside it still takes the fresh copy's
+     attributes (a page script may read its data-* state); fields keep what was typed. */
+  function syncAttributes(current, fresh) {
+    if (current.matches("input, textarea, select, option")) return;
+    Array.prototype.slice.call(current.attributes).forEach(function (attribute) {
+      if (!fresh.hasAttribute(attribute.name)) current.removeAttribute(attribute.name);
+    });
+    Array.prototype.forEach.call(fresh.attributes, function (attribute) {
+      if (current.getAttribute(attribute.name) !== attribute.value) current.setAttribute(attribute.name, attribute.value);
     });
   }
+  /* Make `current` look like `fresh` without touching what the visitor is busy in; returns
+     false when something had to wait. */
+  function merge(current, fresh) {
+    if (!busy(current)) {
+      if (!current.isEqualNode(fresh)) current.replaceWith(document.importNode(fresh, true));
+      return true;
+    }
+    var mine = current.childNodes, theirs = fresh.childNodes;
+    if (current.tagName !== fresh.tagName || mine.length !== theirs.length) return false;
+    syncAttributes(current, fresh);
+    if (!mine.length) return current.isEqualNode(fresh);
+    var done = true;
+    Array.prototype.slice.call(mine).forEach(function (child, i) {
+      var other = theirs[i];
+      if (child.nodeType !== other.nodeType) { done = false; return; }
+      if (child.nodeType === 1) { done = merge(child, other) && done; }
+      else if (child.nodeType === 3 && child.nodeValue !== other.nodeValue) { child.nodeValue = other.nodeValue; }
+    });
+    return done;
+  }
+  function swapRegions(html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    var waiting = false;
+    document.querySelectorAll("[data-live-region][id]").forEach(function (region) {
+      var replacement = fresh.getElementById(region.id);
+      if (replacement && !merge(region, replacement)) waiting = true;
+    });
+    latest = waiting ? html : null;
+    if (waiting && retry === null) retry = setTimeout(function () { retry = null; if (latest) swapRegions(latest); }, 1500);
+    revealOwned();
+    document.dispatchEvent(new CustomEvent("groupkit:live"));
+  }
   function refreshRegions() {
-    retry = null;
-    fetch(window.location.href, { cache: "no-store", credentials: "same-origin" })
+    fetch(window.location.href, { cache: "no-cache", credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
         if (html === null) { window.location.reload(); return; }
-        var fresh = new DOMParser().parseFromString(html, "text/html");
-        var waiting = false;
-        document.querySelectorAll("[data-live-region][id]").forEach(function (region) {
-          if (busy(region)) { waiting = true; return; }
-          var replacement = fresh.getElementById(region.id);
-          if (replacement) region.replaceWith(document.importNode(replacement, true));
-        });
-        if (waiting && retry === null) retry = setTimeout(refreshRegions, 1500);
-        revealOwned();
-        document.dispatchEvent(new CustomEvent("groupkit:live"));
+        swapRegions(html);
       });
   }
   function startLive() {
     var body = document.body;
     if (!body.dataset.live || !document.querySelector("[data-live-region]") || !window.EventSource) return;
     var seen = body.dataset.liveVersion;
-    var source = new EventSource(body.dataset.live);
+    var pushed = window.location.pathname.indexOf("/s/") === 0 && !window.location.search;
+    var source = new EventSource(body.dataset.live + (pushed ? "?page=public" : ""));
     source.addEventListener("version", function (event) {
       if (event.data !== seen) { seen = event.data; refreshRegions(); }
+    });
+    source.addEventListener("page", function (event) {
+      var cut = event.data.indexOf("\n");
+      var version = event.data.slice(0, cut);
+      if (version !== seen) { seen = version; swapRegions(event.data.slice(cut + 1)); }
     });
     source.addEventListener("gone", function () {
       source.close();

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from groupkit import Tool, hookimpl
 
-from .api import POOL_SCHEMA, create, ops, organiser_view, preview, public_view, title_of
+from .api import EDIT, POOL_SCHEMA, create, ops, organiser_view, preview, public_view, title_of
 from .models import BabyGuess
 from .schema import DAYS_AFTER, DAYS_BEFORE, MAX_GRAMS, MAX_GUESSES, MIN_GRAMS, CreateBaby
 
@@ -19,11 +19,12 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="baby", title="Baby Guess Pool", version=__version__,
+        plugin_api=(1, 1),
         summary="Everyone guesses the arrival date and birth weight; "
                 "the closest guess wins once bub is here.",
         create_schema=CreateBaby, create=create, title_of=title_of,
         public_view=public_view, organiser_view=organiser_view, preview=preview,
-        operations=ops, models=[BabyGuess],
+        operations=ops, edit=EDIT, models=[BabyGuess],
         templates=HERE / "templates", static=HERE / "static",
         limits={"guesses": MAX_GUESSES, "minGrams": MIN_GRAMS, "maxGrams": MAX_GRAMS,
                 "daysBefore": DAYS_BEFORE, "daysAfter": DAYS_AFTER},

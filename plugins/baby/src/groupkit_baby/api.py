@@ -12,6 +12,7 @@ import marshmallow as ma
 from groupkit import (
     PARTICIPANT_TOKEN_LENGTH,
     Call,
+    Edit,
     Instance,
     Line,
     Operations,
@@ -261,3 +262,7 @@ def result(call: Call) -> dict[str, Any]:
     instance.save(only=[Instance.data])
     board = None if recorded is None else leaderboard(_guesses(instance), recorded, True)
     return {"ok": True, "open": recorded is None, "result": recorded, "leaderboard": board}
+
+
+EDIT = Edit(fields=("parents", "dueDate", "note"),
+            description="Every guess stays as it was; so does a recorded result.")

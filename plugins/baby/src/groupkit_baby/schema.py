@@ -13,7 +13,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from groupkit import Line, Raw, Schema, SpecField, Text
+from groupkit import Line, Raw, Schema, SpecField, Text, clean_text
 
 NO_PARENTS = "Whose bub is it? Add the parents' names."
 NO_GUESSER = "Add your name so we know whose guess it is."
@@ -35,6 +35,8 @@ MAX_GRAMS = 7000
 DAYS_BEFORE = 400
 DAYS_AFTER = 550
 MAX_GUESSES = 300
+#: Enough for any day written with spaces around it; longer text is malformed anyway.
+DAY_TEXT_LIMIT = 64
 
 _ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
@@ -42,8 +44,9 @@ _DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 def parse_day(value: Any, blank: str) -> dt.date:
     """A `YYYY-MM-DD` real calendar day (surrounding whitespace ignored); `blank` when there is
-    no text at all, then the spec's malformed and impossible-day messages."""
-    text = value.strip() if isinstance(value, str) else ""
+    no text at all (invisible characters alone count as none), then the spec's malformed and
+    impossible-day messages."""
+    text = clean_text(value, DAY_TEXT_LIMIT) if isinstance(value, str) else ""
     if not text:
         raise ma.ValidationError(blank)
     if not _ISO_DAY.fullmatch(text):

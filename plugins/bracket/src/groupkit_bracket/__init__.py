@@ -6,7 +6,7 @@ from pathlib import Path
 
 from groupkit import Tool, hookimpl
 
-from .api import BRACKET_SCHEMA, create, ops, organiser_view, public_view
+from .api import BRACKET_SCHEMA, EDIT, create, ops, organiser_view, public_view
 from .schema import MAX_ENTRANTS, CreateBracket
 
 __version__ = "0.1.0"
@@ -34,10 +34,11 @@ DESCRIPTION = (
 def groupkit_tool() -> Tool:
     return Tool(
         name="bracket", title="Tournament Bracket", version=__version__,
+        plugin_api=(1, 1),
         summary="A knockout bracket for up to 64 names, with byes sorted out for you: "
                 "tap in the winners and everyone can follow along.",
         create_schema=CreateBracket, create=create, public_view=public_view,
-        organiser_view=organiser_view, operations=ops,
+        organiser_view=organiser_view, operations=ops, edit=EDIT,
         templates=HERE / "templates", static=HERE / "static",
         limits={"entrants": MAX_ENTRANTS}, public_schema=BRACKET_SCHEMA,
         description=DESCRIPTION,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import Call, Instance, Operations, bad_request, conflict, whole_number
+from groupkit import Call, Edit, Instance, Operations, bad_request, conflict, whole_number
 
 from .draw import LISTED, Bracket, new_bracket, round_name
 from .schema import ResultBody
@@ -159,3 +159,35 @@ def result(call: Call) -> dict[str, Any]:
             "match": match, "winner": winner, "cleared": cleared,
             "champion": bracket.champion}
 
+
+DRAW_MADE = ("The draw is made for {count} — rename anyone you like, but to add or drop a "
+             "name, start a new bracket.")
+
+
+def current(instance: Instance) -> dict[str, Any]:
+    """The title and the names in draw order (seed order), one per line in the form."""
+    return {"title": instance.title, "entrants": list(instance.data["seeds"])}
+
+
+def apply_edit(call: Call) -> dict[str, Any]:
+    """Names are renamed in place, by their place in the draw: every match and recorded
+    result follows. The field stays the same size (no redraw under results)."""
+    changes, data = dict(call.data), dict(call.instance.data)
+    if "entrants" in changes:
+        names = changes.pop("entrants")
+        if len(names) != len(data["seeds"]):
+            raise conflict(DRAW_MADE.format(count=len(data["seeds"])), "entrants")
+        renamed = dict(zip(data["seeds"], names, strict=True))
+        data["seeds"] = names
+        data["results"] = [[renamed.get(winner, winner) if winner else winner
+                            for winner in round_results] for round_results in data["results"]]
+        data["version"] += 1  # a result quoting the old names is refused as stale
+        call.instance.data = data
+    return changes
+
+
+EDIT = Edit(fields=("title", "entrants"), current=current, apply=apply_edit,
+            errors={409: f"A different number of names: `{DRAW_MADE}`; `field` is `entrants`."},
+            description="`entrants` lists the names in draw order (seed order, as `current` "
+                        "pre-fills it): each replaces the name at its place, in every match "
+                        "and result; the bracket's `version` moves on.")

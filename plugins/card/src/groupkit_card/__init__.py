@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import PLUGIN_API_VERSION, Tool, hookimpl
+from groupkit import Tool, hookimpl
 
 from .api import (
+    EDIT,
     MAX_MESSAGES,
     TOKEN_KIND,
     card_schema,
@@ -30,13 +31,13 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="card", title="Group Card", version=__version__,
-        plugin_api=PLUGIN_API_VERSION,
+        plugin_api=(1, 1),
         summary="A card for someone special that everyone signs with a message — "
                 "share it, print it, or both.",
         create_schema=CreateCard, create=create, title_of=title_of,
         public_view=public_view, organiser_view=organiser_view,
         participant_view=participant_view, participant_kinds=(TOKEN_KIND,),
-        preview=preview, operations=ops, models=[CardMessage],
+        preview=preview, operations=ops, edit=EDIT, models=[CardMessage],
         templates=HERE / "templates", static=HERE / "static",
         limits={"messages": MAX_MESSAGES}, public_schema=card_schema(),
         description="Signing is `POST /api/card/sign {slug, name, message}` and answers "

@@ -10,6 +10,7 @@ from groupkit import (
     ApiError,
     Call,
     Credential,
+    Edit,
     Instance,
     Operations,
     conflict,
@@ -173,3 +174,22 @@ def remove(call: Call) -> dict[str, Any]:
     """Remove any one message."""
     _remove(call.instance, _find(call.instance, call.data["messageId"]))
     return {"ok": True}
+
+
+def current(instance: Instance) -> dict[str, Any]:
+    """The card's details as the create form takes them; an untouched title reads empty, so
+    it keeps following the recipient's name."""
+    data = instance.data
+    title = "" if instance.title == default_title(data["recipient"]) else instance.title
+    return {"recipient": data["recipient"], "title": title, "note": data["note"]}
+
+
+def apply_edit(call: Call) -> None:
+    """Store the card as create would have, so the sub-line follows the new title."""
+    merged = {**current(call.instance), **call.data}
+    create(call.instance, merged)
+    call.instance.title = title_of(merged)
+
+
+EDIT = Edit(fields=("recipient", "title", "note"), current=current, apply=apply_edit,
+            description="Every message stays as it was.")

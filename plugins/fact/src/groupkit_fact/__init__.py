@@ -31,13 +31,16 @@ claims their name from the share page and writes their fact on their private pag
 
 Paths the spec leaves open: `POST /api/fact/claim` `{slug, name}` -> 200 `{token}`,
 `POST /api/fact/p/{token}/save` `{text}`, `POST /api/fact/{editToken}/reset` `{name}`,
-`POST /api/fact/{editToken}/reveal` `{reveal}`.
+`POST /api/fact/{editToken}/reveal` `{reveal}`, `POST /api/fact/{editToken}/show`.
 
 Privacy before the reveal: the public page and `GET /api/fact/{slug}` list the names in the
 organiser's order and the facts in a random order under random labels, and never say who
-has claimed or written anything. The organiser page shows who has claimed and who has sent
-a fact, but not which fact; the organiser's JSON export is a full backup and includes the
-answer key.
+has claimed or written anything. Facts (and changed facts) join the grid three or more at
+a time, so comparing the board before and after a save shows nothing of whose it is; the
+organiser can put the last few on early with `POST /api/fact/{editToken}/show`. The
+organiser page and export show who has claimed, never who has written or when, and the
+export carries the answer key only once revealed. Resets, early showing and hiding the
+answers again are listed on the board (`notices`) for everyone.
 
 A save with nothing left after trimming is refused with 400
 `Write your fact first — something the room won't guess.`
@@ -48,6 +51,7 @@ A save with nothing left after trimming is refused with 400
 def groupkit_tool() -> Tool:
     return Tool(
         name="fact", title="Fact Matcher", version=__version__,
+        plugin_api=(1, 1),
         summary="An icebreaker: everyone sends in a fact about themselves, the room guesses "
                 "who wrote which, then you reveal the answers.",
         create_schema=CreateFact, create=create, public_view=public_view,

@@ -1,8 +1,12 @@
 """Fact Matcher: create, views, claiming a name, saving a fact, reset and reveal.
 
-Before the reveal nothing public ties a fact to a name: the grid lists facts in the order
-of their random labels (a shuffle that stays put between refreshes) and says nothing about
-who has claimed or written what. After the reveal the answer key is public.
+Before the reveal nothing ties a fact to a name, not even for someone comparing the board
+(or the organiser's page and export) before and after each save: facts join the grid in
+batches of at least BATCH new or changed facts, listed by random labels, and no view says
+who has written when. The organiser's page shows who has claimed, never who has written;
+the answer key exists only once revealed. An organiser's own powers that could tie a fact
+(reset wipes a shown fact; showing a short batch early) are announced on the board, so
+using them to peek is seen by everyone.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from groupkit import (
     issue_token,
     not_found,
     rotate_token,
+    text_key,
 )
 
 from .models import Person
@@ -32,6 +37,9 @@ PERSON = "fact-name"
 DEFAULT_HEADING = "Fact Matcher"
 NOT_ON_LIST = "That name isn't on this list."
 TAKEN = "That name's already been taken. If it's you, ask the organiser to reset it."
+#: Facts join the grid this many at a time (or more), so a new batch never says whose a
+#: fact is; fewer wait for more, for the organiser's "show them now", or for the reveal.
+BATCH = 3
 
 
 def new_fact_id() -> str:
@@ -40,10 +48,11 @@ def new_fact_id() -> str:
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
     """Seed every name with an empty fact and its own private token."""
-    instance.data = {"prompt": data["prompt"], "note": data["note"], "revealed": False}
+    instance.data = {"prompt": data["prompt"], "note": data["note"], "revealed": False,
+                     "shown": {}, "notices": []}
     for position, name in enumerate(data["names"]):
         person = Person.create(instance=instance, position=position, name=name,
-                               name_key=name.casefold(), fact_id=new_fact_id())
+                               name_key=text_key(name), fact_id=new_fact_id())
         issue_token(instance, PERSON, str(person.id))
 
 
@@ -61,16 +70,58 @@ def people_of(instance: Instance) -> list[Person]:
     return list(Person.select().where(Person.instance == instance).order_by(Person.position))
 
 
+# --- the grid: facts join it in batches ---------------------------------------------------
+
+def shown_facts(instance: Instance, people: list[Person]) -> dict[str, dict[str, str]]:
+    """person id -> the version of their fact on the grid ({id, text}). An instance made
+    before batching kept no such record: every saved fact counts as shown."""
+    shown = instance.data.get("shown")
+    if shown is None:
+        return {str(person.id): {"id": person.fact_id, "text": person.fact}
+                for person in people if person.fact}
+    return dict(shown)
+
+
+def waiting(people: list[Person], shown: dict[str, dict[str, str]]) -> list[Person]:
+    """People whose saved fact is not (or not in this version) on the grid yet."""
+    return [person for person in people
+            if person.fact and shown.get(str(person.id), {}).get("id") != person.fact_id]
+
+
+def release(instance: Instance, people: list[Person], *, force: bool = False) -> int:
+    """Put the waiting facts on the grid when there are at least BATCH of them (or when
+    `force`d: the reveal, the organiser's "show them now"). Returns how many joined."""
+    shown = shown_facts(instance, people)
+    ready = waiting(people, shown)
+    if ready and (force or len(ready) >= BATCH):
+        shown.update({str(person.id): {"id": person.fact_id, "text": person.fact}
+                      for person in ready})
+    else:
+        ready = []
+    instance.data = {**instance.data, "shown": shown}
+    return len(ready)
+
+
+def notice(instance: Instance, what: str, when: dt.datetime, **details: Any) -> None:
+    """Tell the whole group about an organiser action that could tie a fact to its author."""
+    notices = [*instance.data.get("notices", []),
+               {"what": what, "at": _iso(_naive(when)), **details}]
+    instance.data = {**instance.data, "notices": notices[-MAX_NOTICES:]}
+
+
+MAX_NOTICES = 100
+
+
 def _board(instance: Instance, people: list[Person]) -> dict[str, Any]:
     data = instance.data
-    written = sorted((person for person in people if person.fact),
-                     key=lambda person: person.fact_id)
+    grid = sorted(shown_facts(instance, people).values(), key=lambda fact: fact["id"])
     board: dict[str, Any] = {
         "title": instance.title, "heading": instance.title or DEFAULT_HEADING,
         "prompt": data["prompt"], "note": data["note"], "revealed": data["revealed"],
         "names": [person.name for person in people],
-        "facts": [{"id": person.fact_id, "text": person.fact} for person in written],
-        "factsIn": len(written), "total": len(people)}
+        "facts": [{"id": fact["id"], "text": fact["text"]} for fact in grid],
+        "factsIn": len(grid), "total": len(people),
+        "notices": list(data.get("notices", []))}
     if data["revealed"]:
         board["answers"] = [{"name": person.name, "fact": person.fact or None,
                              "id": person.fact_id if person.fact else None}
@@ -84,21 +135,25 @@ def public_view(instance: Instance) -> dict[str, Any]:
 
 
 def organiser_view(instance: Instance) -> dict[str, Any]:
-    """The board plus who has claimed and who has sent a fact, never which fact (an
-    organiser who plays can't see the answers by accident)."""
+    """The board plus who has claimed (to know whom to chase or reset). Before the reveal
+    nothing per person changes when a fact is saved: no "has a fact", no times, and no
+    count of facts waiting; once revealed, who sent one."""
     people = people_of(instance)
+    revealed = instance.data["revealed"]
     return {**_board(instance, people),
             "people": [{"name": person.name, "claimed": person.claimed is not None,
-                        "claimedAt": _iso(person.claimed), "hasFact": bool(person.fact)}
+                        **({"hasFact": bool(person.fact)} if revealed else {})}
                        for person in people]}
 
 
 def export(instance: Instance) -> dict[str, Any]:
-    """The organiser's full backup: the answer key included, revealed or not."""
+    """The organiser's backup: the answer key (with save times) only once revealed, since
+    before that the organiser may not know who wrote which either."""
     people = people_of(instance)
     view = organiser_view(instance)
-    view["answerKey"] = [{"name": person.name, "fact": person.fact,
-                          "savedAt": _iso(person.saved)} for person in people]
+    if instance.data["revealed"]:
+        view["answerKey"] = [{"name": person.name, "fact": person.fact,
+                              "savedAt": _iso(person.saved)} for person in people]
     return view
 
 
@@ -108,14 +163,16 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
     if person is None:
         raise not_found()
     data = instance.data
+    shown = shown_facts(instance, [person]).get(str(person.id), {})
     return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
             "prompt": data["prompt"], "note": data["note"], "revealed": data["revealed"],
-            "name": person.name, "fact": person.fact}
+            "name": person.name, "fact": person.fact,
+            "onGrid": bool(person.fact) and shown.get("id") == person.fact_id}
 
 
 def _person(instance: Instance, name: str) -> Person:
     person = Person.get_or_none((Person.instance == instance)
-                                & (Person.name_key == name.casefold())) if name else None
+                                & (Person.name_key == text_key(name))) if name else None
     if person is None:
         raise not_found(NOT_ON_LIST)
     return person
@@ -161,6 +218,9 @@ def save(call: Call) -> dict[str, Any]:
     person.fact, person.fact_id, person.saved = (call.data["text"], new_fact_id(),
                                                  _naive(call.now))
     person.save(only=[Person.fact, Person.fact_id, Person.saved])
+    instance = call.instance
+    release(instance, people_of(instance), force=instance.data["revealed"])
+    instance.save(only=[Instance.data])
     return {"ok": True, "fact": person.fact}
 
 
@@ -171,11 +231,19 @@ def save(call: Call) -> dict[str, Any]:
                 "again for a fresh one. Resetting an unclaimed name is allowed.")
 def reset(call: Call) -> dict[str, Any]:
     """Reset one name."""
-    person = _person(call.instance, call.data["name"])
+    instance = call.instance
+    person = _person(instance, call.data["name"])
+    shown = shown_facts(instance, people_of(instance))
+    if person.claimed is not None or person.fact:
+        # Wiping a shown fact would tie it to this name: the whole group is told.
+        notice(instance, "reset", call.now, name=person.name,
+               factRemoved=shown.pop(str(person.id), None) is not None)
+    instance.data = {**instance.data, "shown": shown}
+    instance.save(only=[Instance.data])
     person.claimed, person.fact, person.saved = None, "", None
     person.fact_id = new_fact_id()
     person.save(only=[Person.claimed, Person.fact, Person.saved, Person.fact_id])
-    rotate_token(call.instance, PERSON, str(person.id))
+    rotate_token(instance, PERSON, str(person.id))
     return {"ok": True}
 
 
@@ -187,9 +255,30 @@ def reset(call: Call) -> dict[str, Any]:
 def reveal(call: Call) -> dict[str, Any]:
     """Turn the answer key on or off."""
     revealed = bool(call.data["reveal"])
-    call.instance.data = {**call.instance.data, "revealed": revealed}
-    call.instance.save(only=[Instance.data])
+    instance = call.instance
+    if instance.data["revealed"] and not revealed:
+        # Revealing for a moment is the organiser's way to peek: it stays on the board.
+        notice(instance, "answers hidden", call.now)
+    instance.data = {**instance.data, "revealed": revealed}
+    if revealed:
+        release(instance, people_of(instance), force=True)
+    instance.save(only=[Instance.data])
     return {"ok": True, "revealed": revealed}
+
+
+@ops.organiser("show", returns={"type": "object", "properties": {
+    "ok": {"type": "boolean"}, "shown": {"type": "integer"}}},
+    description=f"Puts the facts still waiting (fewer than {BATCH}) on the grid now. "
+                "Everyone's board says that the organiser did so and how many joined: a "
+                "short batch can say whose a fact is to someone who knows who wrote last.")
+def show(call: Call) -> dict[str, Any]:
+    """Show the waiting facts now."""
+    instance = call.instance
+    joined = release(instance, people_of(instance), force=True)
+    if joined:
+        notice(instance, "shown early", call.now, count=joined)
+    instance.save(only=[Instance.data])
+    return {"ok": True, "shown": joined}
 
 
 BOARD_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
@@ -206,7 +295,17 @@ BOARD_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
                   "id": {"type": "string", "description": "a random label, new each time "
                          "the fact changes"},
                   "text": {"type": "string"}}}},
-    "factsIn": {"type": "integer"}, "total": {"type": "integer"},
+    "factsIn": {"type": "integer", "description": "facts on the grid"},
+    "total": {"type": "integer"},
+    "notices": {"type": "array", "description": "organiser actions that could tie a fact "
+                "to its author, told to everyone: a reset (`name`, `factRemoved`), "
+                "waiting facts shown early (`count`), or the answers hidden again after a "
+                "reveal, each with its time `at`",
+                "items": {"type": "object", "properties": {
+                    "what": {"type": "string",
+                             "enum": ["reset", "shown early", "answers hidden"]},
+                    "at": {"type": "string"}, "name": {"type": "string"},
+                    "factRemoved": {"type": "boolean"}, "count": {"type": "integer"}}}},
     "answers": {"type": "array", "description": "only once revealed: each name with its "
                 "fact (null when none was sent), in the organiser's order",
                 "items": {"type": "object", "properties": {

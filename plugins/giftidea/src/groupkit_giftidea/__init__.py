@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import PLUGIN_API_VERSION, Tool, hookimpl
+from groupkit import Tool, hookimpl
 
 from .api import (
     MAX_IDEAS,
@@ -28,7 +28,7 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="giftidea", title="Gift Idea Board", version=__version__,
-        plugin_api=PLUGIN_API_VERSION,
+        plugin_api=(1, 1),
         summary="Collect gift ideas for someone, upvote the favourites and claim the one "
                 "you'll buy — everyone in on it except the recipient.",
         create_schema=CreateGiftIdea, create=create, title_of=title_of,

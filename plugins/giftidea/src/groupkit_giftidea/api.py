@@ -78,7 +78,8 @@ def _ideas(instance: Instance) -> list[GiftIdea]:
 def _itokens(instance: Instance) -> dict[str, str]:
     """Idea id -> its token, for the organiser (kept readable when issued)."""
     return {credential.ref: credential.plain for credential in Credential.select().where(
-        (Credential.instance == instance) & (Credential.kind == TOKEN_KIND))}
+        (Credential.instance == instance) & (Credential.kind == TOKEN_KIND))
+        if credential.plain is not None}  # always kept for these tokens; mypy cannot know
 
 
 def _board(instance: Instance, organiser: bool) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from groupkit import Tool, hookimpl
 
-from .api import board_schema, create, ops, organiser_view, preview, public_view
+from .api import EDIT, board_schema, create, ops, organiser_view, preview, public_view
 from .schema import MAX_ACTIVITIES, MAX_CATEGORIES, MAX_SPOTS, CreateHens
 
 __version__ = "0.1.0"
@@ -29,10 +29,11 @@ DESCRIPTION = (
 def groupkit_tool() -> Tool:
     return Tool(
         name="hens", title="Hens & Shower Planner", version=__version__,
+        plugin_api=(1, 1),
         summary="Plan a hens party or a shower: the details, the running order, and who's "
                 "bringing or sorting what.",
         create_schema=CreateHens, create=create, public_view=public_view,
-        organiser_view=organiser_view, preview=preview, operations=ops,
+        organiser_view=organiser_view, preview=preview, operations=ops, edit=EDIT,
         templates=HERE / "templates", static=HERE / "static",
         limits={"categories": MAX_CATEGORIES, "spotsPerCategory": MAX_SPOTS,
                 "activities": MAX_ACTIVITIES},

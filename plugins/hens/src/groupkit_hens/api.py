@@ -8,9 +8,11 @@ from typing import Any
 from groupkit import (
     CLAIM_SECRET_LENGTH,
     Call,
+    Edit,
     Instance,
     Operations,
     bad_request,
+    board_edit,
     claim_slot,
     release_slot,
     remove_slot,
@@ -18,7 +20,16 @@ from groupkit import (
     spot_board,
 )
 
-from .schema import MESSAGE_LIMIT, NAME_LIMIT, ClaimBody, RemoveBody, UnclaimBody
+from .schema import (
+    LIST_HELD,
+    LIST_SHRUNK,
+    MESSAGE_LIMIT,
+    NAME_LIMIT,
+    ClaimBody,
+    EditHens,
+    RemoveBody,
+    UnclaimBody,
+)
 
 ops = Operations()
 
@@ -147,3 +158,11 @@ def remove(call: Call) -> dict[str, Any]:
     """Force-clear any spot; an already-free spot answers `removed: false`."""
     slot_id = _known_slot(call.instance, call.data["slotId"])
     return {"ok": True, "removed": remove_slot(call.instance, slot_id)}
+
+
+EDIT = Edit(fields=("title", *DETAILS, "activities", "categories"),
+            apply=board_edit("categories", "c", removed=LIST_HELD, shrunk=LIST_SHRUNK),
+            schema=EditHens, errors={
+                409: "Would take away someone's spot: a list someone holds a spot in was "
+                     f"left out (`{LIST_HELD}`), or cut below its taken spots "
+                     f"(`{LIST_SHRUNK}`); `field` is `categories`."})

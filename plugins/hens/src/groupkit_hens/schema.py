@@ -3,7 +3,18 @@ categories (present, count, each entry's name and capacity, duplicates)."""
 
 from __future__ import annotations
 
-from groupkit import Count, Exact, Line, ObjectList, Schema, StringList, Text, WholeNumber
+from groupkit import (
+    Count,
+    Exact,
+    Line,
+    ObjectList,
+    Schema,
+    SpecField,
+    StringList,
+    Text,
+    WholeNumber,
+    was_field,
+)
 
 NO_TITLE = "Give the event a name — whose hens or shower is it?"
 NO_CATEGORIES = "Add at least one thing to bring or sort."
@@ -19,6 +30,16 @@ NAME_LIMIT = 40
 MESSAGE_LIMIT = 120
 
 
+def _categories(**entry: SpecField) -> ObjectList:
+    return ObjectList(
+        {"name": Line(40, required=NO_CATEGORY_NAME),
+         # "after numeric conversion": "4" passes and true counts as 1.
+         "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY, bools=True), **entry},
+        at_least=Count(1, NO_CATEGORIES),
+        at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
+        distinct=("name", DUPLICATE_CATEGORY))
+
+
 class CreateHens(Schema):
     title = Line(80, required=NO_TITLE)
     forWhom = Line(80)  # the spec's field names
@@ -26,14 +47,20 @@ class CreateHens(Schema):
     where = Line(120)
     note = Text(400)
     kitty = Text(200)
-    categories = ObjectList(
-        {"name": Line(40, required=NO_CATEGORY_NAME),
-         # "after numeric conversion": "4" passes and true counts as 1.
-         "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY, bools=True)},
-        at_least=Count(1, NO_CATEGORIES),
-        at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
-        distinct=("name", DUPLICATE_CATEGORY))
+    categories = _categories()
     activities = StringList(100, keep_first=MAX_ACTIVITIES)
+
+
+class EditHens(CreateHens):
+    """The create rules; each list may say which existing one it continues (`was`)."""
+
+    categories = _categories(was=was_field())
+
+
+#: An edit that would take away someone's spot (409).
+LIST_HELD = "Someone has a spot in {name} — remove them from it first, then the list can go."
+LIST_SHRUNK = ("{name} has {taken} spots taken — remove someone first, "
+               "or keep at least {taken} spots.")
 
 
 SLOT_ID = "a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1"

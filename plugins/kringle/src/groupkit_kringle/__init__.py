@@ -8,16 +8,28 @@ from pathlib import Path
 from groupkit import Tool, hookimpl
 
 from .api import (
+    NO_LOOP_MESSAGES,
     PUBLIC_SCHEMA,
+    RESET_KIND,
     TOKEN_KIND,
+    UNKNOWN_EXCLUDED,
+    UNKNOWN_IN_HOUSEHOLD,
     create,
     ops,
     organiser_view,
     participant_view,
     public_view,
 )
-from .models import KringlePerson
-from .schema import MAX_PEOPLE, WISHLIST_LIMIT, CreateKringle
+from .models import MIGRATIONS, KringleMessage, KringlePerson, KringleReset
+from .schema import (
+    MAX_GROUPS,
+    MAX_PAIRS,
+    MAX_PEOPLE,
+    MAX_QUESTIONS,
+    QUESTION_LIMIT,
+    WISHLIST_LIMIT,
+    CreateKringle,
+)
 
 __version__ = "0.1.0"
 
@@ -35,20 +47,43 @@ DESCRIPTION = (
     "their wishlist is wiped, re-claiming issues a fresh link) and `redraw` (path designed "
     "here: `POST /api/kringle/{editToken}/redraw`; a new loop, different from the current "
     "one; claims, links and wishlists stay). `GET /api/kringle/p/{token}` (designed) is the "
-    "private page as JSON. 'Opened' means the private page itself was opened in a browser.")
+    "private page as JSON. 'Opened' means the private page itself was opened in a browser. "
+    "A reset is never silent: the share page lists who the organiser reset and when, and "
+    "the old link opens a page saying so (resetting someone and claiming their name is "
+    "otherwise how an organiser could read their giftee). Optional additions, each off "
+    "unless sent at create (an instance without them behaves as before): `households` and "
+    "`exclusions` rule pairs out of the draw (still one single loop, uniform among the "
+    "loops that respect them: exactly, by drawing uniformly until a draw respects them, "
+    "within a bounded number of tries that covers households and last year's pairs; for "
+    "exclusions so dense that none turns up, a loop found by a bounded search is spread "
+    "by random allowed moves, close to uniform; exclusions that make a loop impossible, "
+    "or leave somebody's "
+    "giftee or Kris Kringle settled, are a 400 naming the problem, and the search is "
+    "bounded); `personalLinks` gives each person a private link listed on the organiser "
+    "page instead of claiming names (the page shows when it was first opened, so a peek "
+    "is seen by its owner); `questions` lets each Kris Kringle and their giftee ask each "
+    "other anonymous questions on their private pages, which the organiser never sees. "
+    "Exclusions refused at create (400; `{name}`/`{names}` are filled in): "
+    + "; ".join(f"`{message}`" for message in (UNKNOWN_IN_HOUSEHOLD, UNKNOWN_EXCLUDED,
+                                                 *NO_LOOP_MESSAGES.values()))
+    + ".")
 
 
 @hookimpl
 def groupkit_tool() -> Tool:
     return Tool(
         name="kringle", title="Kris Kringle", version=__version__,
+        plugin_api=(1, 1),
         summary="A Secret Santa draw in one loop: everyone claims their name and sees only "
                 "who they're buying for.",
         create_schema=CreateKringle, create=create, public_view=public_view,
         organiser_view=organiser_view, participant_view=participant_view,
-        participant_kinds=(TOKEN_KIND,), operations=ops, models=[KringlePerson],
+        participant_kinds=(TOKEN_KIND, RESET_KIND), operations=ops,
+        models=[KringlePerson, KringleReset, KringleMessage], migrations=MIGRATIONS,
         templates=HERE / "templates", static=HERE / "static",
-        limits={"people": MAX_PEOPLE, "wishlistCharacters": WISHLIST_LIMIT},
+        limits={"people": MAX_PEOPLE, "wishlistCharacters": WISHLIST_LIMIT,
+                "households": MAX_GROUPS, "exclusions": MAX_PAIRS,
+                "questionsPerPair": MAX_QUESTIONS, "questionCharacters": QUESTION_LIMIT},
         public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
         preview=lambda instance: {
             "title": instance.title or "Kris Kringle",

@@ -1,10 +1,12 @@
-"""Kris Kringle's one table: the people of a draw, in the order the organiser listed them."""
+"""Kris Kringle's tables: the people of a draw, in the order the organiser listed them; the
+organiser's resets (shown to everybody); the anonymous questions between a Kris Kringle and
+their giftee."""
 
 from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance
+from groupkit import BaseModel, Instance, utcnow
 
 
 class KringlePerson(BaseModel):
@@ -23,3 +25,45 @@ class KringlePerson(BaseModel):
     class Meta:
         table_name = "kringle_person"
         indexes = ((("instance", "position"), True),)
+
+
+class KringleReset(BaseModel):
+    """The organiser reset `person` at `at`. Kept so that the share page and the person's
+    old link say so: a reset is how an organiser could read someone's giftee, so it is
+    never silent."""
+
+    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
+    person = pw.ForeignKeyField(KringlePerson, on_delete="CASCADE")
+    at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "kringle_reset"
+
+
+class KringleMessage(BaseModel):
+    """One anonymous message between the Kris Kringle `santa` and their `giftee` (both
+    people of the draw); `from_santa` says which of the two wrote it. Read only by those
+    two private pages, and by neither with the other's name."""
+
+    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
+    santa = pw.ForeignKeyField(KringlePerson, on_delete="CASCADE")
+    giftee = pw.ForeignKeyField(KringlePerson, on_delete="CASCADE")
+    from_santa = pw.BooleanField()
+    text = pw.TextField()
+    at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "kringle_message"
+        indexes = ((("santa", "giftee"), False),)
+
+
+def create_person_table(database: pw.Database) -> None:
+    database.create_tables([KringlePerson], safe=True)
+
+
+def create_reset_and_message_tables(database: pw.Database) -> None:
+    database.create_tables([KringleReset, KringleMessage], safe=True)
+
+
+MIGRATIONS = [("0001_initial", create_person_table),
+              ("0002_resets_and_questions", create_reset_and_message_tables)]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, chat_operations, hookimpl
+from groupkit import Tool, chat_operations, hookimpl, local_date
 
 from .api import (
+    EDIT,
     WALL_SCHEMA,
     create,
     ops,
@@ -19,7 +20,7 @@ from .api import (
 from .models import KudosNote
 from .rituals import RITUAL
 from .schema import CreateKudos
-from .weeks import ARCHIVE_WEEKS, KEEP_WEEKS
+from .weeks import ARCHIVE_WEEKS, KEEP_WEEKS, SYDNEY
 
 __version__ = "0.1.0"
 
@@ -29,12 +30,15 @@ HERE = Path(__file__).parent
 @hookimpl
 def groupkit_tool() -> Tool:
     return Tool(
+        # The wall shows Sydney days and weeks: a cached page lasts at most one day.
+        view_time=lambda instance, now: local_date(now, SYDNEY),
         name="kudos", title="Kudos Wall", version=__version__,
+        plugin_api=(1, 1),
         summary="A wall of thank-you notes for a team: this week's on top, recent weeks "
                 "in the archive.",
         create_schema=CreateKudos, create=create, title_of=title_of,
         public_view=public_view, organiser_view=organiser_view, preview=preview,
-        operations=ops, models=[KudosNote], prune=prune,
+        operations=ops, edit=EDIT, models=[KudosNote], prune=prune,
         templates=HERE / "templates", static=HERE / "static",
         limits={"archiveWeeks": ARCHIVE_WEEKS, "keptWeeks": KEEP_WEEKS},
         public_schema=WALL_SCHEMA, chat=chat_operations(ops, RITUAL),

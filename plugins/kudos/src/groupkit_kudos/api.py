@@ -9,6 +9,7 @@ from typing import Any
 from groupkit import (
     PARTICIPANT_TOKEN_LENGTH,
     Call,
+    Edit,
     Instance,
     Operations,
     issue_token,
@@ -190,3 +191,6 @@ def remove(call: Call) -> dict[str, Any]:
     if removed:
         revoke_tokens(call.instance, NOTE, str(note_id))
     return {"ok": True, "removed": removed}
+
+
+EDIT = Edit(fields=("team", "intro"), description="Every note stays on the wall.")

@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, hookimpl, slot_feed_operations
 
 from .api import (
+    EDIT,
     NOT_HELD,
     SLOT_IDS,
     board_schema,
@@ -29,10 +30,11 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="meal", title="Meal Train", version=__version__,
+        plugin_api=(1, 1),
         summary="Days on which friends sign up to cook for someone who needs it, "
                 "plus other jobs and useful links.",
         create_schema=CreateMeal, create=create, title_of=title_of, public_view=public_view,
-        organiser_view=organiser_view, preview=preview, operations=ops,
+        organiser_view=organiser_view, preview=preview, operations=ops, edit=EDIT,
         feed=slot_feed_operations(ops, NOT_HELD, claim_events),
         templates=HERE / "templates", static=HERE / "static",
         limits={"days": MAX_DAYS, "cooksPerDay": MAX_PER_DAY, "tasks": MAX_TASKS,

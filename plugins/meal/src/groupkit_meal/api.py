@@ -11,6 +11,7 @@ from groupkit import (
     ApiError,
     CalendarEvent,
     Call,
+    Edit,
     Instance,
     Operations,
     Reply,
@@ -414,3 +415,9 @@ def cook_event(instance: Instance, claim: SlotClaim, base_url: str) -> CalendarE
         uid=f"meal-{instance.slug}-{claim.slot_id}@groupkit",
         summary=f"Meal for {data['forWhom']}" + (f": {dish}" if dish else ""),
         start=day, description="\n\n".join(line for line in lines if line), url=page)
+
+
+EDIT = Edit(fields=("forWhom", "note", "allergies", "dropoff"), schema=Details,
+            template="meal/_details.html",
+            description="As `details`, but partial: only the fields sent change. Days are "
+                        "added with `addDays`; every claim stays.")

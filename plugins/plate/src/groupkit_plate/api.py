@@ -7,9 +7,11 @@ from typing import Any
 from groupkit import (
     CLAIM_SECRET_LENGTH,
     Call,
+    Edit,
     Instance,
     Operations,
     bad_request,
+    board_edit,
     claim_slot,
     release_slot,
     remove_slot,
@@ -17,7 +19,16 @@ from groupkit import (
     spot_board,
 )
 
-from .schema import DISH_LIMIT, NAME_LIMIT, ClaimBody, RemoveBody, UnclaimBody
+from .schema import (
+    CATEGORY_HELD,
+    CATEGORY_SHRUNK,
+    DISH_LIMIT,
+    NAME_LIMIT,
+    ClaimBody,
+    EditPlate,
+    RemoveBody,
+    UnclaimBody,
+)
 
 ops = Operations()
 
@@ -127,3 +138,12 @@ def remove(call: Call) -> dict[str, Any]:
     """Free any spot; an already-free spot answers `removed: false`."""
     slot_id = _known_slot(call.instance, call.data["slotId"])
     return {"ok": True, "removed": remove_slot(call.instance, slot_id)}
+
+
+EDIT = Edit(fields=("title", "eventDate", "note", "categories"),
+            apply=board_edit("categories", "c", removed=CATEGORY_HELD,
+                             shrunk=CATEGORY_SHRUNK),
+            schema=EditPlate, errors={
+                409: "Would take away someone's spot: a category someone holds a spot in "
+                     f"was left out (`{CATEGORY_HELD}`), or cut below its taken spots "
+                     f"(`{CATEGORY_SHRUNK}`); `field` is `categories`."})

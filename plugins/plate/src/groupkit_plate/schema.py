@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from groupkit import Count, Exact, Line, ObjectList, Schema, Text, WholeNumber
+from groupkit import Count, Exact, Line, ObjectList, Schema, SpecField, Text, WholeNumber, was_field
 
 NO_CATEGORIES = "Add at least one category."
 TOO_MANY_CATEGORIES = "Twelve categories is the limit — combine a couple."
@@ -16,16 +16,33 @@ NAME_LIMIT = 40
 DISH_LIMIT = 80
 
 
+def _categories(**entry: SpecField) -> ObjectList:
+    return ObjectList(
+        {"name": Line(40, required=NO_CATEGORY_NAME),
+         "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY), **entry},
+        at_least=Count(1, NO_CATEGORIES),
+        at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
+        distinct=("name", DUPLICATE_CATEGORY))
+
+
 class CreatePlate(Schema):
     title = Line(80)
     eventDate = Line(60)  # the spec's field name
     note = Text(300)
-    categories = ObjectList(
-        {"name": Line(40, required=NO_CATEGORY_NAME),
-         "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY)},
-        at_least=Count(1, NO_CATEGORIES),
-        at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
-        distinct=("name", DUPLICATE_CATEGORY))
+    categories = _categories()
+
+
+class EditPlate(CreatePlate):
+    """The create rules; each category may say which existing one it continues (`was`)."""
+
+    categories = _categories(was=was_field())
+
+
+#: An edit that would take away someone's spot (409).
+CATEGORY_HELD = ("Someone has a spot in {name} — remove them from it first, "
+                 "then the category can go.")
+CATEGORY_SHRUNK = ("{name} has {taken} spots taken — remove someone first, "
+                   "or keep at least {taken} spots.")
 
 
 SLOT_ID = "a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1"

@@ -8,6 +8,7 @@ from groupkit import Tool, chat_operations, hookimpl
 
 from .api import (
     BOARD_SCHEMA,
+    EDIT,
     HISTORY,
     MAX_VOTERS,
     VOTER,
@@ -31,11 +32,12 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="poker", title="Scrum Poker", version=__version__,
+        plugin_api=(1, 1),
         summary="Planning poker for a team: everyone picks a card in private, then the "
                 "facilitator turns them all over at once.",
         create_schema=CreatePoker, create=create, title_of=title_of,
         public_view=board, organiser_view=board, participant_view=participant_view,
-        participant_kinds=(VOTER,), preview=preview, operations=ops, models=[PokerVoter],
+        participant_kinds=(VOTER,), preview=preview, operations=ops, edit=EDIT, models=[PokerVoter],
         templates=HERE / "templates", static=HERE / "static",
         limits={"voters": MAX_VOTERS, "history": HISTORY},
         public_schema=BOARD_SCHEMA, chat=chat_operations(ops, RITUAL),

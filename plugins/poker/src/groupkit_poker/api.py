@@ -12,6 +12,7 @@ from groupkit import (
     PARTICIPANT_TOKEN_LENGTH,
     Call,
     Credential,
+    Edit,
     Instance,
     Operations,
     bad_request,
@@ -250,3 +251,22 @@ def remove(call: Call) -> dict[str, Any]:
     if removed:
         revoke_tokens(call.instance, VOTER, str(voter_id))
     return {"ok": True, "removed": removed}
+
+
+DECK_IN_PLAY = ("Cards are already down for this story — start the next one, "
+                "then change the deck.")
+
+
+def apply_edit(call: Call) -> dict[str, Any]:
+    """Team and story change as sent (a typo in the story mid-round is fine). The deck
+    changes only between rounds: a card already played would not be in the new deck."""
+    changes = dict(call.data)
+    if changes.get("deck", call.instance.data["deck"]) != call.instance.data["deck"] and any(
+            voter.card is not None for voter in _voters(call.instance)):
+        raise conflict(DECK_IN_PLAY, "deck")
+    return changes
+
+
+EDIT = Edit(fields=("team", "story", "deck"), apply=apply_edit,
+            errors={409: f"A new deck while cards are down this round: `{DECK_IN_PLAY}`; "
+                         "`field` is `deck`."})

@@ -18,6 +18,7 @@ from .api import (
 )
 from .ballots import MAX_BALLOTS, MAX_TOTAL_OPTIONS
 from .models import MODELS
+from .results import BATCH
 from .schema import MAX_OPTIONS, READ_FIRST, CreatePoll
 
 __version__ = "0.1.0"
@@ -29,17 +30,35 @@ DESCRIPTION = (
     "ballot token: it changes the ballot (`POST /api/poll/v/{token}`) and opens the voter's "
     "own page `/p/{token}`. Only the organiser page and export show who voted for what; on "
     "a secret ballot no voter name is ever stored, so nobody (organiser included) can see "
-    "one. Counts are kept per option as votes arrive, so a tally never recounts ballots. "
+    "one. Counts are kept per option as votes arrive, so a tally never recounts ballots (a "
+    "ranked poll's runoff counts the distinct rankings, grouped by the database). "
     "Options: up to 30 at creation; suggestions and organiser additions may take the poll "
-    "to 100 options in all. Vote checks run validation first (400), then state (409).")
+    "to 100 options in all. Vote checks run validation first (400), then state (409). "
+    "Optional additions (a poll without them behaves and reads exactly as before): "
+    "`closesAt`, a closing time after which the poll is closed (computed from the clock on "
+    "every read and vote; later votes get the closed 409); `resultsAfterVote`, counts "
+    "hidden (null) from the public read and page until the poll closes, shown to voters "
+    "on their own page and in their vote's reply and to the organiser; `resultsAtClose`, "
+    "counts hidden from everyone until it closes (on an open ballot the organiser, who "
+    "sees every ballot anyway, keeps them); `ranked`, ranked choice: `choices` in order of "
+    "preference, option counts are first choices, and `rounds`, `winner` and `tied` give "
+    "the instant runoff (options tied on the fewest votes go out together). "
+    f"A secret ballot's tally (everyone's, the organiser's included) moves only after "
+    f"{BATCH} ballots have been cast or changed since it last moved, and a suggested option "
+    "joins it then, so a watcher comparing reads cannot tie one ballot to its picks; what "
+    f"batching cannot stop: someone who casts or changes {BATCH - 1} ballots of their own "
+    "around another's learns that one, an organiser who closes the poll right after one "
+    "ballot learns it, and a batch where everyone picked the same shows it. "
+    "`resultsAtClose` leaves only the final tally to see.")
 
 
 @hookimpl
 def groupkit_tool() -> Tool:
     return Tool(
         name="poll", title="Group Vote", version=__version__,
-        summary="A quick vote on a few options: single or multiple choice, open or secret "
-                "ballot, results live as people vote.",
+        plugin_api=(1, 1),
+        summary="A quick vote on a few options: single, multiple or ranked choice, open or "
+                "secret ballot, results live as people vote or kept until it closes.",
         create_schema=CreatePoll, create=create, title_of=lambda data: data["question"],
         public_view=public_view, organiser_view=organiser_view,
         participant_view=participant_view, participant_kinds=(BALLOT,),

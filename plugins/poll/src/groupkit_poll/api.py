@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from typing import Any
 
 from groupkit import (
@@ -14,6 +15,7 @@ from groupkit import (
     bad_request,
     conflict,
     issue_token,
+    request_time,
 )
 
 from . import ballots
@@ -29,11 +31,22 @@ from .ballots import (
     ensure_open,
     options_of,
     recount,
-    tally,
 )
 from .models import PollBallot, PollOption
+from .results import (
+    BATCH,
+    ORGANISER,
+    PUBLIC,
+    VOTER,
+    count_change,
+    organiser_edit,
+    published,
+    results,
+    snapshot,
+)
 from .schema import (
     MULTI,
+    RANKED,
     AddOptionBody,
     ChangeBody,
     RemoveOptionBody,
@@ -50,16 +63,29 @@ UNKNOWN_OPTION = "That option isn't on this poll."
 LAST_OPTIONS = "A poll needs at least two options — add another before removing this one."
 
 
+#: Optional additions kept in the instance data only when chosen, so a poll created without
+#: them stores and shows exactly what it did before they existed.
+EXTRAS = ("resultsAfterVote", "resultsAtClose")
+
+
 def create(instance: Instance, data: dict[str, Any]) -> None:
-    instance.data = {"mode": data["mode"], "maxPicks": data["maxPicks"],
-                     "allowSuggestions": data["allowSuggestions"], "secret": data["secret"],
-                     "closed": False, "ballots": 0}
+    stored: dict[str, Any] = {
+        "mode": data["mode"], "maxPicks": data["maxPicks"],
+        "allowSuggestions": data["allowSuggestions"], "secret": data["secret"],
+        "closed": False, "ballots": 0}
+    if data.get("closesAt"):
+        stored["closesAt"] = data["closesAt"].isoformat()
+    stored.update({key: True for key in EXTRAS if data.get(key)})
+    instance.data = stored
     taken: list[str] = []
+    options = []
     for position, text in enumerate(data["options"]):
         option_id = ballots.new_option_id(taken)
         taken.append(option_id)
-        PollOption.create(instance=instance, option_id=option_id, text=text,
-                          position=position)
+        options.append(PollOption.create(instance=instance, option_id=option_id, text=text,
+                                         position=position))
+    if data["secret"]:
+        instance.data = {**stored, "shown": snapshot(instance, options), "pending": 0}
 
 
 def _naive(moment: dt.datetime) -> dt.datetime:
@@ -71,17 +97,36 @@ def _iso(moment: dt.datetime | None) -> str | None:
     return None if moment is None else moment.replace(tzinfo=dt.UTC).isoformat()
 
 
-def _summary(instance: Instance, options: list[PollOption]) -> dict[str, Any]:
+def _utc(value: str) -> str:
+    return value.replace("+00:00", "Z")
+
+
+def _summary(instance: Instance, options: list[PollOption], reader: str,
+             now: dt.datetime | None = None) -> dict[str, Any]:
+    """The spec's fields in their usual order, then the optional additions in use."""
     data = instance.data
-    return {"question": instance.title, "mode": data["mode"], "maxPicks": data["maxPicks"],
+    shown = results(instance, options, now or request_time(), reader)
+    view = {"question": instance.title, "mode": data["mode"], "maxPicks": data["maxPicks"],
             "allowSuggestions": data["allowSuggestions"], "secret": data["secret"],
-            "closed": data["closed"], "ballots": data["ballots"], "voteLimit": MAX_BALLOTS,
-            "tally": tally(options)}
+            "closed": shown.pop("closed"), "ballots": data["ballots"],
+            "voteLimit": MAX_BALLOTS, "tally": shown.pop("tally")}
+    if data.get("closesAt"):
+        view["closesAt"] = _utc(data["closesAt"])
+    view.update({key: True for key in EXTRAS if data.get(key)})
+    view.update(shown)
+    return view
+
+
+def _result_fields(view: dict[str, Any]) -> dict[str, Any]:
+    """What a reply adds after a change: the tally as its caller may see it, and a ranked
+    poll's rounds."""
+    return {key: view[key] for key in ("tally", "rounds", "winner", "tied") if key in view}
 
 
 def public_view(instance: Instance) -> dict[str, Any]:
-    """The question, the rules and the counts: never a voter's name or ballot."""
-    return _summary(instance, options_of(instance))
+    """The question, the rules and the counts as the public may see them: never a voter's
+    name or ballot."""
+    return _summary(instance, options_of(instance), PUBLIC)
 
 
 def _ballot_rows(instance: Instance, options: list[PollOption]) -> list[dict[str, Any]]:
@@ -96,8 +141,10 @@ def _ballot_rows(instance: Instance, options: list[PollOption]) -> list[dict[str
 def organiser_view(instance: Instance) -> dict[str, Any]:
     """The public view plus who voted for what; a secret ballot has no ballots to list."""
     options = options_of(instance)
-    view = _summary(instance, options)
-    view["suggested"] = [option.option_id for option in options if option.suggested]
+    view = _summary(instance, options, ORGANISER)
+    shown = {entry["id"] for entry in view["tally"]}
+    view["suggested"] = [option.option_id for option in options
+                         if option.suggested and option.option_id in shown]
     view["ballotList"] = [] if instance.data["secret"] else _ballot_rows(instance, options)
     return view
 
@@ -105,7 +152,7 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
     """A voter's own page: the poll, their current choices and (open ballot) their name."""
     ballot = PollBallot.get_or_none(PollBallot.id == int(credential.ref))
-    view = public_view(instance)
+    view = _summary(instance, options_of(instance), VOTER)
     view["mine"] = ballot.choices if ballot else []
     view["voterName"] = (ballot.voter_name or "") if ballot else ""
     return view
@@ -121,7 +168,31 @@ def preview(instance: Instance) -> dict[str, Any]:
 
 TALLY_SCHEMA: dict[str, Any] = {"type": "array", "items": {"type": "object", "properties": {
     "id": {"type": "string", "minLength": 6, "maxLength": 6},
-    "text": {"type": "string"}, "count": {"type": "integer"}}}}
+    "text": {"type": "string"},
+    "count": {"type": ["integer", "null"],
+              "description": "null where the poll hides its counts from this reader; on a "
+                             "ranked poll, the first choices"}}}}
+
+ROUNDS_SCHEMA: dict[str, Any] = {
+    "type": "array", "description": "ranked polls: the instant-runoff rounds in order",
+    "items": {"type": "object", "properties": {
+        "counts": {"type": "object", "additionalProperties": {"type": "integer"},
+                   "description": "option id -> ballots counted for it this round"},
+        "exhausted": {"type": "integer",
+                      "description": "ballots with no option left in the running"},
+        "eliminated": {"type": "array", "items": {"type": "string"},
+                       "description": "options tied on the fewest votes, out after this "
+                                      "round"}}}}
+
+RANKED_FIELDS: dict[str, Any] = {
+    "rounds": ROUNDS_SCHEMA,
+    "winner": {"type": ["string", "null"],
+               "description": "ranked polls: the option with more than half of the ballots "
+                              "still counting in the last round; null with no ballots, a "
+                              "tie, or counts hidden"},
+    "tied": {"type": "array", "items": {"type": "string"},
+             "description": "ranked polls: the options left all tied when there is no "
+                            "single winner"}}
 
 PUBLIC_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     "question": {"type": "string"},
@@ -131,7 +202,25 @@ PUBLIC_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     "closed": {"type": "boolean"},
     "ballots": {"type": "integer", "description": "ballots cast so far"},
     "voteLimit": {"type": "integer", "const": MAX_BALLOTS},
-    "tally": TALLY_SCHEMA}}
+    "tally": TALLY_SCHEMA,
+    "closesAt": {"type": "string", "format": "date-time",
+                 "description": "present when the poll has a closing time (UTC); `closed` "
+                                "turns true at that moment"},
+    "resultsAfterVote": {"type": "boolean", "const": True,
+                         "description": "present when chosen at creation"},
+    "resultsAtClose": {"type": "boolean", "const": True,
+                       "description": "present when chosen at creation"},
+    "tallyHidden": {"type": "boolean",
+                    "description": "present when the poll hides counts: whether this reader "
+                                   "sees them now"},
+    "tallyBallots": {"type": ["integer", "null"],
+                     "description": "secret ballots: how many ballots the published tally "
+                                    "counts (it moves in batches; see tallyBatch)"},
+    "tallyBatch": {"type": "integer", "const": BATCH,
+                   "description": "secret ballots: the published tally moves only once this "
+                                  "many ballots have been cast or changed since it last "
+                                  "moved, so no single ballot shows; closing shows all"},
+    **RANKED_FIELDS}}
 
 VOTE_REPLY: dict[str, Any] = {"type": "object", "properties": {
     "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
@@ -142,7 +231,7 @@ VOTE_REPLY: dict[str, Any] = {"type": "object", "properties": {
                 "description": "the option ids recorded"},
     "addedOptionId": {"type": ["string", "null"],
                       "description": "id of the option a fresh suggestion added"},
-    "tally": TALLY_SCHEMA}}
+    "tally": TALLY_SCHEMA, **RANKED_FIELDS}}
 
 ORDER = ("Checked in this order: the ballot is built (unknown ids dropped, repeats ignored, "
          "suggestion matched ignoring case or kept as fresh, single choice keeps a fresh "
@@ -167,9 +256,10 @@ def vote(call: Call) -> dict[str, Any]:
     instance, data = call.instance, dict(call.instance.data)
     options = options_of(instance)
     ballot = build(data, options, call.data["choices"], call.data["suggestion"])
-    ensure_open(data)
+    ensure_open(data, call.now)
     if data["ballots"] >= MAX_BALLOTS:
         raise conflict(FULL)
+    before = published(data, options) if data["secret"] else None
     added_id: str | None = None
     choices = list(ballot.choices)
     if ballot.fresh:
@@ -178,18 +268,25 @@ def vote(call: Call) -> dict[str, Any]:
     name = None if data["secret"] else (call.data["voterName"] or None)
     row = PollBallot.create(instance=instance, voter_name=name, choices=choices,
                             created=_naive(call.now))
-    recount(instance, options, removed=(), added=choices)
+    recount(instance, options, removed=(), added=_counted(data, choices))
     data["ballots"] += 1
     instance.data = data
+    if before is not None:
+        count_change(instance, options, before)
     instance.save(only=[Instance.data])
     token = issue_token(instance, BALLOT, str(row.id))
     return {"token": token, "choices": choices, "addedOptionId": added_id,
-            "tally": tally(options)}
+            **_result_fields(_summary(instance, options, VOTER, call.now))}
+
+
+def _counted(data: dict[str, Any], choices: list[str]) -> list[str]:
+    """The options a ballot adds one to: all its picks, or a ranked ballot's first choice."""
+    return choices[:1] if data["mode"] == RANKED else choices
 
 
 CHANGE_REPLY: dict[str, Any] = {"type": "object", "properties": {
     "ok": {"type": "boolean"}, "choices": VOTE_REPLY["properties"]["choices"],
-    "tally": TALLY_SCHEMA}}
+    "tally": TALLY_SCHEMA, **RANKED_FIELDS}}
 
 
 @ops.participant("v/{token}", token_kinds=[BALLOT], body=ChangeBody, returns=CHANGE_REPLY,
@@ -205,20 +302,27 @@ def change(call: Call) -> dict[str, Any]:
     assert call.credential is not None
     options = options_of(instance)
     ballot = build(data, options, call.data["choices"])
-    ensure_open(data)
+    ensure_open(data, call.now)
     row = PollBallot.get(PollBallot.id == int(call.credential.ref))
     old, new = list(row.choices), ballot.choices
-    recount(instance, options, removed=[c for c in old if c not in new],
-            added=[c for c in new if c not in old])
+    before = published(data, options) if data["secret"] and old != new else None
+    was, now = _counted(data, old), _counted(data, new)
+    recount(instance, options, removed=[c for c in was if c not in now],
+            added=[c for c in now if c not in was])
     row.choices, row.changed = new, _naive(call.now)
     row.save()
-    return {"ok": True, "choices": new, "tally": tally(options)}
+    if before is not None:
+        count_change(instance, options, before)
+        instance.save(only=[Instance.data])
+    return {"ok": True, "choices": new,
+            **_result_fields(_summary(instance, options, VOTER, call.now))}
 
 
 # --- organiser ----------------------------------------------------------------------------
 
 STATE_REPLY: dict[str, Any] = {"type": "object", "properties": {
-    "ok": {"type": "boolean"}, "closed": {"type": "boolean"}, "tally": TALLY_SCHEMA}}
+    "ok": {"type": "boolean"}, "closed": {"type": "boolean"}, "tally": TALLY_SCHEMA,
+    **RANKED_FIELDS}}
 
 
 @ops.organiser("close", returns=STATE_REPLY,
@@ -231,14 +335,15 @@ def close(call: Call) -> dict[str, Any]:
     data["closed"] = True
     call.instance.data = data
     call.instance.save(only=[Instance.data])
-    return {"ok": True, "closed": True, "tally": tally(options_of(call.instance))}
+    view = _summary(call.instance, options_of(call.instance), ORGANISER, call.now)
+    return {"ok": True, "closed": True, **_result_fields(view)}
 
 
 ADD_REPLY: dict[str, Any] = {"type": "object", "properties": {
     "ok": {"type": "boolean"},
     "option": {"type": "object", "properties": {"id": {"type": "string"},
                                                 "text": {"type": "string"}}},
-    "tally": TALLY_SCHEMA}}
+    "tally": TALLY_SCHEMA, **RANKED_FIELDS}}
 
 
 @ops.organiser("addOption", body=AddOptionBody, returns=ADD_REPLY, errors={
@@ -257,8 +362,13 @@ def add(call: Call) -> dict[str, Any]:
     if any(option.text.casefold() == text.casefold() for option in options):
         raise bad_request(DUPLICATE_OPTION)
     option = add_option(call.instance, options, text, suggested=False)
+    if call.instance.data["secret"]:
+        call.instance.data = organiser_edit(
+            call.instance.data, added={"id": option.option_id, "text": option.text})
+        call.instance.save(only=[Instance.data])
+    view = _summary(call.instance, options, ORGANISER, call.now)
     return {"ok": True, "option": {"id": option.option_id, "text": option.text},
-            "tally": tally(options)}
+            **_result_fields(view)}
 
 
 @ops.organiser("removeOption", body=RemoveOptionBody, returns=STATE_REPLY, errors={
@@ -279,12 +389,27 @@ def remove(call: Call) -> dict[str, Any]:
     if len(options) <= 2:
         raise conflict(LAST_OPTIONS)
     # A rare organiser action over at most 2000 small rows: read them, rewrite the holders.
-    rows = PollBallot.select(PollBallot.id, PollBallot.choices).where(
-        PollBallot.instance == instance)
+    rows = list(PollBallot.select(PollBallot.id, PollBallot.choices).where(
+        PollBallot.instance == instance))
     for row in rows:
         if option_id in row.choices:
             row.choices = [choice for choice in row.choices if choice != option_id]
             row.save(only=[PollBallot.choices])
     target.delete_instance()
     options.remove(target)
-    return {"ok": True, "closed": bool(instance.data["closed"]), "tally": tally(options)}
+    if instance.data["mode"] == RANKED:
+        _recount_first_choices(options, rows)
+    if instance.data["secret"]:
+        instance.data = organiser_edit(instance.data, removed=option_id)
+        instance.save(only=[Instance.data])
+    view = _summary(instance, options, ORGANISER, call.now)
+    return {"ok": True, "closed": view["closed"], **_result_fields(view)}
+
+
+def _recount_first_choices(options: list[PollOption], rows: list[PollBallot]) -> None:
+    """A ranked ballot whose first choice was removed now counts for its next one."""
+    firsts = Counter(row.choices[0] for row in rows if row.choices)
+    for option in options:
+        if option.votes != firsts.get(option.option_id, 0):
+            option.votes = firsts.get(option.option_id, 0)
+            option.save(only=[PollOption.votes])

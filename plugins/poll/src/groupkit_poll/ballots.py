@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from groupkit import Instance, bad_request, conflict
 
 from .models import PollOption
-from .schema import MULTI
+from .schema import MULTI, RANKED
 
 EMPTY_BALLOT = "Pick an option before you vote."
 TOO_MANY_PICKS = "This vote lets each person pick up to {n} — untick one first."
@@ -78,7 +79,7 @@ def build(data: dict[str, Any], options: Sequence[PollOption], choices: list[Any
             fresh = suggestion
         elif match.option_id not in picked:
             picked.append(match.option_id)
-    if data["mode"] != MULTI:
+    if data["mode"] not in (MULTI, RANKED):
         picked = [] if fresh else picked[:1]
     ballot = Ballot(picked, fresh)
     if ballot.size == 0:
@@ -89,8 +90,22 @@ def build(data: dict[str, Any], options: Sequence[PollOption], choices: list[Any
     return ballot
 
 
-def ensure_open(data: dict[str, Any]) -> None:
-    if data.get("closed"):
+def closes_at(data: dict[str, Any]) -> dt.datetime | None:
+    value = data.get("closesAt")
+    return dt.datetime.fromisoformat(value) if value else None
+
+
+def is_closed(data: dict[str, Any], now: dt.datetime) -> bool:
+    """Closed by the organiser, or its closing time has come: computed from the clock on
+    every read and vote, so nothing has to run at the closing time."""
+    moment = closes_at(data)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=dt.UTC)
+    return bool(data.get("closed")) or (moment is not None and now >= moment)
+
+
+def ensure_open(data: dict[str, Any], now: dt.datetime) -> None:
+    if is_closed(data, now):
         raise conflict(CLOSED)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import marshmallow as ma
@@ -15,6 +16,7 @@ from groupkit import (
     Schema,
     SpecField,
     clean_line,
+    request_time,
     whole_number,
 )
 
@@ -22,6 +24,10 @@ NO_QUESTION = "Add a question — what's the group deciding?"
 TOO_FEW_OPTIONS = "Give people at least two options to choose between."
 TOO_MANY_OPTIONS = "Thirty options is the limit — trim the list a bit."
 BAD_MAX_PICKS = "Set how many each person can pick to a number from 2 to 30."
+BAD_CLOSING = ("Give the closing time as a date and time with its time zone, like "
+               "2026-12-24T17:00+11:00.")
+PAST_CLOSING = "That closing time has already passed — pick a time still to come."
+FAR_CLOSING = "Pick a closing time within a year from now."
 
 QUESTION_LIMIT = 140
 OPTION_LIMIT = 80
@@ -32,6 +38,7 @@ MAX_OPTIONS = 30
 MIN_PICKS = 2
 MAX_PICKS = 30
 MULTI = "multi"
+RANKED = "ranked"
 SINGLE = "single"
 
 
@@ -96,6 +103,46 @@ class MaxPicks(SpecField):
                                "is fine)"}
 
 
+#: The longest closing time read: an ISO 8601 date and time with seconds, fraction and offset.
+CLOSING_LIMIT = 40
+CLOSING_HORIZON = dt.timedelta(days=366)
+
+
+class ClosingTime(SpecField):
+    """An optional closing time: absent, null or an empty string for none; otherwise an
+    ISO 8601 date and time with its offset (`Z` or `+11:00`: a time without a zone would be
+    read differently by each reader), still to come and within a year. Kept in UTC to the
+    second."""
+
+    def clean(self, value: Any) -> dt.datetime | None:
+        if value is ma.missing or value is None or value == "":
+            return None
+        moment: dt.datetime | None = None
+        if isinstance(value, str) and len(value.strip()) <= CLOSING_LIMIT:
+            try:
+                moment = dt.datetime.fromisoformat(value.strip())
+                # Year 1 at +14:00 or year 9999 at -14:00 has no UTC time: refuse it too.
+                moment = moment.astimezone(dt.UTC) if moment.tzinfo else None
+            except (ValueError, OverflowError):
+                moment = None
+        if moment is None:
+            raise ma.ValidationError(BAD_CLOSING)
+        moment = moment.replace(microsecond=0)
+        now = request_time()
+        if moment <= now:
+            raise ma.ValidationError(PAST_CLOSING)
+        if moment > now + CLOSING_HORIZON:
+            raise ma.ValidationError(FAR_CLOSING)
+        return moment
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": ["string", "null"], "format": "date-time",
+                "description": "optional closing time: ISO 8601 with its offset (`Z` or "
+                               "`+11:00`), still to come, within a year; the poll closes "
+                               f"itself then. Refused: `{BAD_CLOSING}` (no zone or not a "
+                               f"time), `{PAST_CLOSING}`, `{FAR_CLOSING}`"}
+
+
 class CreatePoll(Schema):
     question = Line(QUESTION_LIMIT, required=NO_QUESTION)
     options = OptionList()
@@ -103,6 +150,16 @@ class CreatePoll(Schema):
     maxPicks = MaxPicks()  # the spec's field name
     allowSuggestions = Flag()
     secret = Flag()
+    # Optional additions, after the spec's fields so its check order is untouched.
+    ranked = Flag(description=(
+        "ranked choice: voters rank the options (choices in order of preference) and the "
+        "result is an instant runoff with its rounds; mode and maxPicks are then ignored"))
+    closesAt = ClosingTime()
+    resultsAfterVote = Flag(description=(
+        "the public read and page show no counts until the poll closes; a voter sees them on "
+        "their own page and in the reply to their vote; the organiser still sees them"))
+    resultsAtClose = Flag(description=(
+        "nobody sees counts until the poll closes (on a secret ballot not even the organiser)"))
 
     @ma.validates_schema
     def check_max_picks(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -113,6 +170,8 @@ class CreatePoll(Schema):
 
     @ma.post_load
     def single_has_no_cap(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        if data.get("ranked"):
+            data["mode"] = RANKED
         if data["mode"] != MULTI:
             data["maxPicks"] = NO_CAP
         return data

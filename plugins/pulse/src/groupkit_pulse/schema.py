@@ -17,6 +17,8 @@ class CreatePulse(Schema):
     team = Line(TEAM_LIMIT)
     question = Text(QUESTION_LIMIT, default=DEFAULT_QUESTION)
     askWords = Flag(default=True, only_false_clears=True)  # the spec's field name
+    #: The organiser's stricter option: this week's results stay hidden until it ends.
+    resultsAtWeekEnd = Flag(default=False)
 
 
 class DetailsBody(CreatePulse):

@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, chat_operations, hookimpl
 
 from .api import (
+    EDIT,
     MAX_ANSWERS_PER_DAY,
     MAX_CUSTOM,
     PUBLIC_SCHEMA,
@@ -22,6 +23,7 @@ from .api import (
 from .bank import bank
 from .models import MODELS
 from .rituals import RITUAL
+from .rotation import sydney_day
 from .schema import CreateQotd
 
 __version__ = "0.1.0"
@@ -44,11 +46,14 @@ DESCRIPTION = (
 def groupkit_tool() -> Tool:
     return Tool(
         name="qotd", title="Question of the Day", version=__version__,
+        plugin_api=(1, 1),
+        # Today's question is Sydney's day: a cached page lasts at most that day.
+        view_time=lambda instance, now: sydney_day(now),
         summary="A fresh either-or question for the team every day: everyone picks a side "
                 "and sees the split.",
         create_schema=CreateQotd, create=create, title_of=title_of,
         public_view=public_view, organiser_view=organiser_view, export=export,
-        preview=preview, operations=ops, models=MODELS,
+        preview=preview, operations=ops, edit=EDIT, models=MODELS,
         templates=HERE / "templates", static=HERE / "static",
         limits={"bankQuestions": len(bank()), "answersPerDay": MAX_ANSWERS_PER_DAY,
                 "addedQuestions": MAX_CUSTOM},

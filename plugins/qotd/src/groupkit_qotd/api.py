@@ -10,6 +10,7 @@ from typing import Any
 from groupkit import (
     PARTICIPANT_TOKEN_LENGTH,
     Call,
+    Edit,
     Instance,
     Operations,
     bad_request,
@@ -332,3 +333,7 @@ def remove(call: Call) -> dict[str, Any]:
         raise conflict(LAST_QUESTION)
     rotation.remove(state, rotation.sydney_day(call.now), qi)
     return _save(call, state)
+
+
+EDIT = Edit(fields=("teamName",),
+            description="Today's question, the rotation and every answer stay as they are.")

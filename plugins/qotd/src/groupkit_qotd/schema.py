@@ -6,7 +6,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from groupkit import Line, Schema, SpecField, whole_number
+from groupkit import Line, Schema, SpecField, clean_text, whole_number
 
 TEAM_LIMIT = 60
 NAME_LIMIT = 40
@@ -39,14 +39,19 @@ class AnswerChoice(SpecField):
         return {"type": "string", "enum": ["a", "b"]}
 
 
+#: A day is ten characters; anything much longer names no day of the tally's.
+DAY_TEXT_LIMIT = 64
+
+
 class Day(SpecField):
     """The Sydney date the answer is for, as the tally gives it (`YYYY-MM-DD`). Only its
     presence is checked here; whether it is today is the operation's business (409)."""
 
     def clean(self, value: Any) -> str:
-        if not isinstance(value, str) or not value.strip():
+        text = clean_text(value, DAY_TEXT_LIMIT) if isinstance(value, str) else ""
+        if not text:  # invisible characters alone name no day either
             raise ma.ValidationError(NO_QUESTION_NAMED)
-        return value.strip()
+        return text
 
     def openapi(self) -> dict[str, Any]:
         return {"type": "string", "format": "date",

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import PLUGIN_API_VERSION, Tool, hookimpl
+from groupkit import Tool, hookimpl
 
 from .api import (
+    EDIT,
     MAX_RECIPES,
     TOKEN_KIND,
     book_schema,
@@ -29,13 +30,13 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="recipe", title="Recipe Collection", version=__version__,
-        plugin_api=PLUGIN_API_VERSION,
+        plugin_api=(1, 1),
         summary="A shared recipe book: everyone adds their favourites, and it reads well "
                 "on screen and on paper.",
         create_schema=CreateRecipe, create=create,
         public_view=public_view, organiser_view=organiser_view,
         participant_view=participant_view, participant_kinds=(TOKEN_KIND,),
-        preview=preview, operations=ops, models=[Recipe],
+        preview=preview, operations=ops, edit=EDIT, models=[Recipe],
         templates=HERE / "templates", static=HERE / "static",
         limits={"recipes": MAX_RECIPES}, public_schema=book_schema(),
         description="Recipes are listed in the order they were added. The contributor's "

@@ -10,6 +10,7 @@ from groupkit import (
     ApiError,
     Call,
     Credential,
+    Edit,
     Instance,
     Operations,
     conflict,
@@ -54,7 +55,8 @@ def _iso(moment: dt.datetime) -> str:
 def _rtokens(instance: Instance) -> dict[str, str]:
     """Recipe id -> its contributor token, for the organiser (kept readable when issued)."""
     return {credential.ref: credential.plain for credential in Credential.select().where(
-        (Credential.instance == instance) & (Credential.kind == TOKEN_KIND))}
+        (Credential.instance == instance) & (Credential.kind == TOKEN_KIND))
+        if credential.plain is not None}  # always kept for these tokens; mypy cannot know
 
 
 def _recipe(row: Recipe, rtoken: str | None = None) -> dict[str, Any]:
@@ -211,3 +213,6 @@ def remove(call: Call) -> dict[str, Any]:
         raise ApiError(404, UNKNOWN_RECIPE)
     _remove(call.instance, _find(call.instance, credential.ref))
     return {"ok": True}
+
+
+EDIT = Edit(fields=("title", "forWhom", "note"), description="Every recipe stays as it was.")

@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, hookimpl
 
 from .api import (
+    EDIT,
     REGISTRY_SCHEMA,
     create,
     export,
@@ -28,12 +29,13 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="registry", title="Pixel Gift Registry", version=__version__,
+        plugin_api=(1, 1),
         summary="A wedding registry drawn as a pixel-art campervan: guests build it one "
                 "part at a time, and chip in to the fuel fund.",
         create_schema=CreateRegistry, create=create, title_of=title_of,
         public_view=public_view, organiser_view=organiser_view, export=export,
         preview=preview,
-        operations=ops, models=[RegistryClaim],
+        operations=ops, edit=EDIT, models=[RegistryClaim],
         templates=HERE / "templates", static=HERE / "static",
         limits={"parts": PART_COUNT, "overflowContributions": MAX_CONTRIBUTIONS,
                 "overflowMinCents": MIN_CENTS, "overflowMaxCents": MAX_CENTS},

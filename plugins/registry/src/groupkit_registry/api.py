@@ -11,7 +11,7 @@ from typing import Any
 import peewee as pw
 from markupsafe import Markup
 
-from groupkit import Call, Instance, Operations, Reply, bad_request, conflict, not_found
+from groupkit import Call, Edit, Instance, Operations, Reply, bad_request, conflict, not_found
 
 from .models import RegistryClaim
 from .schema import (
@@ -311,3 +311,9 @@ def release(call: Call) -> dict[str, Any]:
     found = _find(call.instance, call.data["reference"])
     found.delete_instance()
     return {"ok": True, "partId": found.part_id}
+
+
+EDIT = Edit(fields=("coupleNames", "tagline", "weddingDate", "payment", "overflowTitle"),
+            description="Fix a typo in the payment details (a PayID, a BSB): claims, their "
+                        "references and what was paid stay as they are; guests who claim "
+                        "from now on see the new details. `payment` is replaced whole.")

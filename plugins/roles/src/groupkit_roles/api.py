@@ -87,7 +87,8 @@ def players_of(instance: Instance) -> list[Player]:
 def dealt_slots(instance: Instance) -> set[int]:
     """Slots dealt right now (read fresh on every claim attempt)."""
     return {player.slot for player in Player.select(Player.slot)
-            .where((Player.instance == instance) & Player.slot.is_null(False))}
+            .where((Player.instance == instance) & Player.slot.is_null(False))
+            if player.slot is not None}  # the query already said so; mypy cannot know
 
 
 def choose_slot(free: list[int]) -> int:

@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, hookimpl, slot_feed_operations
 
 from .api import (
+    EDIT,
     NOT_HELD,
     SLOT_IDS,
     create,
@@ -28,10 +29,11 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="roster", title="Volunteer Roster", version=__version__,
+        plugin_api=(1, 1),
         summary="Timed shifts with a few spots each: volunteers put their names down, "
                 "the coordinator gets the list.",
         create_schema=CreateRoster, create=create, public_view=public_view,
-        organiser_view=organiser_view, preview=preview, operations=ops,
+        organiser_view=organiser_view, preview=preview, operations=ops, edit=EDIT,
         templates=HERE / "templates", static=HERE / "static",
         limits={"shifts": MAX_SHIFTS, "spotsPerShift": MAX_SPOTS},
         public_schema=roster_schema(), feed=slot_feed_operations(ops, NOT_HELD, claim_events),

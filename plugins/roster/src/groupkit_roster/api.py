@@ -11,11 +11,13 @@ from groupkit import (
     ApiError,
     CalendarEvent,
     Call,
+    Edit,
     Instance,
     Operations,
     Reply,
     SlotClaim,
     bad_request,
+    board_edit,
     calendar_reply,
     claim_slot,
     csv_reply,
@@ -25,7 +27,16 @@ from groupkit import (
     spot_board,
 )
 
-from .schema import MESSAGE_LIMIT, NAME_LIMIT, ClaimBody, RemoveBody, UnclaimBody
+from .schema import (
+    MESSAGE_LIMIT,
+    NAME_LIMIT,
+    SHIFT_HELD,
+    SHIFT_SHRUNK,
+    ClaimBody,
+    EditRoster,
+    RemoveBody,
+    UnclaimBody,
+)
 from .times import shift_time
 
 ops = Operations()
@@ -253,3 +264,14 @@ def shift_event(instance: Instance, position: int, base_url: str) -> CalendarEve
         uid=f"roster-{instance.slug}-s{position}@groupkit",
         summary=f"{shift['label']} — {heading}", start=when[0], end=when[1],
         description="\n\n".join(part for part in details if part), url=page)
+
+
+EDIT = Edit(fields=("title", "eventDate", "note", "shifts"),
+            apply=board_edit("shifts", "s", removed=SHIFT_HELD, shrunk=SHIFT_SHRUNK,
+                             name_key="label"),
+            schema=EditRoster, errors={
+                409: "Would take away someone's shift: a shift someone is on was left out "
+                     f"(`{SHIFT_HELD}`), or cut below its volunteers (`{SHIFT_SHRUNK}`); "
+                     "`field` is `shifts`."},
+            description="A shift's slot ids and calendar link follow its position: moving "
+                        "a shift moves its volunteers with it.")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from groupkit import Tool, hookimpl
 
-from .api import DRAW_SCHEMA, create, ops, organiser_view, public_view
+from .api import DRAW_SCHEMA, EDIT, create, ops, organiser_view, public_view
 from .schema import CreateSweep
 
 __version__ = "0.1.0"
@@ -16,9 +16,10 @@ __version__ = "0.1.0"
 def groupkit_tool() -> Tool:
     return Tool(
         name="sweeps", title="Office Sweep", version=__version__,
+        plugin_api=(1, 1),
         summary="Draw grand-final teams or Cup horses to names, fixed the moment you create it.",
         create_schema=CreateSweep, create=create, public_view=public_view,
-        organiser_view=organiser_view, operations=ops,
+        organiser_view=organiser_view, operations=ops, edit=EDIT,
         templates=Path(__file__).parent / "templates",
         example={"title": "Grand final sweep", "outcomes": ["Lions by 1-12", "Lions by 13+",
                                                            "Swans by 1-12", "Swans by 13+"],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import Call, Instance, Operations
+from groupkit import Call, Edit, Instance, Operations, conflict
 
 from .draw import draw
 from .schema import CUP
@@ -53,3 +53,25 @@ def redraw(call: Call) -> dict[str, Any]:
     call.instance.data = data
     call.instance.save()
     return {"ok": True, "draw": data["draw"]["pairs"], "surplus": data["draw"]["surplus"]}
+
+
+REDRAW = ("Changing the names or outcomes draws the sweep again — everyone may end up with "
+          "a different one. Go ahead?")
+
+
+def apply_edit(call: Call) -> dict[str, Any]:
+    """Title and flavour change as sent. New names or outcomes mean a new draw, so the
+    organiser confirms it first (`confirm: true`); the same lists keep the draw."""
+    changes, data = dict(call.data), call.instance.data
+    changed = [key for key in ("outcomes", "names") if key in changes and changes[key] != data[key]]
+    if changed:
+        if not call.confirmed:
+            raise conflict(REDRAW, changed[0], confirm=True)
+        merged = {**data, **changes}
+        changes["draw"] = draw(merged["outcomes"], merged["names"])
+    return changes
+
+
+EDIT = Edit(fields=("title", "kind", "outcomes", "names"), apply=apply_edit,
+            errors={409: f"New names or outcomes redraw the sweep: `{REDRAW}` with "
+                         "`confirm: true` until the body is sent with `\"confirm\": true`."})

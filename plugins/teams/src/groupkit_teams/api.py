@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import Instance, Operations
+from groupkit import Edit, Instance, Operations
 
 from .schema import DEFAULT_HEADING
 
@@ -37,3 +37,9 @@ TEAMS_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
         "title": {"type": "string"},
         "members": {"type": "array", "items": {"type": "string"}}}}},
     "memberCount": {"type": "integer"}}}
+
+
+EDIT = Edit(fields=("title", "teams"),
+            description="`teams` replaces the whole grouping (re-shuffled in the browser, "
+                        "with new starters added and leavers taken out); nobody holds a "
+                        "link of their own, so nothing else changes.")

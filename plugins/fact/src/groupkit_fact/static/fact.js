@@ -39,6 +39,12 @@
     }
   }
 
+  /* A guess is saved in this browser the moment it is picked, so it is no unsent typing:
+     marked as the select's default, it does not hold back the board's live updates. */
+  function saved(select) {
+    Array.prototype.forEach.call(select.options, function (o) { o.defaultSelected = o.selected; });
+  }
+
   function setUp(board) {
     var guesses = readGuesses(board);
     board.querySelectorAll("select[data-fact-guess]").forEach(function (select) {
@@ -46,6 +52,7 @@
       if (guess && Array.prototype.some.call(select.options, function (o) { return o.value === guess; })) {
         select.value = guess;
       }
+      saved(select);
     });
     markAnswers(board, guesses);
   }
@@ -58,6 +65,7 @@
     if (select.value) guesses[select.dataset.factGuess] = select.value;
     else delete guesses[select.dataset.factGuess];
     localStorage.setItem(storeKey(board), JSON.stringify(guesses));
+    saved(select);
     markAnswers(board, guesses);
   });
 

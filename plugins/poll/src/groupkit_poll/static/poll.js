@@ -1,16 +1,36 @@
-/* Group Vote: the two things the kernel's data attributes can't do on their own.
-   1. A ballot's ticked options travel as the hidden `choices` field (data-lines), filled
-      just before the kernel's submit handler reads the form.
-   2. A browser that voted (the kernel keeps the ballot token) gets a link to its ballot. */
+/* Group Vote: what the kernel's data attributes can't do on their own.
+   1. A ballot's ticked options (or ranks) travel as the hidden `choices` field (data-lines),
+      filled just before the kernel's submit handler reads the form.
+   2. A browser that voted (the kernel keeps the ballot token) gets a link to its ballot.
+   3. The create form's closing time is typed in the organiser's time zone and sent in UTC.
+   4. A closing time shows in the reader's time zone with a countdown; at zero the page
+      reloads, and the server (which closes the poll by the clock) shows it closed. */
 (function () {
   "use strict";
 
+  function ranked(form) {
+    var picks = Array.prototype.map.call(form.querySelectorAll("select[data-rank]"),
+      function (select, index) { return { id: select.dataset.rank, rank: Number(select.value), index: index }; });
+    return picks.filter(function (pick) { return pick.rank > 0; })
+      .sort(function (a, b) { return a.rank - b.rank || a.index - b.index; })
+      .map(function (pick) { return pick.id; });
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!form.matches || !form.matches("form[data-poll-ballot]")) return;
-    var ids = Array.prototype.map.call(form.querySelectorAll("[data-choice]:checked"),
-      function (input) { return input.value; });
-    form.querySelector("input[name=choices]").value = ids.join("\n");
+    if (!form.matches) return;
+    if (form.matches("form[data-poll-ballot]")) {
+      var ids = form.querySelector("select[data-rank]") ? ranked(form) :
+        Array.prototype.map.call(form.querySelectorAll("[data-choice]:checked"),
+          function (input) { return input.value; });
+      form.querySelector("input[name=choices]").value = ids.join("\n");
+    }
+    var local = form.querySelector("[data-poll-local-time]");
+    if (local) {
+      var when = local.value ? new Date(local.value) : null;
+      form.querySelector("input[name=closesAt]").value =
+        when === null ? "" : (isNaN(when.getTime()) ? local.value : when.toISOString());
+    }
   }, true);
 
   function showMine() {
@@ -21,6 +41,50 @@
       box.hidden = false;
     });
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showMine);
-  else showMine();
+
+  var zone = "";
+  try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { zone = ""; }
+  var format = new Intl.DateTimeFormat(undefined, {
+    weekday: "short", day: "numeric", month: "short", year: "numeric",
+    hour: "numeric", minute: "2-digit", timeZoneName: "short"
+  });
+
+  function left(ms) {
+    var minutes = Math.floor(ms / 60000), days = Math.floor(minutes / 1440);
+    var hours = Math.floor((minutes % 1440) / 60), mins = minutes % 60;
+    if (days > 0) return days + (days === 1 ? " day " : " days ") + hours + " h";
+    if (hours > 0) return hours + " h " + mins + " min";
+    if (minutes > 0) return mins + " min " + Math.floor((ms % 60000) / 1000) + " s";
+    return Math.ceil(ms / 1000) + " s";
+  }
+
+  var reloading = false;
+  function tick() {
+    document.querySelectorAll("time[data-poll-closes]").forEach(function (time) {
+      var at = new Date(time.getAttribute("datetime"));
+      if (isNaN(at.getTime())) return;
+      if (!time.dataset.localised) {
+        time.textContent = format.format(at) + (zone ? " (" + zone + ")" : "");
+        time.dataset.localised = "1";
+      }
+      var ms = at.getTime() - Date.now();
+      var box = time.parentNode.querySelector("[data-poll-countdown]");
+      if (box) box.textContent = ms > 0 ? ", in " + left(ms) : ", now";
+      if (ms <= 0 && !reloading) {
+        reloading = true;
+        window.setTimeout(function () { window.location.reload(); }, 1000);
+      }
+    });
+  }
+
+  function start() {
+    showMine();
+    document.querySelectorAll("[data-poll-zone]").forEach(function (box) {
+      if (zone) box.textContent = " (" + zone + ")";
+    });
+    tick();
+    window.setInterval(tick, 1000);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();

@@ -1,6 +1,5 @@
 /* Pixel Gift Registry: picking a part from the picture, claiming it and chipping in (the
-   receipt, with how to pay, is shown only to the guest who claimed), and the create form's
-   nested payment block. Everything user-written is set with textContent. */
+   receipt, with how to pay, is shown only to the guest who claimed). Everything user-written is set with textContent. */
 (function () {
   "use strict";
 
@@ -122,6 +121,15 @@
   var PAYMENT_LABELS = [["method", "Method"], ["aliasId", "PayID"], ["accountName", "Account name"],
                         ["bsb", "BSB"], ["accountNumber", "Account number"], ["note", "Note"]];
 
+  var COPYABLE = ["aliasId", "bsb", "accountNumber"];
+
+  function copyButton() {  // the kernel's share.js copies the text just before it
+    var button = el("button", "Copy", "copy-text");
+    button.type = "button";
+    button.setAttribute("data-copy-text", "");
+    return button;
+  }
+
   function paymentList(payment) {
     var known = payment && (payment.aliasId || payment.accountName || payment.bsb || payment.accountNumber);
     if (!known) return el("p", "The couple haven't added payment details here — they'll let you know how to pay.");
@@ -129,7 +137,10 @@
     PAYMENT_LABELS.forEach(function (pair) {
       if (!payment[pair[0]]) return;
       list.appendChild(el("dt", pair[1]));
-      list.appendChild(el("dd", payment[pair[0]]));
+      var value = el("dd");
+      value.appendChild(el("span", payment[pair[0]]));
+      if (COPYABLE.indexOf(pair[0]) >= 0) value.appendChild(copyButton());
+      list.appendChild(value);
     });
     return list;
   }
@@ -142,6 +153,7 @@
                               receipt.item + " — " + money(receipt.amountCents) + "."));
     var reference = el("p", "Your reference: ");
     reference.appendChild(el("strong", receipt.reference, "registry-reference"));
+    reference.appendChild(copyButton());
     panel.appendChild(reference);
     panel.appendChild(el("p", "Pay " + money(receipt.amountCents) + " and put the reference in the description:"));
     panel.appendChild(paymentList(receipt.payment));
@@ -202,27 +214,6 @@
     });
     section.hidden = gifts.length === 0;
   }
-
-  /* --- the create form: the payment fields form one nested object ----------------------- */
-
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    var group = form.matches("form[data-api]") && form.querySelector('[data-group="payment"]');
-    if (!group) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    var body = { payment: {} };
-    form.querySelectorAll("[name]").forEach(function (input) { body[input.name] = input.value; });
-    group.querySelectorAll("[data-key]").forEach(function (input) { body.payment[input.dataset.key] = input.value; });
-    var button = form.querySelector("[type=submit]");
-    if (button) button.disabled = true;
-    postJson(form.dataset.api, body).then(function (made) {
-      window.location.assign("/e/" + encodeURIComponent(made.editToken) + "?new=1");
-    }).catch(function (error) {
-      showError(form, error.message);
-      if (button) button.disabled = false;
-    });
-  }, true);
 
   /* The build sheet's sections stay open or closed across live updates. */
   var openSections = {};

@@ -1,0 +1,143 @@
+"""Render once per change: the public page, the organiser page and the public JSON of an
+instance are pure functions of (instance, version, view, request shape, and the part of the
+clock a tool's views declare), so each worker keeps the finished bytes and serves them until
+the version moves.
+
+Every hit is still checked against the database: one indexed read of the instance (which
+also resolves the link) gives its current version, so a write through another worker, a
+delete or a new day can never be answered from memory. Misses for one key are rendered once
+however many requests wait for them (the many pages that re-fetch after one live update).
+A view that reads the clock (`request_time()`) without its tool declaring `Tool.view_time`
+is never kept. Participants' private pages are not cached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+from quart import Response, request
+
+from .clock import watching_clock
+from .storage import Instance, Storage
+from .tool import Tool
+
+Key = tuple[Hashable, ...]
+#: Finds the instance (and its tool) from the request's link; raises ApiError when it cannot.
+Locate = Callable[[], tuple[Tool, Instance]]
+#: Builds the body and its content type from the instance (inside the read transaction).
+Make = Callable[[Tool, Instance], tuple[str, str]]
+#: What a view shows that changes without a version bump (read in the same transaction).
+Stamp = Callable[[Tool, Instance], Hashable]
+
+
+@dataclasses.dataclass(frozen=True)
+class Rendered:
+    body: bytes
+    etag: str
+    content_type: str
+    version: int = 0
+
+
+class RenderCache:
+    """One per worker: a bounded LRU of rendered views, plus the renders in flight."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._entries: OrderedDict[Key, Rendered] = OrderedDict()
+        self._lock = threading.Lock()
+        self._pending: dict[Key, asyncio.Task[Rendered]] = {}
+        #: (tool, view) pairs seen reading the clock undeclared: never cached again.
+        self.clock_bound: set[tuple[str, str]] = set()
+        self.renders = 0  # how many views were actually computed (tests and the benchmark)
+
+    def key(self, tool: Tool, instance: Instance, view: str, now: dt.datetime,
+            extra: Key, stamp: Stamp | None = None) -> Key | None:
+        if (tool.name, view) in self.clock_bound:
+            return None
+        when = tool.view_time(instance, now) if tool.view_time is not None else None
+        marked = stamp(tool, instance) if stamp is not None else None
+        # The slug, not the id: SQLite may give a deleted instance's id to the next one.
+        return (view, instance.slug, instance.version, when, marked, *extra)
+
+    def get(self, key: Key) -> Rendered | None:
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
+
+    def put(self, key: Key, value: Rendered) -> None:
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    async def serve(self, storage: Storage, locate: Locate, view: str, now: dt.datetime,
+                    extra: Key, make: Make, stamp: Stamp | None = None) -> Rendered:
+        """The rendered view for the request: from memory when the instance's version (and
+        declared time, and `stamp`) is the one it was rendered at, else rendered once."""
+
+        def probe() -> tuple[Key | None, Rendered | None]:
+            tool, instance = locate()
+            key = self.key(tool, instance, view, now, extra, stamp)
+            return key, (self.get(key) if key is not None else None)
+
+        key, hit = await storage.read(probe)
+        if hit is not None:
+            return hit
+        if key is None:
+            return await storage.read(self._build, locate, view, now, extra, make, stamp)
+        # One render per key, in a task of its own so that a waiter who goes away (a
+        # closed tab) cancels nobody else's answer.
+        task = self._pending.get(key)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(
+                storage.read(self._build, locate, view, now, extra, make, stamp))
+            self._pending[key] = task
+            task.add_done_callback(lambda done: self._settled(key, done))
+        return await asyncio.shield(task)
+
+    def _settled(self, key: Key, task: asyncio.Task[Rendered]) -> None:
+        if self._pending.get(key) is task:
+            del self._pending[key]
+        if not task.cancelled():
+            task.exception()  # an error reaches its waiters; never "never retrieved"
+
+    def _build(self, locate: Locate, view: str, now: dt.datetime, extra: Key,
+               make: Make, stamp: Stamp | None = None) -> Rendered:
+        tool, instance = locate()
+        key = self.key(tool, instance, view, now, extra, stamp)
+        with watching_clock() as clock_read:
+            text, content_type = make(tool, instance)
+        self.renders += 1
+        body = text.encode("utf-8")
+        rendered = Rendered(body, hashlib.blake2b(body, digest_size=12).hexdigest(),
+                            content_type, instance.version)
+        if clock_read and tool.view_time is None:
+            self.clock_bound.add((tool.name, view))
+        elif key is not None:
+            self.put(key, rendered)
+        return rendered
+
+
+def respond(rendered: Rendered, headers: dict[str, str] | None = None) -> Response:
+    """The response, or 304 when the browser already holds these bytes."""
+    if request.if_none_match.contains(rendered.etag):
+        response = Response(b"", status=304)
+    else:
+        response = Response(rendered.body, content_type=rendered.content_type)
+    response.set_etag(rendered.etag)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response

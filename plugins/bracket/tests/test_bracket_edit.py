@@ -1,0 +1,78 @@
+"""The organiser's edit: the title, and a misspelt name fixed in place, every match and
+recorded result following it; the draw's size never changes under results."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from groupkit.testing import create, edit
+
+BODY = {"title": "Table tennis", "entrants": ["Ann", "Bo", "Cy", "Di"], "seeding": "listed"}
+
+
+@pytest.fixture
+def client(make_app: Callable[..., Any]) -> Any:
+    return make_app(tools=["bracket"]).test_client()
+
+
+async def read(client: Any, slug: str) -> dict[str, Any]:
+    return dict(await (await client.get(f"/api/bracket/{slug}")).get_json())
+
+
+def names(view: dict[str, Any]) -> list[list[Any]]:
+    return [[[side["name"] for side in match["sides"]] + [match.get("winner")]
+             for match in round_["matches"]] for round_ in view["rounds"]]
+
+
+async def test_a_rename_follows_into_matches_and_results(client: Any) -> None:
+    made = await create(client, "bracket", {**BODY, "entrants": ["Ann", "Bo", "Cy", "Dii"]})
+    view = await read(client, made["slug"])
+    match = next(m for m in view["rounds"][0]["matches"]
+                 if "Dii" in [side["name"] for side in m["sides"]])
+    recorded = await client.post(f"/api/bracket/{made['editToken']}/result", json={
+        "round": 0, "match": view["rounds"][0]["matches"].index(match), "winner": "Dii",
+        "version": view["version"]})
+    assert recorded.status_code == 200, await recorded.get_json()
+    before = await read(client, made["slug"])
+    status, _ = await edit(client, "bracket", made["editToken"],
+                           {"entrants": ["Ann", "Bo", "Cy", "Di"]})
+    assert status == 200
+    after = await read(client, made["slug"])
+    assert str(names(after)) == str(names(before)).replace("Dii", "Di")
+    assert after["version"] == before["version"] + 1
+    assert "Dii" not in str(after)
+
+
+async def test_the_title_alone(client: Any) -> None:
+    made = await create(client, "bracket", BODY)
+    assert await edit(client, "bracket", made["editToken"], {"title": "Ping pong"}) == (
+        200, {"ok": True, "changed": ["title"]})
+    assert (await read(client, made["slug"]))["title"] == "Ping pong"
+
+
+async def test_the_field_keeps_its_size(client: Any) -> None:
+    made = await create(client, "bracket", BODY)
+    assert await edit(client, "bracket", made["editToken"],
+                      {"entrants": ["Ann", "Bo", "Cy", "Di", "Ed"]}) == (409, {
+        "error": "The draw is made for 4 — rename anyone you like, but to add or drop a "
+                 "name, start a new bracket.", "field": "entrants"})
+
+
+@pytest.mark.parametrize("entrants", [["Ann"], ["Ann", "Ann", "Cy", "Di"], ["Ann", " "]])
+async def test_the_create_rules_apply(client: Any, entrants: list[str]) -> None:
+    """The same message create gives for the same names, with the field named."""
+    made = await create(client, "bracket", BODY)
+    status, body = await edit(client, "bracket", made["editToken"], {"entrants": entrants})
+    assert (status, body["field"]) == (400, "entrants")
+    refused = await client.post("/api/bracket", json={"entrants": entrants})
+    assert body["error"] == (await refused.get_json())["error"]
+
+
+async def test_the_form_lists_the_names_in_draw_order(client: Any) -> None:
+    made = await create(client, "bracket", BODY)
+    html = await (await client.get(f"/e/{made['editToken']}")).get_data(as_text=True)
+    assert 'id="edit-entrants" name="entrants" data-lines required>Ann\nBo\nCy\nDi' in html
+    assert 'name="seeding"' not in html.split('class="edit-details"')[1]

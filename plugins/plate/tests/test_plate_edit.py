@@ -1,0 +1,171 @@
+"""The organiser's edit: details and categories change, every claim survives or the edit is
+refused with the spec's tone; create's own rules and messages apply to each field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+
+async def claimed(client: Any, slug: str, slot_id: str, name: str, dish: str) -> str:
+    response = await client.post("/api/plate/claim", json={
+        "slug": slug, "slotId": slot_id, "name": name, "dish": dish})
+    assert response.status_code == 201
+    return str((await response.get_json())["secret"])
+
+
+async def read(client: Any, slug: str) -> dict[str, Any]:
+    return dict(await (await client.get(f"/api/plate/{slug}")).get_json())
+
+CAPACITY = "Spots per category must be a whole number from 1 to 20."
+HELD = "Someone has a spot in {name} — remove them from it first, then the category can go."
+SHRUNK = "{name} has {taken} spots taken — remove someone first, or keep at least {taken} spots."
+
+
+async def edit(client: Any, board: dict[str, str], **body: Any) -> Any:
+    return await client.post(f"/api/plate/{board['editToken']}/edit", json=body)
+
+
+async def refused(response: Any, status: int) -> dict[str, Any]:
+    payload = await response.get_json()
+    assert response.status_code == status, payload
+    return dict(payload)
+
+
+def names(view: dict[str, Any]) -> list[tuple[str, int, int]]:
+    return [(c["name"], c["capacity"], c["taken"]) for c in view["categories"]]
+
+
+async def test_details_change_alone_and_the_rest_stays(client: Any, board: dict[str, str]) -> None:
+    response = await edit(client, board, eventDate="  Sun 7 Dec,   4pm ", note="Bring a rug.")
+    assert response.status_code == 200
+    assert await response.get_json() == {"ok": True, "changed": ["eventDate", "note"]}
+    view = await read(client, board["slug"])
+    assert (view["title"], view["eventDate"], view["note"]) == (
+        "Street party", "Sun 7 Dec, 4pm", "Bring a rug.")
+    assert names(view) == [("Mains", 4, 0), ("Desserts", 2, 0)]
+
+
+async def test_title_changes_but_the_links_do_not(client: Any, board: dict[str, str]) -> None:
+    assert (await edit(client, board, title="Lane party")).status_code == 200
+    view = await read(client, board["slug"])
+    assert view["title"] == view["heading"] == "Lane party"
+    page = await client.get(f"/e/{board['editToken']}")
+    assert "Lane party" in await page.get_data(as_text=True)
+
+
+async def test_an_empty_title_falls_back_like_create(client: Any, board: dict[str, str]) -> None:
+    assert (await edit(client, board, title="   ")).status_code == 200
+    assert (await read(client, board["slug"]))["heading"] == "Bring a plate"
+
+
+async def test_version_bumps_so_open_pages_refresh(client: Any, board: dict[str, str]) -> None:
+    from groupkit import Instance
+
+    before = Instance.get(Instance.slug == board["slug"]).version
+    await edit(client, board, note="x")
+    assert Instance.get(Instance.slug == board["slug"]).version == before + 1
+
+
+@pytest.mark.parametrize(("categories", "message"), [
+    ([], "Add at least one category."),
+    ([{"name": str(n), "capacity": 1} for n in range(13)],
+     "Twelve categories is the limit — combine a couple."),
+    ([{"name": " ", "capacity": 1}], "Every category needs a name."),
+    ([{"name": "Mains", "capacity": 21}], CAPACITY),
+    ([{"name": "Mains", "capacity": 1.5}], CAPACITY),
+    ([{"name": "Mains", "capacity": 2}, {"name": "Mains", "capacity": 2}],
+     "Two categories share a name — make each one different."),
+])
+async def test_categories_keep_the_create_rules(client: Any, board: dict[str, str],
+                                                categories: Any, message: str) -> None:
+    payload = await refused(await edit(client, board, categories=categories, note="x"), 400)
+    assert payload == {"error": message, "field": "categories"}
+    assert (await read(client, board["slug"]))["note"] == "Bring a chair."
+
+
+async def test_rename_resize_and_add_keep_every_claim(client: Any, board: dict[str, str]) -> None:
+    secret = await claimed(client, board["slug"], "c1-2", "Bo", "Pavlova")
+    response = await edit(client, board, categories=[
+        {"name": "Mains", "capacity": 4, "was": 0}, {"name": "Sweets", "capacity": 3, "was": 1},
+        {"name": "Drinks", "capacity": 2, "was": None}])
+    assert response.status_code == 200
+    view = await read(client, board["slug"])
+    assert names(view) == [("Mains", 4, 0), ("Sweets", 3, 1), ("Drinks", 2, 0)]
+    assert view["categories"][1]["spots"][1]["name"] == "Bo"
+    # The claimer's secret still releases the same spot.
+    released = await client.post("/api/plate/unclaim", json={
+        "slug": board["slug"], "slotId": "c1-2", "secret": secret})
+    assert released.status_code == 200
+
+
+async def test_without_was_categories_follow_their_position(client: Any,
+                                                            board: dict[str, str]) -> None:
+    await claimed(client, board["slug"], "c0-1", "Ann", "Lasagne")
+    response = await edit(client, board, categories=[{"name": "Mains and salads", "capacity": 5},
+                                                      {"name": "Desserts", "capacity": 2}])
+    assert response.status_code == 200
+    assert names(await read(client, board["slug"])) == [("Mains and salads", 5, 1),
+                                                         ("Desserts", 2, 0)]
+
+
+async def test_removing_a_free_category_moves_later_claims_with_theirs(
+        client: Any, board: dict[str, str]) -> None:
+    await claimed(client, board["slug"], "c1-1", "Bo", "Pavlova")
+    response = await edit(client, board, categories=[{"name": "Desserts", "capacity": 2, "was": 1}])
+    assert response.status_code == 200
+    view = await read(client, board["slug"])
+    assert names(view) == [("Desserts", 2, 1)]
+    assert view["categories"][0]["spots"][0] == {"slotId": "c0-1", "taken": True, "name": "Bo",
+                                                 "dish": "Pavlova"}
+
+
+async def test_a_held_category_cannot_be_left_out(client: Any, board: dict[str, str]) -> None:
+    await claimed(client, board["slug"], "c1-1", "Bo", "Pavlova")
+    payload = await refused(await edit(client, board, title="New", categories=[
+        {"name": "Mains", "capacity": 4, "was": 0}]), 409)
+    assert payload == {"error": HELD.format(name="Desserts"), "field": "categories"}
+    view = await read(client, board["slug"])
+    assert view["title"] == "Street party" and names(view)[1] == ("Desserts", 2, 1)
+
+
+async def test_a_category_cannot_shrink_below_its_claims(client: Any,
+                                                         board: dict[str, str]) -> None:
+    for slot in ("c0-1", "c0-3", "c0-4"):
+        await claimed(client, board["slug"], slot, "Ann", "Dish")
+    payload = await refused(await edit(client, board, categories=[
+        {"name": "Mains", "capacity": 2}, {"name": "Desserts", "capacity": 2}]), 409)
+    assert payload == {"error": SHRUNK.format(name="Mains", taken=3), "field": "categories"}
+    # Down to exactly what is taken: the claims beyond the new size move into free spots.
+    assert (await edit(client, board, categories=[
+        {"name": "Mains", "capacity": 3}, {"name": "Desserts", "capacity": 2}])).status_code == 200
+    spots = (await read(client, board["slug"]))["categories"][0]["spots"]
+    assert [spot["taken"] for spot in spots] == [True, True, True]
+
+
+async def test_remove_then_shrink_is_the_explicit_way(client: Any, board: dict[str, str]) -> None:
+    await claimed(client, board["slug"], "c1-1", "Bo", "Pavlova")
+    removed = await client.post(f"/api/plate/{board['editToken']}/remove", json={"slotId": "c1-1"})
+    assert removed.status_code == 200
+    response = await edit(client, board, categories=[{"name": "Mains", "capacity": 4}])
+    assert response.status_code == 200
+
+
+async def test_unknown_fields_are_ignored_and_nothing_sent_changes_nothing(
+        client: Any, board: dict[str, str]) -> None:
+    response = await edit(client, board, slug="other", categoriesx=[])
+    assert await response.get_json() == {"ok": True, "changed": []}
+    assert (await client.post("/api/plate/not-a-token/edit", json={})).status_code == 404
+
+
+async def test_the_edit_form_is_prefilled_on_the_organiser_page(client: Any,
+                                                                board: dict[str, str]) -> None:
+    await claimed(client, board["slug"], "c0-1", "Ann", "Lasagne")
+    html = await (await client.get(f"/e/{board['editToken']}")).get_data(as_text=True)
+    assert 'data-api="/api/plate/' + board["editToken"] + '/edit"' in html
+    assert 'id="edit-eventDate" name="eventDate" maxlength="60"' in html
+    assert 'value="Sat 6 Dec, 4pm"' in html and ">Bring a chair.</textarea>" in html
+    assert 'value="Desserts"' in html and 'data-key="was" data-type="number" value="1"' in html
+    create = await (await client.get("/new/plate")).get_data(as_text=True)
+    assert 'id="eventDate" name="eventDate"' in create and 'data-key="was"' not in create

@@ -1,0 +1,191 @@
+"""What each reader may see of a poll's results, and the ranked-choice count.
+
+Three optional rules decide it, on top of the plain live tally:
+- a closing time (`closesAt`): the poll is closed from that moment, computed from the clock
+  on every read and vote, so nothing has to run at the closing time;
+- `resultsAfterVote`: the public read and page show no counts until the poll closes; a
+  voter's own page (and the reply to their vote) shows them; the organiser still sees them;
+- `resultsAtClose`: nobody sees counts until the poll closes (on a secret ballot not even the
+  organiser; on an open ballot the organiser already sees every ballot, so they keep the tally).
+
+A secret ballot publishes its tally in batches (`BATCH`): the tally everyone reads, the
+organiser included, is a copy taken when at least BATCH ballots have been cast or changed
+since the last copy, so a watcher comparing reads over time sees BATCH ballots move at once,
+never one. Suggested options join that copy at the next release too (a new option appearing
+the moment someone voted would tell what they voted for). Closing shows the live tally.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
+
+import peewee as pw
+
+from groupkit import Instance
+
+from .ballots import is_closed, tally
+from .models import PollBallot, PollOption
+from .schema import RANKED
+
+#: A secret ballot's tally moves only after this many new or changed ballots.
+BATCH = 5
+
+PUBLIC, VOTER, ORGANISER = "public", "voter", "organiser"
+
+
+# --- ranked choice ------------------------------------------------------------------------
+
+def rankings(instance: Instance) -> list[tuple[list[str], int]]:
+    """Each distinct ranking with how many ballots hold it: the database groups the ballots,
+    so the count works on at most a few hundred rows even at 2,000 ballots."""
+    rows = (PollBallot.select(PollBallot.choices, pw.fn.COUNT(PollBallot.id).alias("n"))
+            .where(PollBallot.instance == instance).group_by(PollBallot.choices).tuples())
+    grouped = cast("Iterable[tuple[Any, int]]", rows)  # `.tuples()` rows: (choices, count)
+    return [(list(choices), n) for choices, n in grouped]
+
+
+def instant_runoff(option_ids: Sequence[str],
+                   ballots: Iterable[tuple[list[str], int]]) -> dict[str, Any]:
+    """Instant-runoff: each round counts every ballot for its highest-ranked option still in
+    the running; an option with more than half of those ballots wins; otherwise every option
+    tied on the fewest votes is eliminated together. When all the options left are tied,
+    there is no single winner and `tied` names them. Ballots with no option left are
+    `exhausted`."""
+    running = list(option_ids)
+    held = [(ranking, n) for ranking, n in ballots if n]
+    rounds: list[dict[str, Any]] = []
+    winner: str | None = None
+    tied: list[str] = []
+    while running and held:
+        counts = Counter({option_id: 0 for option_id in running})
+        exhausted = 0
+        alive = set(running)
+        for ranking, n in held:
+            top = next((choice for choice in ranking if choice in alive), None)
+            if top is None:
+                exhausted += n
+            else:
+                counts[top] += n
+        active = sum(counts.values())
+        entry: dict[str, Any] = {"counts": {o: counts[o] for o in running},
+                                 "exhausted": exhausted, "eliminated": []}
+        rounds.append(entry)
+        leader = max(running, key=lambda o: counts[o])
+        if active and (counts[leader] * 2 > active or len(running) == 1):
+            winner = leader
+            break
+        fewest = min(counts[o] for o in running)
+        out = [o for o in running if counts[o] == fewest]
+        if len(out) == len(running):
+            tied = list(running)
+            break
+        entry["eliminated"] = out
+        running = [o for o in running if o not in out]
+    return {"rounds": rounds, "winner": winner, "tied": tied}
+
+
+def ranked_result(instance: Instance, options: Sequence[PollOption]) -> dict[str, Any]:
+    return instant_runoff([option.option_id for option in options], rankings(instance))
+
+
+def first_choices(choices: Sequence[str]) -> list[str]:
+    """What a ranked ballot adds to the option counts: its first choice only."""
+    return list(choices[:1])
+
+
+# --- the secret ballot's published copy ---------------------------------------------------
+
+def snapshot(instance: Instance, options: Sequence[PollOption]) -> dict[str, Any]:
+    shown: dict[str, Any] = {"tally": tally(options), "ballots": instance.data["ballots"]}
+    if instance.data["mode"] == RANKED:
+        shown.update(ranked_result(instance, options))
+    return shown
+
+
+def published(data: dict[str, Any], options: Sequence[PollOption]) -> dict[str, Any]:
+    """The copy a secret ballot shows; a poll stored before batching shows its live tally
+    until its next ballot takes the first copy."""
+    shown: dict[str, Any] | None = data.get("shown")
+    if shown is None:
+        return {"tally": tally(options), "ballots": data["ballots"]}
+    return shown
+
+
+def count_change(instance: Instance, options: Sequence[PollOption],
+                 before: dict[str, Any]) -> None:
+    """A ballot was cast or changed on a secret ballot: release a fresh copy once BATCH of
+    them have landed since the last one. `before` is the copy in force before this ballot
+    (taken from the live state when the poll has none yet). Mutates `instance.data`; the
+    caller saves it."""
+    data = dict(instance.data)
+    data.setdefault("shown", before)
+    data["pending"] = int(data.get("pending", 0)) + 1
+    if data["pending"] >= BATCH:
+        data["shown"], data["pending"] = snapshot(instance, options), 0
+    instance.data = data
+
+
+def organiser_edit(data: dict[str, Any], added: dict[str, Any] | None = None,
+                   removed: str | None = None) -> dict[str, Any]:
+    """The organiser added or removed an option of a secret ballot: the published copy shows
+    it (added with no votes) or drops it straight away; the organiser's edits are not
+    ballots. A ranked copy's rounds are dropped on removal until the next release."""
+    shown = data.get("shown")
+    if shown is None:
+        return data
+    shown = dict(shown)
+    if added is not None:
+        shown["tally"] = [*shown["tally"], {**added, "count": 0}]
+    if removed is not None:
+        shown["tally"] = [entry for entry in shown["tally"] if entry["id"] != removed]
+        if "rounds" in shown:
+            shown.update(rounds=[], winner=None, tied=[])
+    return {**data, "shown": shown}
+
+
+# --- what a reader sees -------------------------------------------------------------------
+
+def hidden_for(data: dict[str, Any], closed: bool, reader: str) -> bool:
+    if closed:
+        return False
+    if data.get("resultsAtClose") and (reader != ORGANISER or data["secret"]):
+        return True
+    return bool(data.get("resultsAfterVote")) and reader == PUBLIC
+
+
+def results(instance: Instance, options: Sequence[PollOption], now: dt.datetime,
+            reader: str) -> dict[str, Any]:
+    """The result fields of a view for `reader`: `closed`, `tally`, and where the poll uses
+    them `tallyHidden`, `tallyBallots` (ballots in a secret ballot's published tally),
+    `rounds`, `winner` and `tied` (ranked choice). Hidden counts read as null."""
+    data = instance.data
+    closed = is_closed(data, now)
+    live = closed or (not data["secret"])
+    ranked = data["mode"] == RANKED
+    if live:
+        shown: dict[str, Any] = {"tally": tally(options), "ballots": data["ballots"]}
+        if ranked:
+            shown.update(ranked_result(instance, options))
+    else:
+        shown = published(data, options)
+        if ranked and "rounds" not in shown:
+            shown = {**shown, "rounds": [], "winner": None, "tied": []}
+    view: dict[str, Any] = {"closed": closed, "tally": shown["tally"]}
+    if data["secret"]:
+        view["tallyBallots"] = shown["ballots"]
+        view["tallyBatch"] = BATCH
+    hiding = bool(data.get("resultsAfterVote") or data.get("resultsAtClose"))
+    hidden = hidden_for(data, closed, reader)
+    if hiding:
+        view["tallyHidden"] = hidden
+    if hidden:
+        view["tally"] = [{**entry, "count": None} for entry in shown["tally"]]
+        if data["secret"]:
+            view["tallyBallots"] = None
+    if ranked:
+        view.update({"rounds": [], "winner": None, "tied": []} if hidden else
+                    {key: shown[key] for key in ("rounds", "winner", "tied")})
+    return view
