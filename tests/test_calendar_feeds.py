@@ -2,7 +2,8 @@
 claim's secret gets a private webcal address; the feed, parsed back with `icalendar`, holds
 their shift as it stands now (a moved shift moves), empties when the spot is given up (and
 stays empty when someone else takes it), and answers 404 once the organiser revokes it. The
-address is on no page, response or export."""
+address is on no page, response or export. The same feeds on the Hens & Shower Planner (the
+party, for whoever holds a spot) and Find a Date (the chosen date, for whoever answered)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ NOT_HELD = "That shift spot isn't held with that secret — it may already be fr
 
 @pytest.fixture
 def app(make_app: Callable[..., Any]) -> Any:
-    return make_app(tools=["roster", "meal"])
+    return make_app(tools=["roster", "meal", "hens", "finddate"])
 
 
 async def claim(client: Any, slug: str, slot: str = "s0-1", name: str = "Priya") -> str:
@@ -191,3 +192,92 @@ async def test_a_cooks_feed_holds_their_day_and_never_the_drop_off(app: Any) -> 
         "slug": made["slug"], "slotId": "d1-1", "secret": "y" * 22})
     assert (await wrong.get_json()) == {
         "error": "That spot isn't held with that secret — it may already be free."}
+
+
+HENS = {"title": "Mia's hens", "forWhom": "Mia", "when": "Saturday 13 March 2027, 2pm-6pm",
+        "where": "The Boathouse, 12 River Rd", "note": "Dress code: pink.",
+        "kitty": "qzkittybsb 062-000 12345678", "activities": ["Lunch", "Harbour cruise"],
+        "categories": [{"name": "Decorations", "capacity": 2}, {"name": "Games", "capacity": 1}]}
+
+
+async def test_a_hens_spot_holders_feed_holds_the_party_as_it_stands(app: Any) -> None:
+    client = app.test_client()
+    made = await create(client, "hens", HENS)
+    answer = await client.post("/api/hens/claim", json={
+        "slug": made["slug"], "slotId": "c1-1", "name": "Ann", "message": "qzmessage"})
+    secret = (await answer.get_json())["secret"]
+    links = await (await client.post("/api/hens/feed", json={
+        "slug": made["slug"], "slotId": "c1-1", "secret": secret})).get_json()
+    [event] = await events(client, links)
+    assert str(event["SUMMARY"]) == "Mia's hens"
+    assert event.decoded("DTSTART") == dt.datetime(2027, 3, 13, 14, 0)
+    assert event.decoded("DTEND") == dt.datetime(2027, 3, 13, 18, 0)
+    assert str(event["LOCATION"]) == "The Boathouse, 12 River Rd"
+    description = str(event["DESCRIPTION"])
+    assert "You're down for: Games." in description and "2. Harbour cruise" in description
+    text = str(event.to_ical())
+    assert "qzkittybsb" not in text and "qzmessage" not in text
+    # The organiser moves the party and puts Games first: the feed follows both.
+    changed = await edit(client, "hens", made["editToken"], {
+        "when": "Sunday 14 March 2027", "categories": [
+            {"name": "Games", "capacity": 1, "was": 1},
+            {"name": "Decorations", "capacity": 2, "was": 0}]})
+    assert changed[0] == 200, changed
+    [moved] = await events(client, links)
+    assert moved.decoded("DTSTART") == dt.date(2027, 3, 14)  # no time written: all day
+    assert str(moved["UID"]) == str(event["UID"])
+    await client.post("/api/hens/unclaim", json={
+        "slug": made["slug"], "slotId": "c0-1", "secret": secret})
+    assert await events(client, links) == []
+
+
+FIND_A_DATE = {"title": "Team dinner", "note": "Near the office.", "timezone": "Australia/Sydney",
+               "slots": [{"date": "2026-12-04", "start": "18:30", "end": "21:00"},
+                         {"date": "2026-12-05"}]}
+
+
+async def test_a_find_a_date_feed_holds_the_chosen_date_once_there_is_one(app: Any) -> None:
+    client = app.test_client()
+    made = await create(client, "finddate", FIND_A_DATE)
+    answered = await (await client.post("/api/finddate/respond", json={
+        "slug": made["slug"], "name": "Ann",
+        "answers": [{"slotId": "d1", "answer": "yes"}]})).get_json()
+    response = await client.post(f"/api/finddate/r/{answered['token']}/feed")
+    assert response.status_code == 201
+    links = await response.get_json()
+    assert links["webcalUrl"].startswith("webcal://")
+    assert await events(client, links) == []  # nothing chosen yet
+    choose = f"/api/finddate/{made['editToken']}/choose"
+    assert (await client.post(choose, json={"slotId": "d1"})).status_code == 200
+    [event] = await events(client, links)
+    sydney = dt.timezone(dt.timedelta(hours=11))
+    assert event.decoded("DTSTART") == dt.datetime(2026, 12, 4, 18, 30, tzinfo=sydney)
+    assert event.decoded("DTEND") == dt.datetime(2026, 12, 4, 21, 0, tzinfo=sydney)
+    assert (await client.post(choose, json={"slotId": "d2"})).status_code == 200
+    [moved] = await events(client, links)
+    assert moved.decoded("DTSTART") == dt.date(2026, 12, 5)
+    for surface in (f"/s/{made['slug']}", f"/e/{made['editToken']}", f"/p/{answered['token']}",
+                    f"/api/finddate/{made['slug']}"):
+        page = await (await client.get(surface)).get_data(as_text=True)
+        assert links["feedUrl"].rsplit("/", 1)[1] not in page
+    bad = await client.post("/api/finddate/r/" + "x" * 22 + "/feed")
+    assert bad.status_code == 404
+    # Removing the person's answers empties their feed; revoking stops it.
+    removed = await client.post(f"/api/finddate/{made['editToken']}/remove",
+                                json={"id": answered["id"]})
+    assert removed.status_code == 200
+    assert await events(client, links) == []
+    revoked = await client.post(f"/api/finddate/{made['editToken']}/feeds/revoke", json={})
+    assert (await revoked.get_json()) == {"ok": True, "revoked": 1}
+    path = "/" + links["feedUrl"].split("/", 3)[3]
+    assert (await client.get(path)).status_code == 404
+
+
+async def test_every_feed_operation_is_in_the_openapi_document(app: Any) -> None:
+    paths = (await (await app.test_client().get("/openapi.json")).get_json())["paths"]
+    for path in ("/api/roster/feed", "/api/meal/feed", "/api/hens/feed",
+                 "/api/finddate/r/{token}/feed", "/api/roster/{editToken}/feeds/revoke",
+                 "/api/meal/{editToken}/feeds/revoke", "/api/hens/{editToken}/feeds/revoke",
+                 "/api/finddate/{editToken}/feeds/revoke"):
+        assert "post" in paths[path], path
+        assert paths[path]["post"]["responses"], path

@@ -443,3 +443,15 @@ def test_wildcards_allow_subdomains_only() -> None:
     assert not webhooks.host_allowed("webhook.office.com", allowed)
     assert not webhooks.host_allowed("evilwebhook.office.com", allowed)
     assert not webhooks.host_allowed("hooks.slack.com.evil.example", allowed)
+
+
+async def test_every_chat_operation_is_in_the_openapi_document(app: Any) -> None:
+    paths = (await (await app.test_client().get("/openapi.json")).get_json())["paths"]
+    for tool in ("kudos", "qotd", "poker", "coffee", "pulse"):
+        base = f"/api/{tool}/{{editToken}}/chat"
+        connect = paths[base]["post"]
+        assert "Slack, Microsoft Teams, Discord" in connect["description"]
+        assert set(connect["responses"]) >= {"200", "400"}
+        assert "409" in paths[f"{base}/test"]["post"]["responses"]
+        log = paths[f"{base}/log"]["get"]["responses"]["200"]["content"]["application/json"]
+        assert "log" in log["schema"]["properties"]

@@ -842,31 +842,57 @@ def test_a_chat_webhook_address_stays_with_the_organiser(tool_name: str, client:
 FEED_TOOLS = sorted(name for name, tool in INSTALLED.items() if tool.feed is not None)
 
 
-@pytest.mark.parametrize("tool_name", FEED_TOOLS)
-def test_a_calendar_feed_address_goes_only_to_its_claimer(tool_name: str,
-                                                          client: httpx.Client,
-                                                          server: Any) -> None:
-    """A feed address is a capability like a claim secret: it is on no page, response or
-    export (the organiser's included), and its feed carries no hidden value."""
-    look = Look(client, tool_name)
-    s = look.session()
-    claims = [(sent.body["slotId"], sent.reply["secret"]) for sent in s.sent
-              if isinstance(sent.reply, dict) and "secret" in sent.reply
+#: What a feed scenario keeps readable (so the feed has an event) and sets up.
+FEED_SCENARIOS: dict[str, tuple[dict[str, Any] | None, tuple[str, ...]]] = {
+    "roster": (None, ("create.eventDate", "create.shifts.0.label", "create.shifts.1.label",
+                      "create.shifts.2.label")),
+    "hens": ({**INSTALLED["hens"].example, "when": "Saturday 13 March 2027, 2pm"},
+             ("create.when",)),
+}
+
+
+def _feed_requests(tool_name: str, s: Session) -> list[tuple[str, dict[str, Any]]]:
+    """(path, body) of every feed the scenario's people may ask for: each claim's, by its
+    secret, and each participant link's."""
+    claims = [(f"/api/{tool_name}/feed", {"slug": s.slug, "slotId": sent.body["slotId"],
+                                          "secret": sent.reply["secret"]})
+              for sent in s.sent if isinstance(sent.reply, dict) and "secret" in sent.reply
               and isinstance(sent.body, dict) and "slotId" in sent.body]
-    assert claims, f"{tool_name}: the scenario claims no spot"
-    tokens = {}
-    for index, (slot_id, secret) in enumerate(claims):
-        answer = client.post(f"/api/{tool_name}/feed", json={
-            "slug": s.slug, "slotId": slot_id, "secret": secret})
+    links = [(template.format(token=token), {}) for template in DOCUMENT["paths"]
+             if template.startswith(f"/api/{tool_name}/") and template.endswith("{token}/feed")
+             for _, token in s.tokens]
+    return claims + links
+
+
+@pytest.mark.parametrize("tool_name", FEED_TOOLS)
+def test_a_calendar_feed_address_goes_only_to_its_holder(tool_name: str,
+                                                         client: httpx.Client,
+                                                         server: Any) -> None:
+    """A feed address is a capability like a claim secret: it is on no page, response or
+    export (the organiser's included), and its feed carries no hidden value: no drop-off,
+    coordinator-only message, kitty, edit link, participant link or claim secret."""
+    look = Look(client, tool_name)
+    example, keep = FEED_SCENARIOS.get(tool_name, (None, ()))
+    s = look.session(example, keep)
+    if tool_name == "finddate":
+        s.organiser("choose", {"slotId": "d1"})
+    requests = _feed_requests(tool_name, s)
+    assert requests, f"{tool_name}: the scenario holds no spot and no link"
+    hidden = {label: value for label, value in look.mark.by_label.items()
+              if any(word in label for word in ("dropoff", "message", "kitty"))}
+    hidden |= {"edit token": s.edit, **{f"participant token {index}": token
+                                        for index, (_, token) in enumerate(s.tokens)}}
+    hidden |= {f"claim secret {index}": body["secret"]
+               for index, (_, body) in enumerate(requests) if "secret" in body}
+    tokens, feeds = {}, []
+    for index, (path, body) in enumerate(requests):
+        answer = client.post(path, json=body)
         assert answer.status_code == 201, answer.text
         feed = answer.json()["feedUrl"]
         tokens[f"feed address {index}"] = feed.rsplit("/", 1)[1].removesuffix(".ics")
-        text = client.get("/" + feed.split("/", 3)[3]).text
-        look.present("BEGIN:VCALENDAR", [Surface("a feed", text)], "the feed itself")
-        hidden = {label: value for label, value in look.mark.by_label.items()
-                  if "dropoff" in label or "message" in label}
-        assert hidden, f"{tool_name}: no hidden value was written"
-        look.absent(hidden, [Surface("a calendar feed", text)], "hidden value in a feed")
+        feeds.append(Surface("a calendar feed", client.get("/" + feed.split("/", 3)[3]).text))
+    look.present("BEGIN:VEVENT", feeds, "an event in the feeds")
+    look.absent(hidden, feeds, "hidden value in a feed")
     surfaces = look.public(s) + look.organiser(s) + [
         surface for surfaces in look.participants(s).values() for surface in surfaces]
     look.absent(tokens, [*surfaces, Surface("server log", server.log())], "feed address")

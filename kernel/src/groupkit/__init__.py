@@ -12,7 +12,7 @@ from .credentials import (
     PARTICIPANT_TOKEN_LENGTH,
 )
 from .errors import ApiError, bad_request, conflict, not_found
-from .feeds import slot_feed_operations
+from .feeds import FeedSource, participant_feed_operations, slot_feed_operations
 from .fields import (
     Choice,
     Count,
@@ -52,6 +52,7 @@ from .slots import (
     was_field,
 )
 from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
+from .times import read_day, read_hours, written_time
 from .tokens import find_token, issue_token, revoke_tokens, rotate_token
 from .tool import Call, Edit, Operations, Reply, Tool, stored_values
 from .webhooks import ChatRitual, ChatTime, chat_operations, post_to_chat
@@ -74,6 +75,7 @@ __all__ = [
     "Credential",
     "Edit",
     "Exact",
+    "FeedSource",
     "Flag",
     "Instance",
     "JsonField",
@@ -114,7 +116,10 @@ __all__ = [
     "local_date",
     "lock_instance",
     "not_found",
+    "participant_feed_operations",
     "post_to_chat",
+    "read_day",
+    "read_hours",
     "regroup_slots",
     "release_slot",
     "remove_slot",
@@ -131,4 +136,5 @@ __all__ = [
     "was_field",
     "week_start",
     "whole_number",
+    "written_time",
 ]

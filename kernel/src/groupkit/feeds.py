@@ -1,16 +1,20 @@
-"""Calendar subscription feeds: a private `webcal://` address per claim on a sign-up tool,
-so that a volunteer subscribes once and their calendar follows the organiser's changes.
+"""Calendar subscription feeds: a private `webcal://` address per claim on a sign-up tool
+(or per participant link, e.g. the date a poll settled on), so that a person subscribes once
+and their calendar follows the organiser's changes.
 
 The feed address is a capability like a participant token (a `Credential` of kind "feed",
-stored as a digest): it is returned only to the holder of the claim's secret, is in no page
-or export, and the organiser can revoke every feed of an instance (or one spot's). Its `ref`
-binds it to one claim (`<slotId>:<digest of the claim's secret>`; row ids can be reused), so
-once that claim is released nobody else's claim appears in the old feed: it empties. The
-tool builds the events (`Tool.feed`) from the instance's current state at every poll.
+stored as a digest): it is returned only to the holder of the claim's secret (or of the
+participant link), is in no page or export, and the organiser can revoke every feed of an
+instance (or one spot's). Its `ref` binds it to one claim (`<slotId>:<digest of the claim's
+secret>`; row ids can be reused), so once that claim is released nobody else's claim appears
+in the old feed: it empties; or to one participant link (`p:<digest of its token>`), so a
+rotated or revoked link empties its feeds. The tool builds the events (`Tool.feed`) from the
+instance's current state at every poll.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -28,8 +32,20 @@ from .tokens import issue_token, lookup_token, revoke_tokens
 from .tool import Call, Operations, Tool
 
 FEED = "feed"
-#: `feed(instance, claim, base_url)` -> the claim's events now (empty when it no longer has one).
+#: `events(instance, claim, base_url)` -> the claim's events now.
 Feed = Callable[[Instance, SlotClaim, str], Sequence[CalendarEvent]]
+#: `events(instance, credential, base_url)` -> the participant's events now.
+ParticipantFeed = Callable[[Instance, Credential, str], Sequence[CalendarEvent]]
+PARTICIPANT_REF = "p:"
+
+
+@dataclasses.dataclass(frozen=True)
+class FeedSource:
+    """`Tool.feed`: how the tool builds a private feed's events, for feeds bound to a claim
+    (`slot_feed_operations`) or to a participant link (`participant_feed_operations`)."""
+
+    claim: Feed | None = None
+    participant: ParticipantFeed | None = None
 
 
 def feed_links(base_url: str, token: str) -> dict[str, str]:
@@ -52,12 +68,35 @@ LINKS = {"type": "object", "properties": {
     "webcalUrl": {"type": "string", "description": "the same feed for calendar apps"}}}
 
 
-def slot_feed_operations(ops: Operations, not_held: str, events: Feed) -> Feed:
+REVOKED = {"type": "object", "properties": {
+    "ok": {"type": "boolean"}, "revoked": {"type": "integer"}}}
+
+
+def _revoke_operation(ops: Operations) -> None:
+    if any(op.path == "feeds/revoke" for op in ops.operations):
+        return
+
+    @ops.organiser("feeds/revoke", body=RevokeBody, returns=REVOKED,
+                   description="Stop calendar feeds: one spot's (`slotId`) or every one of "
+                               "this instance. Their addresses answer 404 from then on.")
+    def revoke(call: Call) -> dict[str, Any]:
+        """Revoke calendar subscription feeds."""
+        slot_id = call.data["slotId"]
+        if not slot_id:
+            return {"ok": True, "revoked": revoke_tokens(call.instance, FEED)}
+        revoked = (Credential.delete()
+                   .where((Credential.instance == call.instance) & (Credential.kind == FEED)
+                          & Credential.ref.startswith(f"{slot_id}:")).execute())
+        return {"ok": True, "revoked": int(revoked)}
+
+
+def slot_feed_operations(ops: Operations, not_held: str, events: Feed) -> FeedSource:
     """Add `feed` (the claim's holder gets a private subscription address) and the
-    organiser's `feeds/revoke` to a slot-claim tool; returns `events` for `Tool(feed=...)`.
+    organiser's `feeds/revoke` to a slot-claim tool; returns the `Tool(feed=...)` value.
     `not_held` is the tool's 404 wording for a secret that does not hold the spot."""
+    source = FeedSource(claim=events)
     if any(op.path == "feed" for op in ops.operations):
-        return events  # already added (the hook runs once per app)
+        return source  # already added (the hook runs once per app)
 
     @ops.public("feed", body=FeedBody, status=201, returns=LINKS, errors={
         404: f"The spot is not held with that secret: `{not_held}`"},
@@ -79,21 +118,33 @@ def slot_feed_operations(ops: Operations, not_held: str, events: Feed) -> Feed:
         token = issue_token(call.instance, FEED, f"{claim.slot_id}:{claim.secret_digest}")
         return feed_links(call.base_url, token)
 
-    @ops.organiser("feeds/revoke", body=RevokeBody, returns={"type": "object", "properties": {
-        "ok": {"type": "boolean"}, "revoked": {"type": "integer"}}},
-        description="Stop calendar feeds: one spot's (`slotId`) or every one of this "
-                    "instance. Their addresses answer 404 from then on.")
-    def revoke(call: Call) -> dict[str, Any]:
-        """Revoke calendar subscription feeds."""
-        slot_id = call.data["slotId"]
-        if not slot_id:
-            return {"ok": True, "revoked": revoke_tokens(call.instance, FEED)}
-        revoked = (Credential.delete()
-                   .where((Credential.instance == call.instance) & (Credential.kind == FEED)
-                          & Credential.ref.startswith(f"{slot_id}:")).execute())
-        return {"ok": True, "revoked": int(revoked)}
+    _revoke_operation(ops)
+    return source
 
-    return events
+
+def participant_feed_operations(ops: Operations, path: str, token_kinds: Sequence[str],
+                                events: ParticipantFeed) -> FeedSource:
+    """Add `<path>` (a participant operation, e.g. `r/{token}/feed`: the link's holder gets a
+    private subscription address) and the organiser's `feeds/revoke`; returns the
+    `Tool(feed=...)` value. The feed follows the link: once the link is revoked it empties."""
+    source = FeedSource(participant=events)
+    if any(op.path == path for op in ops.operations):
+        return source
+
+    @ops.participant(path, token_kinds=token_kinds, status=201, returns=LINKS,
+                     description="A private calendar subscription (webcal) of what this "
+                                 "link's holder is going to, kept current when the "
+                                 "organiser changes it. Each call makes a new address; the "
+                                 "organiser can revoke them (`feeds/revoke`). Never shown "
+                                 "to anyone else.")
+    def feed(call: Call) -> dict[str, Any]:
+        """Subscribe in your calendar."""
+        assert call.credential is not None
+        token = issue_token(call.instance, FEED, PARTICIPANT_REF + call.credential.digest)
+        return feed_links(call.base_url, token)
+
+    _revoke_operation(ops)
+    return source
 
 
 def follow_moved_claims(instance: Instance, moves: Mapping[str, str]) -> None:
@@ -118,11 +169,20 @@ def _events(token: str, base_url: str) -> bytes | None:
     tool = tools.get(credential.instance.tool)
     if tool is None or tool.feed is None:
         return None
-    slot_id, _, secret_digest = credential.ref.partition(":")
-    claim = SlotClaim.get_or_none((SlotClaim.instance == credential.instance)
-                                  & (SlotClaim.slot_id == slot_id)
-                                  & (SlotClaim.secret_digest == secret_digest))
-    events = tool.feed(credential.instance, claim, base_url) if claim is not None else []
+    source = tool.feed
+    if credential.ref.startswith(PARTICIPANT_REF):
+        holder = Credential.get_or_none(
+            (Credential.instance == credential.instance)
+            & (Credential.digest == credential.ref[len(PARTICIPANT_REF):]))
+        events = (source.participant(credential.instance, holder, base_url)
+                  if holder is not None and source.participant is not None else [])
+    else:
+        slot_id, _, secret_digest = credential.ref.partition(":")
+        claim = SlotClaim.get_or_none((SlotClaim.instance == credential.instance)
+                                      & (SlotClaim.slot_id == slot_id)
+                                      & (SlotClaim.secret_digest == secret_digest))
+        events = (source.claim(credential.instance, claim, base_url)
+                  if claim is not None and source.claim is not None else [])
     from .clock import request_time
 
     return calendar_text(events, request_time())

@@ -20,8 +20,7 @@ import peewee as pw
 from .storage import Credential, Instance, Migration
 
 if TYPE_CHECKING:
-    from .calendar import CalendarEvent
-    from .slots import SlotClaim
+    from .feeds import FeedSource
     from .webhooks import ChatRitual
 
 #: What a response or request body is documented as: a marshmallow schema (class or
@@ -290,9 +289,9 @@ class Tool:
     edit: Edit | None = None
     #: Optional: the tool posts to a chat webhook (`groupkit.ChatRitual`); see webhooks.py.
     chat: ChatRitual | None = None
-    #: Optional, slot-claim tools: `(instance, claim, base_url) -> [CalendarEvent]`, the
-    #: events of one claim's private subscription feed (see feeds.py).
-    feed: Callable[[Instance, SlotClaim, str], Sequence[CalendarEvent]] | None = None
+    #: Optional: private calendar subscription feeds (`groupkit.FeedSource`, made by
+    #: `slot_feed_operations` or `participant_feed_operations`; see feeds.py).
+    feed: FeedSource | None = None
 
     def export_of(self, instance: Instance) -> dict[str, Any]:
         return (self.export or self.organiser_view)(instance)

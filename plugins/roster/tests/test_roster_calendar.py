@@ -10,7 +10,8 @@ import pytest
 
 from groupkit import Instance
 from groupkit.testing import create
-from groupkit_roster.times import read_day, read_hours, shift_time
+from groupkit.times import read_day, read_hours
+from groupkit.times import written_time as shift_time
 
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}
 NO_SHIFT = "That shift isn't on this roster."

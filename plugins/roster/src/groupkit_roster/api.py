@@ -25,6 +25,7 @@ from groupkit import (
     remove_slot,
     slot_ids,
     spot_board,
+    written_time,
 )
 
 from .schema import (
@@ -37,7 +38,6 @@ from .schema import (
     RemoveBody,
     UnclaimBody,
 )
-from .times import shift_time
 
 ops = Operations()
 
@@ -64,7 +64,7 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
 def _when(instance: Instance, label: str) -> tuple[dt.datetime, dt.datetime] | None:
     """A shift's start and end when the event date and its label read as a time; a date
     without a year means its next occurrence from the day the roster was made."""
-    return shift_time(instance.data["eventDate"], label, instance.created.date())
+    return written_time(instance.data["eventDate"], label, instance.created.date())
 
 
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
