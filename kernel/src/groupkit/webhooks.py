@@ -43,6 +43,10 @@ from .storage import BaseModel, Instance, Storage, is_postgres, utcnow
 from .tool import Call, Operations, Tool
 
 log = logging.getLogger("groupkit.webhooks")
+# httpx logs every request's full URL at INFO, and a webhook URL is a secret: its own lines
+# are dropped (ours name the host only).
+for _name in ("httpx", "httpcore"):
+    logging.getLogger(_name).setLevel(logging.WARNING)
 
 FORMATS = ("slack", "teams", "discord", "mattermost")
 #: Tries per post before it is marked failed; waits between them double from BACKOFF.
