@@ -62,12 +62,15 @@ def _toml(value: Any) -> str:
 
 def write_config(path: Path, *, mode: str, database_url: str, limits: Mapping[str, int],
                  trusted_proxies: Sequence[str], tools: Sequence[str],
-                 extra_toml: str = "") -> Path:
+                 extra_toml: str = "", webhooks: Mapping[str, Any] | None = None) -> Path:
     lines = [f"mode = {_toml(mode)}", "",
              "[database]", f"url = {_toml(database_url)}", "threads = 4", "",
              "[tools]", f"enabled = {_toml(list(tools))}", "",
              "[limits]", *(f"{key} = {_toml(value)}" for key, value in limits.items()), "",
              "[proxy]", f"trusted = {_toml(list(trusted_proxies))}", "", extra_toml]
+    if webhooks:
+        lines += ["", "[webhooks]",
+                  *(f"{key} = {_toml(value)}" for key, value in webhooks.items()), ""]
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
 
@@ -88,7 +91,8 @@ class LiveServer:
     def __init__(self, directory: Path, *, workers: int, mode: str, database: str | LiveServer,
                  limits: Mapping[str, int], trusted_proxies: Sequence[str],
                  tools: Sequence[str], extra_toml: str = "",
-                 python: str = sys.executable) -> None:
+                 python: str = sys.executable,
+                 webhooks: Mapping[str, Any] | None = None) -> None:
         self.directory = directory
         self.python = python  # the interpreter whose installed groupkit serves
         self.workers = workers
@@ -98,7 +102,8 @@ class LiveServer:
         self.backend, self.database_url = self._database(database)
         self.config_path = write_config(
             directory / "groupkit.toml", mode=mode, database_url=self.database_url,
-            limits=limits, trusted_proxies=trusted_proxies, tools=tools, extra_toml=extra_toml)
+            limits=limits, trusted_proxies=trusted_proxies, tools=tools, extra_toml=extra_toml,
+            webhooks=webhooks)
         self.log_path = directory / "server.log"
         self.port = 0
         self.base_url = ""
@@ -252,25 +257,27 @@ class LiveServer:
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., LiveServer]]:
     """Factory: `live_server(workers=1, mode="development", database="default", limits={},
-    trusted_proxies=(), tools=("*",), extra_toml="")` starts a fresh server and waits until it
-    serves (`extra_toml`: more sections for its config file, such as `[metrics]`)
-    (`database`: "default", "sqlite", "postgres", or another LiveServer to share its database;
-    `python`: another environment's interpreter, to serve what is installed there);
-    with `wait=False` it only launches it (call `.wait()` later, e.g. to start several at
-    once). All stop at module end."""
+    trusted_proxies=(), tools=("*",), extra_toml="", webhooks=None)` starts a fresh server
+    and waits until it serves (`extra_toml`: more sections for its config file, such as
+    `[metrics]`; `webhooks`: the `[webhooks]` config table) (`database`: "default",
+    "sqlite", "postgres", or another LiveServer to share its database; `python`: another
+    environment's interpreter, to serve what is installed there); with `wait=False` it only
+    launches it (call `.wait()` later, e.g. to start several at once). All stop at module
+    end."""
     started: list[LiveServer] = []
 
     def start(*, workers: int = 1, mode: str = "development",
               database: str | LiveServer = "default",
               limits: Mapping[str, int] | None = None, trusted_proxies: Sequence[str] = (),
               tools: Sequence[str] = ("*",), extra_toml: str = "",
-              wait: bool = True, python: str = sys.executable) -> LiveServer:
+              wait: bool = True, python: str = sys.executable,
+              webhooks: Mapping[str, Any] | None = None) -> LiveServer:
         if workers not in (1, 2):
             raise ValueError("workers is 1 or 2")
         server = LiveServer(tmp_path_factory.mktemp("server"), workers=workers, mode=mode,
                             database=database, limits=dict(limits or {}),
                             trusted_proxies=trusted_proxies, tools=tools,
-                            extra_toml=extra_toml, python=python)
+                            extra_toml=extra_toml, python=python, webhooks=webhooks)
         started.append(server)
         server.launch()
         return server.wait() if wait else server

@@ -31,12 +31,14 @@ import json
 import re
 import secrets
 import string
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import httpx
 import pytest
-from participation import SCENARIOS, Session, create_instance, string_leaves
+from chat_receiver import Receiver
+from participation import REVEALS, SCENARIOS, Session, create_instance, string_leaves
 from qrdecode import qr_text
 
 from groupkit._config import Settings
@@ -782,7 +784,8 @@ PRIVACY: dict[str, Callable[[Look], None]] = {
 
 @pytest.fixture(scope="module")
 def server(live_server: Callable[..., Any]) -> Any:
-    return live_server(limits={"post_per_hour": 1_000_000})
+    return live_server(limits={"post_per_hour": 1_000_000}, webhooks={
+        "hosts": ["127.0.0.1"], "allow_loopback": True, "every_seconds": 1})
 
 
 @pytest.fixture
@@ -806,6 +809,142 @@ def test_private_values_stay_private(tool_name: str, client: httpx.Client) -> No
     look = Look(client, tool_name)
     PRIVACY[tool_name](look)
     assert look.read_count > 0
+    assert not look.controls and not look.leaks, look.report()
+
+
+# --- chat webhooks ------------------------------------------------------------------------------
+
+CHAT_TOOLS = sorted(name for name, tool in INSTALLED.items() if tool.chat is not None)
+
+
+@pytest.fixture(scope="module")
+def chat() -> Iterator[Receiver]:
+    """The team's chat: a receiver on loopback, the one host the server may post to."""
+    receiver = Receiver()
+    yield receiver
+    receiver.close()
+
+
+def _chat_posts(look: Look, chat: Receiver, s: Session, path: str) -> list[Surface]:
+    """What the chat received for this instance once every queued post was tried."""
+    log = f"/api/{look.tool}/{s.edit}/chat/log"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        entries = look.client.get(log).json()["log"]
+        if entries and all(entry["state"] != "pending" for entry in entries):
+            break
+        time.sleep(0.2)
+    else:
+        look.controls.append("the chat posts were not all tried within 20 s")
+    return [Surface("chat post", json.dumps(item["body"]))
+            for item in list(chat.received) if item["path"] == path]
+
+
+@pytest.mark.parametrize("tool_name", CHAT_TOOLS)
+def test_chat_posts_carry_no_hidden_value_and_the_address_stays_with_the_organiser(
+        tool_name: str, client: httpx.Client, server: Any, chat: Receiver) -> None:
+    """The webhook is connected before anyone takes part, so every ritual the scenario
+    brings is posted to the receiver. No post carries a link that opens someone's page,
+    a claim secret, who is paired with whom (Coffee Roulette: no name at all), a Pulse
+    comment, or a poker card before the reveal (no poker post until then). A webhook address
+    lets anyone post to the team's channel: it is on no page, response, export or log line,
+    the organiser's included (they see it masked: host and last four)."""
+    look = Look(client, tool_name)
+    s = look.session(participate=False)
+    secret = look.mark("webhook")
+    path = f"/services/T0/B0/{secret}"
+    connected = client.post(f"/api/{tool_name}/{s.edit}/chat", json={
+        "url": chat.url(path), "hour": 0, "format": "slack"})
+    assert connected.status_code == 200, connected.text
+    SCENARIOS[tool_name](s)
+    client.post(f"/api/{tool_name}/{s.edit}/chat/test")
+    hidden = {"edit token": s.edit, **{f"participant token {index}": token
+                                       for index, (_, token) in enumerate(s.tokens)}}
+    hidden |= {f"claim secret {index}": sent.reply["secret"] for index, sent in enumerate(s.sent)
+               if isinstance(sent.reply, dict) and "secret" in sent.reply}
+    hidden |= {label: value for label, value in look.mark.by_label.items()
+               if label.startswith("respond.words.")}
+    if tool_name == "coffee":
+        hidden |= {f"coffee person {index}": person["name"]
+                   for index, person in enumerate(s.read()["people"])}
+    posts = _chat_posts(look, chat, s, path)
+    if tool_name == "poker":
+        look.absent({"a poker post": "Cards are up"}, posts, "poker post before the reveal")
+        REVEALS["poker"](s)
+        posts = _chat_posts(look, chat, s, path)
+        look.present("Cards are up", posts, "the reveal in the chat")
+    look.present("groupkit is connected", posts, "the test post in the chat")
+    look.absent(hidden, posts, "hidden value in a chat post")
+    organiser = look.organiser(s)
+    everyone = [surface for surfaces in look.participants(s).values() for surface in surfaces]
+    surfaces = look.public(s) + organiser + everyone
+    look.absent({"the webhook address": secret}, surfaces, "chat webhook")
+    look.present(f"…{secret[-4:]}", organiser[:1], "the masked webhook on the organiser page")
+    look.present("Delivery log", organiser[:1], "the chat panel")
+    look.absent({"the webhook address": secret}, [Surface("server log", server.log())],
+                "chat webhook")
+    assert not look.controls and not look.leaks, look.report()
+
+
+# --- calendar subscription feeds ---------------------------------------------------------------
+
+FEED_TOOLS = sorted(name for name, tool in INSTALLED.items() if tool.feed is not None)
+
+
+#: What a feed scenario keeps readable (so the feed has an event) and sets up.
+FEED_SCENARIOS: dict[str, tuple[dict[str, Any] | None, tuple[str, ...]]] = {
+    "roster": (None, ("create.eventDate", "create.shifts.0.label", "create.shifts.1.label",
+                      "create.shifts.2.label")),
+    "hens": ({**INSTALLED["hens"].example, "when": "Saturday 13 March 2027, 2pm"},
+             ("create.when",)),
+}
+
+
+def _feed_requests(tool_name: str, s: Session) -> list[tuple[str, dict[str, Any]]]:
+    """(path, body) of every feed the scenario's people may ask for: each claim's, by its
+    secret, and each participant link's."""
+    claims = [(f"/api/{tool_name}/feed", {"slug": s.slug, "slotId": sent.body["slotId"],
+                                          "secret": sent.reply["secret"]})
+              for sent in s.sent if isinstance(sent.reply, dict) and "secret" in sent.reply
+              and isinstance(sent.body, dict) and "slotId" in sent.body]
+    links = [(template.format(token=token), {}) for template in DOCUMENT["paths"]
+             if template.startswith(f"/api/{tool_name}/") and template.endswith("{token}/feed")
+             for _, token in s.tokens]
+    return claims + links
+
+
+@pytest.mark.parametrize("tool_name", FEED_TOOLS)
+def test_a_calendar_feed_address_goes_only_to_its_holder(tool_name: str,
+                                                         client: httpx.Client,
+                                                         server: Any) -> None:
+    """A feed address is a capability like a claim secret: it is on no page, response or
+    export (the organiser's included), and its feed carries no hidden value: no drop-off,
+    coordinator-only message, kitty, edit link, participant link or claim secret."""
+    look = Look(client, tool_name)
+    example, keep = FEED_SCENARIOS.get(tool_name, (None, ()))
+    s = look.session(example, keep)
+    if tool_name == "finddate":
+        s.organiser("choose", {"slotId": "d1"})
+    requests = _feed_requests(tool_name, s)
+    assert requests, f"{tool_name}: the scenario holds no spot and no link"
+    hidden = {label: value for label, value in look.mark.by_label.items()
+              if any(word in label for word in ("dropoff", "message", "kitty"))}
+    hidden |= {"edit token": s.edit, **{f"participant token {index}": token
+                                        for index, (_, token) in enumerate(s.tokens)}}
+    hidden |= {f"claim secret {index}": body["secret"]
+               for index, (_, body) in enumerate(requests) if "secret" in body}
+    tokens, feeds = {}, []
+    for index, (path, body) in enumerate(requests):
+        answer = client.post(path, json=body)
+        assert answer.status_code == 201, answer.text
+        feed = answer.json()["feedUrl"]
+        tokens[f"feed address {index}"] = feed.rsplit("/", 1)[1].removesuffix(".ics")
+        feeds.append(Surface("a calendar feed", client.get("/" + feed.split("/", 3)[3]).text))
+    look.present("BEGIN:VEVENT", feeds, "an event in the feeds")
+    look.absent(hidden, feeds, "hidden value in a feed")
+    surfaces = look.public(s) + look.organiser(s) + [
+        surface for surfaces in look.participants(s).values() for surface in surfaces]
+    look.absent(tokens, [*surfaces, Surface("server log", server.log())], "feed address")
     assert not look.controls and not look.leaks, look.report()
 
 

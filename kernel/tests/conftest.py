@@ -7,19 +7,7 @@ from typing import Any
 import pytest
 
 import demo_plugin
-
-
-class FakeClock:
-    """A settable clock for rate-limit windows and anything else time-dependent."""
-
-    def __init__(self, start: dt.datetime) -> None:
-        self.now = start
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += dt.timedelta(**delta)
+from groupkit.testing import FakeClock
 
 
 @pytest.fixture

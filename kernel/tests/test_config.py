@@ -105,3 +105,19 @@ def test_docs_operating_lists_every_key_of_the_shipped_config_with_its_default()
 
     for key, value in rows(shipped):
         assert f"| `{key}` | `{json.dumps(value)}` |" in docs, key
+
+
+def test_the_webhooks_table_is_read_and_checked() -> None:
+    from groupkit._config import settings_from_mapping
+
+    settings = settings_from_mapping({"webhooks": {
+        "hosts": ["chat.example.org"], "allow_loopback": True, "every_seconds": 5}})
+    assert settings.webhook_hosts == ("chat.example.org",)
+    assert settings.webhook_allow_loopback and settings.webhook_every_seconds == 5
+    assert not settings_from_mapping({}).webhook_allow_loopback
+    for table, message in (({"allow_loopback": "yes"}, "webhooks.allow_loopback must be true "
+                                                       "or false"),
+                           ({"hosts": "x"}, "webhooks.hosts must be a list"),
+                           ({"every_seconds": 0}, "webhooks.every_seconds must be at least 1")):
+        with pytest.raises(ConfigError, match=message):
+            settings_from_mapping({"webhooks": table})

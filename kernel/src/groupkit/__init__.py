@@ -12,6 +12,7 @@ from ._credentials import (
     PARTICIPANT_TOKEN_LENGTH,
 )
 from ._errors import ApiError, bad_request, conflict, not_found
+from ._feeds import FeedSource, participant_feed_operations, slot_feed_operations
 from ._fields import (
     Choice,
     Count,
@@ -50,8 +51,10 @@ from ._slots import (
     was_field,
 )
 from ._storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
+from ._times import read_day, read_hours, written_time
 from ._tokens import find_token, issue_token, revoke_tokens, rotate_token
 from ._tool import Call, Edit, Operations, Reply, Tool, stored_values
+from ._webhooks import ChatRitual, ChatTime, chat_operations, post_to_chat
 from .hookspecs import PLUGIN_API_VERSION, hookimpl
 
 __version__ = "0.1.0"
@@ -65,11 +68,14 @@ __all__ = [
     "BaseModel",
     "CalendarEvent",
     "Call",
+    "ChatRitual",
+    "ChatTime",
     "Choice",
     "Count",
     "Credential",
     "Edit",
     "Exact",
+    "FeedSource",
     "Flag",
     "Instance",
     "JsonField",
@@ -92,6 +98,7 @@ __all__ = [
     "board_edit",
     "bounded_int",
     "calendar_reply",
+    "chat_operations",
     "claim_slot",
     "claims_by_slot",
     "clean_line",
@@ -109,12 +116,17 @@ __all__ = [
     "local_date",
     "lock_instance",
     "not_found",
+    "participant_feed_operations",
+    "post_to_chat",
+    "read_day",
+    "read_hours",
     "regroup_slots",
     "release_slot",
     "remove_slot",
     "request_time",
     "revoke_tokens",
     "rotate_token",
+    "slot_feed_operations",
     "slot_ids",
     "spot_board",
     "stored_values",
@@ -124,4 +136,5 @@ __all__ = [
     "was_field",
     "week_start",
     "whole_number",
+    "written_time",
 ]

@@ -15,6 +15,7 @@ from quart import Quart, Response, g, request
 from werkzeug.exceptions import HTTPException
 
 from . import _api as api
+from . import _feeds as feeds
 from . import _limits as limits
 from . import _live as live
 from . import _logs as logs
@@ -22,6 +23,7 @@ from . import _rendered as rendered
 from . import _retention as retention
 from . import _share as share
 from . import _web as web
+from . import _webhooks as webhooks
 from ._config import Settings
 from ._errors import ApiError
 from ._openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
@@ -46,7 +48,8 @@ def utc_clock() -> dt.datetime:
 
 def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:
     """Bring the kernel's and every enabled tool's tables up to date; returns what ran."""
-    plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter])]}
+    plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter]),
+                         webhooks.MIGRATION]}
     for tool in registry.tools.values():
         steps = list(tool.migrations) or ([initial_migration(tool.models)] if tool.models else [])
         plan[f"tool:{tool.name}"] = steps
@@ -96,6 +99,8 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
                              _static_view(tool.static))
     web.mount(app)
     share.mount(app)
+    if any(tool.feed is not None for tool in registry.tools.values()):
+        feeds.mount(app)
     _mount_documents(app, registry)
     _install_limits(app, settings, counted)
     _install_errors(app)
@@ -109,6 +114,9 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
             background.append(asyncio.get_running_loop().create_task(retention.prune_forever(
                 storage, registry.tools, app.config["GROUPKIT_CLOCK"],
                 settings.prune_every_minutes * 60)))
+        if any(tool.chat is not None for tool in registry.tools.values()):
+            background.append(asyncio.get_running_loop().create_task(webhooks.deliver_forever(
+                storage, settings, registry.tools, app.config["GROUPKIT_CLOCK"])))
 
     @app.after_serving
     async def close_storage() -> None:

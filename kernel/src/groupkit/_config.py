@@ -35,6 +35,13 @@ class Settings:
     max_body_bytes: int = 256 * 1024
     base_url: str = ""
     prune_every_minutes: int = 60
+    #: Hosts chat webhooks may post to (`*.example.com`: its subdomains); see webhooks.py.
+    webhook_hosts: tuple[str, ...] = (
+        "hooks.slack.com", "*.webhook.office.com", "*.logic.azure.com", "discord.com",
+        "discordapp.com")
+    #: Tests only: let webhooks reach loopback addresses over plain http.
+    webhook_allow_loopback: bool = False
+    webhook_every_seconds: int = 15
     metrics_enabled: bool = False
     metrics_allow: tuple[str, ...] = ("127.0.0.1", "::1")
     streams_per_client: int = 100
@@ -73,11 +80,14 @@ _SECTIONS: dict[str, dict[str, tuple[str, type]]] = {
     "proxy": {"trusted": ("trusted_proxies", list)},
     "tools": {"enabled": ("enabled_tools", list)},
     "retention": {"every_minutes": ("prune_every_minutes", int)},
+    "webhooks": {"hosts": ("webhook_hosts", list),
+                 "allow_loopback": ("webhook_allow_loopback", bool),
+                 "every_seconds": ("webhook_every_seconds", int)},
     "metrics": {"enabled": ("metrics_enabled", bool), "allow": ("metrics_allow", list)},
     "server": {},
 }
 _AT_LEAST_ONE = ("create_per_hour", "post_per_hour", "max_body_bytes", "database_threads",
-                 "streams_per_client")
+                 "streams_per_client", "webhook_every_seconds")
 _TOP = {"mode", "base_url", *_SECTIONS}
 
 

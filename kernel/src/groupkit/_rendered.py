@@ -32,6 +32,8 @@ Key = tuple[Hashable, ...]
 Locate = Callable[[], tuple[Tool, Instance]]
 #: Builds the body and its content type from the instance (inside the read transaction).
 Make = Callable[[Tool, Instance], tuple[str, str]]
+#: What a view shows that changes without a version bump (read in the same transaction).
+Stamp = Callable[[Tool, Instance], Hashable]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,12 +57,13 @@ class RenderCache:
         self.renders = 0  # how many views were actually computed (tests and the benchmark)
 
     def key(self, tool: Tool, instance: Instance, view: str, now: dt.datetime,
-            extra: Key) -> Key | None:
+            extra: Key, stamp: Stamp | None = None) -> Key | None:
         if (tool.name, view) in self.clock_bound:
             return None
         when = tool.view_time(instance, now) if tool.view_time is not None else None
+        marked = stamp(tool, instance) if stamp is not None else None
         # The slug, not the id: SQLite may give a deleted instance's id to the next one.
-        return (view, instance.slug, instance.version, when, *extra)
+        return (view, instance.slug, instance.version, when, marked, *extra)
 
     def get(self, key: Key) -> Rendered | None:
         with self._lock:
@@ -81,26 +84,26 @@ class RenderCache:
             self._entries.clear()
 
     async def serve(self, storage: Storage, locate: Locate, view: str, now: dt.datetime,
-                    extra: Key, make: Make) -> Rendered:
+                    extra: Key, make: Make, stamp: Stamp | None = None) -> Rendered:
         """The rendered view for the request: from memory when the instance's version (and
-        declared time) is the one it was rendered at, else rendered once."""
+        declared time, and `stamp`) is the one it was rendered at, else rendered once."""
 
         def probe() -> tuple[Key | None, Rendered | None]:
             tool, instance = locate()
-            key = self.key(tool, instance, view, now, extra)
+            key = self.key(tool, instance, view, now, extra, stamp)
             return key, (self.get(key) if key is not None else None)
 
         key, hit = await storage.read(probe)
         if hit is not None:
             return hit
         if key is None:
-            return await storage.read(self._build, locate, view, now, extra, make)
+            return await storage.read(self._build, locate, view, now, extra, make, stamp)
         # One render per key, in a task of its own so that a waiter who goes away (a
         # closed tab) cancels nobody else's answer.
         task = self._pending.get(key)
         if task is None:
             task = asyncio.get_running_loop().create_task(
-                storage.read(self._build, locate, view, now, extra, make))
+                storage.read(self._build, locate, view, now, extra, make, stamp))
             self._pending[key] = task
             task.add_done_callback(lambda done: self._settled(key, done))
         return await asyncio.shield(task)
@@ -112,9 +115,9 @@ class RenderCache:
             task.exception()  # an error reaches its waiters; never "never retrieved"
 
     def _build(self, locate: Locate, view: str, now: dt.datetime, extra: Key,
-               make: Make) -> Rendered:
+               make: Make, stamp: Stamp | None = None) -> Rendered:
         tool, instance = locate()
-        key = self.key(tool, instance, view, now, extra)
+        key = self.key(tool, instance, view, now, extra, stamp)
         with watching_clock() as clock_read:
             text, content_type = make(tool, instance)
         self.renders += 1

@@ -189,11 +189,15 @@ def board_edit(field: str, prefix: str, *, removed: str, shrunk: str,
 
 
 def _rekey(instance: Instance, moves: Mapping[str, str]) -> None:
-    """Move claims to new slot ids in two steps, so no step collides with the unique index."""
+    """Move claims to new slot ids in two steps, so no step collides with the unique index;
+    their calendar feeds follow them."""
     for step in ({old: f"~{old}" for old in moves}, {f"~{old}": new for old, new in moves.items()}):
         for old, new in step.items():
             (SlotClaim.update(slot_id=new)
              .where((SlotClaim.instance == instance) & (SlotClaim.slot_id == old)).execute())
+    from ._feeds import follow_moved_claims
+
+    follow_moved_claims(instance, moves)
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -12,12 +12,16 @@ import dataclasses
 import datetime as dt
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import marshmallow as ma
 import peewee as pw
 
 from ._storage import Credential, Instance, Migration
+
+if TYPE_CHECKING:
+    from ._feeds import FeedSource
+    from ._webhooks import ChatRitual
 
 #: What a response or request body is documented as: a marshmallow schema (class or
 #: instance) or a JSON Schema dict.
@@ -283,6 +287,11 @@ class Tool:
     # so a kernel of another contract version can tell the plugin was not written for it.
     plugin_api: tuple[int, int] = dataclasses.field(kw_only=True)
     edit: Edit | None = None
+    #: Optional: the tool posts to a chat webhook (`groupkit.ChatRitual`); see webhooks.py.
+    chat: ChatRitual | None = None
+    #: Optional: private calendar subscription feeds (`groupkit.FeedSource`, made by
+    #: `slot_feed_operations` or `participant_feed_operations`; see feeds.py).
+    feed: FeedSource | None = None
 
     def export_of(self, instance: Instance) -> dict[str, Any]:
         return (self.export or self.organiser_view)(instance)

@@ -12,6 +12,7 @@ import peewee as pw
 from quart import Quart, Response, current_app, request
 
 from . import _resolve as resolve
+from . import _webhooks as webhooks
 from ._api import base_url, now, render_cache, storage
 from ._errors import ApiError
 from ._rendered import Rendered, respond
@@ -150,8 +151,10 @@ async def organiser_page(edit_token: str) -> Response:
         return _enabled(instance), instance
 
     def make(tool: Tool, instance: Instance) -> tuple[str, str]:
+        chat = webhooks.chat_status(instance) if tool.chat is not None else None
         return render(f"{tool.name}/organiser.html", tool=tool, instance=instance,
                       view=tool.organiser_view(instance),
+                      chat=chat, chat_what=tool.chat.what if tool.chat is not None else "",
                       links=_links(instance.slug, edit_token), slug=instance.slug,
                       edit_token=edit_token, api=f"/api/{tool.name}/{edit_token}",
                       created=request.args.get("new") == "1",
@@ -160,10 +163,17 @@ async def organiser_page(edit_token: str) -> Response:
 
     try:
         rendered = await render_cache().serve(storage(), locate, "page:organiser", now(),
-                                              (edit_token, *_request_shape()), make)
+                                              (edit_token, *_request_shape()), make,
+                                              stamp=_organiser_stamp)
     except ApiError:
         return await not_found_page()
     return respond(rendered)
+
+
+def _organiser_stamp(tool: Tool, instance: Instance) -> str | None:
+    """What the organiser page shows besides the instance: the chat webhook's delivery log
+    changes without a version bump (the delivery loop writes it), so it is part of the key."""
+    return webhooks.chat_stamp(instance) if tool.chat is not None else None
 
 
 def edit_template(tool: Tool) -> str:

@@ -14,6 +14,7 @@ skip into a failure.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import secrets
 from collections.abc import Callable, Iterator, Sequence
@@ -29,6 +30,19 @@ from ._config import Settings
 POSTGRES_ENV = "GROUPKIT_TEST_POSTGRES_URL"
 REQUIRE_ENV = "GROUPKIT_REQUIRE_EXTERNAL"
 BACKENDS_ENV = "GROUPKIT_TEST_BACKENDS"
+
+
+class FakeClock:
+    """A settable clock for `make_app(clock=...)` and the kernel's background tasks."""
+
+    def __init__(self, start: dt.datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += dt.timedelta(**delta)
 
 
 def external_missing(what: str) -> None:

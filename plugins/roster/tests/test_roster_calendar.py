@@ -8,9 +8,9 @@ from typing import Any
 import icalendar
 import pytest
 
-from groupkit import Instance
+from groupkit import Instance, read_day, read_hours
+from groupkit import written_time as shift_time
 from groupkit.testing import create
-from groupkit_roster.times import read_day, read_hours, shift_time
 
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}
 NO_SHIFT = "That shift isn't on this roster."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Tool, hookimpl, participant_feed_operations
 
 from .api import (
     EDIT,
@@ -15,6 +15,7 @@ from .api import (
     organiser_view,
     participant_view,
     public_view,
+    response_events,
 )
 from .models import Response
 from .schema import MAX_SLOTS, CreateFindDate
@@ -33,6 +34,8 @@ def groupkit_tool() -> Tool:
         create_schema=CreateFindDate, create=create, public_view=public_view,
         organiser_view=organiser_view, participant_view=participant_view,
         participant_kinds=(TOKEN_KIND,), operations=ops, models=[Response], edit=EDIT,
+        feed=participant_feed_operations(ops, "r/{token}/feed", [TOKEN_KIND],
+                                         response_events),
         templates=HERE / "templates", static=HERE / "static",
         limits={"slots": MAX_SLOTS, "responses": MAX_RESPONSES},
         description="Slots are sorted by date and time and numbered d1, d2, … The best slot "

@@ -210,13 +210,13 @@ def remove(call: Call) -> dict[str, Any]:
     return {"ok": True}
 
 
-@ops.read("ics", content_type="text/calendar", errors={409: NOT_CHOSEN})
-def calendar(call: Call) -> Any:
-    """The chosen slot as an iCalendar event (all-day when it has no time)."""
-    data = call.instance.data
+def chosen_event(instance: Instance, base_url: str) -> CalendarEvent | None:
+    """The chosen slot as a calendar event (all-day when it has no time); None until one is
+    chosen."""
+    data = instance.data
     slot = next((s for s in data["slots"] if s["id"] == data["chosen"]), None)
     if slot is None:
-        raise ApiError(409, NOT_CHOSEN)
+        return None
     day = dt.date.fromisoformat(slot["date"])
     start: dt.date | dt.datetime = day
     end: dt.date | dt.datetime | None = None
@@ -225,10 +225,29 @@ def calendar(call: Call) -> Any:
         start = dt.datetime.combine(day, dt.time.fromisoformat(slot["start"]), zone)
         if slot["end"]:
             end = dt.datetime.combine(day, dt.time.fromisoformat(slot["end"]), zone)
-    event = CalendarEvent(uid=f"{call.instance.slug}-{slot['id']}@groupkit",
-                          summary=call.instance.title, start=start, end=end,
-                          description=data["note"], url=f"{call.base_url}/s/{call.instance.slug}")
+    return CalendarEvent(uid=f"{instance.slug}-{slot['id']}@groupkit", summary=instance.title,
+                         start=start, end=end, description=data["note"],
+                         url=f"{base_url}/s/{instance.slug}")
+
+
+@ops.read("ics", content_type="text/calendar", errors={409: NOT_CHOSEN})
+def calendar(call: Call) -> Any:
+    """The chosen slot as an iCalendar event (all-day when it has no time)."""
+    event = chosen_event(call.instance, call.base_url)
+    if event is None:
+        raise ApiError(409, NOT_CHOSEN)
     return calendar_reply([event], f"{call.instance.title or 'event'}.ics", call.now)
+
+
+def response_events(instance: Instance, credential: Credential,
+                    base_url: str) -> list[CalendarEvent]:
+    """A person's subscription: the chosen date, once there is one, while their answers
+    stand (removing them empties it)."""
+    if not Response.select().where((Response.instance == instance)
+                                   & (Response.id == int(credential.ref))).exists():
+        return []
+    event = chosen_event(instance, base_url)
+    return [event] if event is not None else []
 
 
 EDIT = Edit(fields=("title", "note", "timezone", "slots"), current=current, apply=apply_edit,

@@ -49,6 +49,20 @@
     else { window.alert(message); }
   }
 
+  /* A button that fetches a private address (a calendar feed) shows it in the link next to
+     it ([data-link]) instead of reloading: only this browser ever sees it. It is kept in
+     memory too, so a live update that redraws the spot shows it again. */
+  var shownLinks = {};
+  function linkKey(button) { return button.dataset.post + " " + (button.dataset.secretKey || ""); }
+  function showLink(button, address) {
+    var link = button.parentElement.querySelector("a[data-link]");
+    if (!link || !address) return;
+    shownLinks[linkKey(button)] = address;
+    link.href = address;
+    link.hidden = false;
+    button.hidden = true;
+  }
+
   function post(url, body) {
     return fetch(url, {
       method: "POST", headers: { "Content-Type": "application/json" },
@@ -170,7 +184,10 @@
       }
       target.disabled = true;
       post(target.dataset.post, body).then(function (data) {
-        if (target.dataset.secretKey) localStorage.removeItem(target.dataset.secretKey);
+        if (target.dataset.secretKey && target.dataset.keepSecret === undefined) {
+          localStorage.removeItem(target.dataset.secretKey);
+        }
+        if (target.dataset.showLink) { showLink(target, data[target.dataset.showLink]); return; }
         after(target, data, body);
       }).catch(function (error) { showError(target.parentElement, error.message); target.disabled = false; });
     } else if (target.dataset.download) {
@@ -191,10 +208,18 @@
     }
   });
 
-  /* Controls that only the browser holding a secret may use (e.g. "release my spot"). */
+  /* Controls that only the browser holding a secret may use (e.g. "release my spot"), and
+     controls that need this script ([data-script-only]: hidden for a browser without it). */
   function revealOwned() {
     document.querySelectorAll("[data-secret-key]").forEach(function (element) {
       if (localStorage.getItem(element.dataset.secretKey)) element.hidden = false;
+    });
+    document.querySelectorAll("[data-script-only]").forEach(function (element) {
+      element.hidden = false;
+    });
+    document.querySelectorAll("button[data-show-link]").forEach(function (button) {
+      var address = shownLinks[linkKey(button)];
+      if (address && !button.hidden) showLink(button, address);
     });
   }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Tool, chat_operations, hookimpl
 
 from .api import (
     PUBLIC_SCHEMA,
@@ -17,6 +17,7 @@ from .api import (
 )
 from .models import CoffeePerson, CoffeeRound
 from .pairing import RECENT_ROUNDS
+from .rituals import RITUAL
 from .schema import MAX_PEOPLE, CreateCoffee
 
 __version__ = "0.1.0"
@@ -53,6 +54,7 @@ def groupkit_tool() -> Tool:
         templates=HERE / "templates", static=HERE / "static",
         limits={"people": MAX_PEOPLE, "recentRounds": RECENT_ROUNDS},
         public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
+        chat=chat_operations(ops, RITUAL),
         preview=lambda instance: {
             "title": instance.title,
             "description": "Claim your name to see who you're having coffee with."},

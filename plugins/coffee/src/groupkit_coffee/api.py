@@ -24,6 +24,7 @@ from groupkit import (
 
 from .models import CoffeePerson, CoffeeRound
 from .pairing import RECENT_ROUNDS, draw_round
+from .rituals import announce_round
 from .schema import DEFAULT_TITLE, NAME_LIMIT, NameBody
 
 ops = Operations()
@@ -204,6 +205,7 @@ def draw(call: Call) -> dict[str, Any]:
     stamp = _stamp(when)
     instance.data = {**instance.data, "round": number, "drawnAt": stamp}
     instance.save()
+    announce_round(call, number)
     return {"ok": True, "round": number, "groupCount": len(groups), "drawnAt": stamp}
 
 

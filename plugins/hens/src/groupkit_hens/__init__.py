@@ -5,9 +5,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Tool, hookimpl, slot_feed_operations
 
-from .api import EDIT, board_schema, create, ops, organiser_view, preview, public_view
+from .api import (
+    EDIT,
+    NOT_HELD,
+    board_schema,
+    create,
+    ops,
+    organiser_view,
+    preview,
+    public_view,
+)
+from .feeds import claim_events
 from .schema import MAX_ACTIVITIES, MAX_CATEGORIES, MAX_SPOTS, CreateHens
 
 __version__ = "0.1.0"
@@ -38,6 +48,7 @@ def groupkit_tool() -> Tool:
         limits={"categories": MAX_CATEGORIES, "spotsPerCategory": MAX_SPOTS,
                 "activities": MAX_ACTIVITIES},
         public_schema=board_schema(), description=DESCRIPTION,
+        feed=slot_feed_operations(ops, NOT_HELD, claim_events),
         example={"title": "Mia's hens", "forWhom": "Mia", "when": "Saturday 14 March, 2pm",
                  "where": "The Boathouse, 12 River Rd", "note": "Dress code: pink.",
                  "kitty": "$60 each covers lunch and the cruise.",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl, local_date
+from groupkit import Tool, chat_operations, hookimpl, local_date
 
 from .api import (
     EDIT,
@@ -18,6 +18,7 @@ from .api import (
     title_of,
 )
 from .models import KudosNote
+from .rituals import RITUAL
 from .schema import CreateKudos
 from .weeks import ARCHIVE_WEEKS, KEEP_WEEKS, SYDNEY
 
@@ -40,7 +41,7 @@ def groupkit_tool() -> Tool:
         operations=ops, edit=EDIT, models=[KudosNote], prune=prune,
         templates=HERE / "templates", static=HERE / "static",
         limits={"archiveWeeks": ARCHIVE_WEEKS, "keptWeeks": KEEP_WEEKS},
-        public_schema=WALL_SCHEMA,
+        public_schema=WALL_SCHEMA, chat=chat_operations(ops, RITUAL),
         example={"team": "Support team",
                  "intro": "Caught someone doing something great? Say so here."},
         description=(

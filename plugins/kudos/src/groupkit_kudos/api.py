@@ -19,6 +19,7 @@ from groupkit import (
 )
 
 from .models import KudosNote
+from .rituals import announce
 from .schema import (
     MESSAGE_LIMIT,
     NO_MESSAGE,
@@ -152,6 +153,7 @@ def note(call: Call) -> dict[str, Any]:
     created = KudosNote.create(instance=call.instance, week=week_of(call.now),
                                recipient=data["recipient"], message=data["message"],
                                sender=data["sender"], posted=posted)
+    announce(call, data["recipient"], data["message"], data["sender"])
     return {"token": issue_token(call.instance, NOTE, str(created.id)), "id": created.id}
 
 

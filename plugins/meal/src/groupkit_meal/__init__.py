@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Tool, hookimpl, slot_feed_operations
 
 from .api import (
     EDIT,
+    NOT_HELD,
     SLOT_IDS,
     board_schema,
     create,
@@ -17,6 +18,7 @@ from .api import (
     public_view,
     title_of,
 )
+from .feeds import claim_events
 from .schema import MAX_DAYS, MAX_LINKS, MAX_PER_DAY, MAX_TASKS, CreateMeal
 
 __version__ = "0.1.0"
@@ -33,6 +35,7 @@ def groupkit_tool() -> Tool:
                 "plus other jobs and useful links.",
         create_schema=CreateMeal, create=create, title_of=title_of, public_view=public_view,
         organiser_view=organiser_view, preview=preview, operations=ops, edit=EDIT,
+        feed=slot_feed_operations(ops, NOT_HELD, claim_events),
         templates=HERE / "templates", static=HERE / "static",
         limits={"days": MAX_DAYS, "cooksPerDay": MAX_PER_DAY, "tasks": MAX_TASKS,
                 "helpLinks": MAX_LINKS},

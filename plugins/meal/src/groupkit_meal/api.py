@@ -397,18 +397,24 @@ def cook_calendar(call: Call) -> Reply:
     claim = claims_by_slot(instance).get(slot_id)
     if claim is None:
         raise ApiError(404, NOT_COOKING)
+    event = cook_event(instance, claim, call.base_url)
+    return calendar_reply([event], f"meal-{event.start.isoformat()}.ics", call.now)
+
+
+def cook_event(instance: Instance, claim: SlotClaim, base_url: str) -> CalendarEvent:
+    """A claimed day's all-day event (the .ics download and the cook's subscription feed):
+    never the drop-off details, which stay with the claimer's page and the coordinator."""
     data = instance.data
-    day = dt.date.fromisoformat(data["days"][int(slot_id[1:].split("-")[0])])
+    day = dt.date.fromisoformat(data["days"][int(claim.slot_id[1:].split("-")[0])])
     dish = claim.extra.get("dish", "")
-    page = f"{call.base_url}/s/{instance.slug}"
+    page = f"{base_url}/s/{instance.slug}"
     lines = [f"{claim.name} is cooking" + (f": {dish}." if dish else "."),
              f"Allergies and dislikes: {data['allergies']}" if data["allergies"] else "",
              data["note"], page]
-    event = CalendarEvent(
-        uid=f"meal-{instance.slug}-{slot_id}@groupkit",
+    return CalendarEvent(
+        uid=f"meal-{instance.slug}-{claim.slot_id}@groupkit",
         summary=f"Meal for {data['forWhom']}" + (f": {dish}" if dish else ""),
         start=day, description="\n\n".join(line for line in lines if line), url=page)
-    return calendar_reply([event], f"meal-{day.isoformat()}.ics", call.now)
 
 
 EDIT = Edit(fields=("forWhom", "note", "allergies", "dropoff"), schema=Details,

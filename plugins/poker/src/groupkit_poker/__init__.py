@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Tool, chat_operations, hookimpl
 
 from .api import (
     BOARD_SCHEMA,
@@ -20,6 +20,7 @@ from .api import (
     title_of,
 )
 from .models import PokerVoter
+from .rituals import RITUAL
 from .schema import CreatePoker
 
 __version__ = "0.1.0"
@@ -39,7 +40,7 @@ def groupkit_tool() -> Tool:
         participant_kinds=(VOTER,), preview=preview, operations=ops, edit=EDIT, models=[PokerVoter],
         templates=HERE / "templates", static=HERE / "static",
         limits={"voters": MAX_VOTERS, "history": HISTORY},
-        public_schema=BOARD_SCHEMA,
+        public_schema=BOARD_SCHEMA, chat=chat_operations(ops, RITUAL),
         example={"team": "Payments squad", "story": "PAY-142 Refund by bank transfer",
                  "deck": "fib"},
         description=(

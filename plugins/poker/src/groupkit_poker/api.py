@@ -23,6 +23,7 @@ from groupkit import (
 )
 
 from .models import PokerVoter
+from .rituals import announce_reveal
 from .schema import DECKS, EXTRAS, JoinBody, NextBody, RemoveBody, VoteBody
 
 ops = Operations()
@@ -210,7 +211,9 @@ def reveal(call: Call) -> dict[str, Any]:
         data["revealed"] = True
         call.instance.data = data
         call.instance.save()
-    return {"ok": True, "revealed": True, "summary": summarise(data["deck"], votes)}
+    summary = summarise(data["deck"], votes)
+    announce_reveal(call, data, summary)
+    return {"ok": True, "revealed": True, "summary": summary}
 
 
 @ops.organiser("next", body=NextBody, returns=_schema({

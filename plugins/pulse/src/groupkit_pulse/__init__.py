@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Tool, chat_operations, hookimpl
 
 from .api import (
     BATCH,
@@ -19,6 +19,7 @@ from .api import (
     title_of,
 )
 from .models import PulseComments, PulseTally
+from .rituals import RITUAL
 from .schema import CreatePulse
 from .weeks import KEEP_WEEKS
 
@@ -39,7 +40,7 @@ def groupkit_tool() -> Tool:
         operations=ops, edit=EDIT, models=[PulseTally, PulseComments], prune=prune,
         templates=HERE / "templates", static=HERE / "static",
         limits={"keptWeeks": KEEP_WEEKS, "minimumShown": MIN_SHOWN},
-        public_schema=PULSE_SCHEMA,
+        public_schema=PULSE_SCHEMA, chat=chat_operations(ops, RITUAL),
         example={"team": "Platform team", "question": "How was your week?",
                  "askWords": True, "resultsAtWeekEnd": False},
         description=(

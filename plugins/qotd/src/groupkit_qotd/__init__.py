@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Tool, chat_operations, hookimpl
 
 from .api import (
     EDIT,
@@ -22,6 +22,7 @@ from .api import (
 )
 from .bank import bank
 from .models import MODELS
+from .rituals import RITUAL
 from .rotation import sydney_day
 from .schema import CreateQotd
 
@@ -57,5 +58,5 @@ def groupkit_tool() -> Tool:
         limits={"bankQuestions": len(bank()), "answersPerDay": MAX_ANSWERS_PER_DAY,
                 "addedQuestions": MAX_CUSTOM},
         public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
-        example={"teamName": "Platform team"},
+        example={"teamName": "Platform team"}, chat=chat_operations(ops, RITUAL),
     )

@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Tool, hookimpl, slot_feed_operations
 
-from .api import EDIT, SLOT_IDS, create, ops, organiser_view, preview, public_view, roster_schema
+from .api import (
+    EDIT,
+    NOT_HELD,
+    SLOT_IDS,
+    create,
+    ops,
+    organiser_view,
+    preview,
+    public_view,
+    roster_schema,
+)
+from .feeds import claim_events
 from .schema import MAX_SHIFTS, MAX_SPOTS, CreateRoster
 
 __version__ = "0.1.0"
@@ -25,7 +36,7 @@ def groupkit_tool() -> Tool:
         organiser_view=organiser_view, preview=preview, operations=ops, edit=EDIT,
         templates=HERE / "templates", static=HERE / "static",
         limits={"shifts": MAX_SHIFTS, "spotsPerShift": MAX_SPOTS},
-        public_schema=roster_schema(),
+        public_schema=roster_schema(), feed=slot_feed_operations(ops, NOT_HELD, claim_events),
         description=(
             f"Slot ids are {SLOT_IDS}. A volunteer's message is for the coordinator only: "
             "it appears on the organiser page, in the export and in the CSV "

@@ -25,6 +25,7 @@ from groupkit import (
     remove_slot,
     slot_ids,
     spot_board,
+    written_time,
 )
 
 from .schema import (
@@ -37,7 +38,6 @@ from .schema import (
     RemoveBody,
     UnclaimBody,
 )
-from .times import shift_time
 
 ops = Operations()
 
@@ -64,7 +64,7 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
 def _when(instance: Instance, label: str) -> tuple[dt.datetime, dt.datetime] | None:
     """A shift's start and end when the event date and its label read as a time; a date
     without a year means its next occurrence from the day the roster was made."""
-    return shift_time(instance.data["eventDate"], label, instance.created.date())
+    return written_time(instance.data["eventDate"], label, instance.created.date())
 
 
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -244,18 +244,26 @@ def shift_calendar(call: Call) -> Reply:
     positions = {f"s{index}": index for index in range(len(shifts))}
     if shift_id not in positions:
         raise ApiError(404, NO_SHIFT)
-    shift = shifts[positions[shift_id]]
+    event = shift_event(instance, positions[shift_id], call.base_url)
+    if event is None:
+        raise ApiError(404, NO_TIME)
+    return calendar_reply([event], f"roster-{shift_id}.ics", call.now)
+
+
+def shift_event(instance: Instance, position: int, base_url: str) -> CalendarEvent | None:
+    """A shift's calendar event, when its date and label read as a time (the .ics download
+    and the volunteer's subscription feed)."""
+    shift = instance.data["shifts"][position]
     when = _when(instance, shift["label"])
     if when is None:
-        raise ApiError(404, NO_TIME)
+        return None
     heading = instance.title or DEFAULT_HEADING
-    page = f"{call.base_url}/s/{instance.slug}"
+    page = f"{base_url}/s/{instance.slug}"
     details = [instance.data["eventDate"], instance.data["note"], page]
-    event = CalendarEvent(
-        uid=f"roster-{instance.slug}-{shift_id}@groupkit", summary=f"{shift['label']} — {heading}",
-        start=when[0], end=when[1], description="\n\n".join(part for part in details if part),
-        url=page)
-    return calendar_reply([event], f"roster-{shift_id}.ics", call.now)
+    return CalendarEvent(
+        uid=f"roster-{instance.slug}-s{position}@groupkit",
+        summary=f"{shift['label']} — {heading}", start=when[0], end=when[1],
+        description="\n\n".join(part for part in details if part), url=page)
 
 
 EDIT = Edit(fields=("title", "eventDate", "note", "shifts"),

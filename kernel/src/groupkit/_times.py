@@ -1,9 +1,10 @@
-"""Reading a shift's time out of free text.
+"""Reading a day and a time out of free text, for tools whose dates are written by people.
 
-`eventDate` is free text ("Saturday 14 March 2026") and a shift's label is "a job and a time"
-("Setup 7-9am"). A calendar entry is offered only when both read unambiguously: a day from
-the event date, a start (and maybe an end) from the label. Anything doubtful reads as
-nothing, because no calendar link is better than a wrong one.
+A roster's event date is free text ("Saturday 14 March 2026") and a shift's label is "a job
+and a time" ("Setup 7-9am"); a hens party's "when" is both at once ("Saturday 14 March,
+2pm"). A calendar entry is offered only when they read unambiguously: a day, and a start
+(and maybe an end) if a time is written. Anything doubtful reads as nothing, because no
+calendar link is better than a wrong one.
 
 Times are wall-clock times at the event, with no zone: calendar entries carry them as
 floating times (RFC 5545), which every calendar shows at that hour wherever it is.
@@ -182,14 +183,14 @@ def read_hours(text: str) -> tuple[int, int] | None:
     return None
 
 
-def shift_time(event_date: str, label: str, today: dt.date
-               ) -> tuple[dt.datetime, dt.datetime] | None:
-    """(start, end) of a shift as naive wall-clock datetimes, or None when the event date
-    names no day or the label no time."""
-    day = read_day(event_date, today)
+def written_time(day_text: str, time_text: str, today: dt.date
+                 ) -> tuple[dt.datetime, dt.datetime] | None:
+    """(start, end) as naive wall-clock datetimes, or None when `day_text` names no day or
+    `time_text` no time (they may be the same text)."""
+    day = read_day(day_text, today)
     if day is None:
         return None
-    hours = read_hours(label)
+    hours = read_hours(time_text)
     if hours is None:
         return None
     midnight = dt.datetime.combine(day, dt.time())

@@ -1,0 +1,17 @@
+"""Volunteer Roster calendar subscriptions: a volunteer's feed holds the shift they claimed,
+as it stands now (the organiser moving it moves the event), and empties when they give the
+spot up or it is cleared."""
+
+from __future__ import annotations
+
+from groupkit import CalendarEvent, Instance, SlotClaim
+
+from .api import shift_event
+
+
+def claim_events(instance: Instance, claim: SlotClaim, base_url: str) -> list[CalendarEvent]:
+    shift, _, _ = claim.slot_id[1:].partition("-")
+    if not shift.isdigit() or int(shift) >= len(instance.data["shifts"]):
+        return []
+    event = shift_event(instance, int(shift), base_url)
+    return [event] if event is not None else []
