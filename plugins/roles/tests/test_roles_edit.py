@@ -165,3 +165,17 @@ async def test_an_edit_reaches_open_pages(api: Any, client: Any, game: dict[str,
         assert version(html) > was and "Werewolf night" in html
     assert '<div id="roles-from-organiser"><h2>From the organiser</h2>\n<p class="roles-note">' \
            "Phones away.</p></div>" in await api.page(pages[2])
+
+
+async def test_the_form_sent_back_unchanged_changes_nothing(api: Any, client: Any,
+                                                            game: dict[str, str]) -> None:
+    """What the page's form posts when the organiser saves without changing anything."""
+    for name in ("Ann", "Bo", "Cy"):
+        await api.joined(game["slug"], name)
+    before = await state(api, game)
+    rows = [{"name": group["name"], "count": str(group["count"]), "brief": group["brief"],
+             "was": group["name"]} for group in before["setup"]]
+    assert await edit(client, "roles", game["editToken"], {
+        "title": "Games night", "note": "Eyes shut when told.", "roles": rows}) == (
+        200, {"ok": True, "changed": ["briefs", "note", "roles", "title"]})
+    assert await state(api, game) == before

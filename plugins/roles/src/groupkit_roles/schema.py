@@ -157,8 +157,9 @@ class EditRoles(CreateRoles):
             key = clean_line(name, ROLE_LIMIT) if isinstance(name, str) else ""
             if key and isinstance(row.get("brief"), str) and row["brief"].strip():
                 briefs.setdefault(key, row["brief"])
-            if key and isinstance(row.get("was"), str) and row["was"]:
-                renamed.setdefault(row["was"], key)
+            was = row.get("was")
+            if key and isinstance(was, str) and clean_line(was, ROLE_LIMIT) not in ("", key):
+                renamed.setdefault(was, key)
         data = {**data, "roles": roles}
         data.setdefault("briefs", briefs)
         if renamed:
