@@ -179,10 +179,13 @@ async def test_organiser_controls(api: Any, game: dict[str, str]) -> None:
     text = await api.page(f"/e/{edit}")
     for op in ("redeal", "restart", "delete"):
         assert f'data-post="/api/roles/{edit}/{op}"' in text
-    assert f'data-roles-form="/api/roles/{edit}/roles"' in text
-    assert 'data-confirm="Save and re-deal the new roles to everyone who has joined?"' in text
-    assert f'data-api="/api/roles/{edit}/details"' in text
+    # One form changes the title, note and roles: the kernel's "Change details" (it asks
+    # before taking a role someone holds).
+    assert f'data-api="/api/roles/{edit}/edit"' in text
+    assert f'data-roles-form="/api/roles/{edit}/roles"' not in text
+    assert f'data-api="/api/roles/{edit}/details"' not in text
     assert 'value="Games night"' in text and ">Eyes shut when told.</textarea>" in text
+    assert '<input type="hidden" data-key="was" value="Zebra-Spy">' in text
     # The editor holds the set-up (which roles exist), grouped with their briefings.
     editor = text[text.index('data-list="roles"'):text.index("<template")]
     assert [html.unescape(v) for v in re.findall(r'data-key="name"[^>]*value="([^"]*)"', editor)] \

@@ -20,6 +20,7 @@ from .api import (
     participant_view,
     public_view,
 )
+from .edit import EDIT
 from .models import MIGRATIONS, KringleMessage, KringlePerson, KringleReset
 from .schema import (
     MAX_GROUPS,
@@ -84,7 +85,7 @@ def groupkit_tool() -> Tool:
         limits={"people": MAX_PEOPLE, "wishlistCharacters": WISHLIST_LIMIT,
                 "households": MAX_GROUPS, "exclusions": MAX_PAIRS,
                 "questionsPerPair": MAX_QUESTIONS, "questionCharacters": QUESTION_LIMIT},
-        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
+        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
         preview=lambda instance: {
             "title": instance.title or "Kris Kringle",
             "description": "Claim your name to see who you're buying for."},

@@ -3,6 +3,7 @@ among the single loops that respect the organiser's exclusions."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -283,4 +284,69 @@ def _mix(giftee: list[int], forbidden: frozenset[tuple[int, int]], rng: random.R
         giftee[moved], giver[next_one] = next_one, moved
     if giftee == avoid:  # the chain came back to where a redraw must not: search again
         return search_loop(size, *_allowed_masks(size, forbidden), rng, avoid)
+    return giftee
+
+
+#: Random cyclic orders of the fixed chains tried before searching, when completing a loop.
+COMPLETION_TRIES = 2_000
+
+
+def complete_loop(size: int, fixed: dict[int, int], forbidden: frozenset[tuple[int, int]],
+                  rng: random.Random | None = None) -> list[int]:
+    """A single loop through `range(size)` that keeps every `fixed` (giver -> giftee) pair
+    and uses no forbidden pair: the organiser's edit redraws only the part nobody has seen.
+
+    The fixed pairs (part of an earlier loop, so never a cycle short of everybody) form
+    chains; a loop keeping them is a cyclic order of the chains, each chain's last giver
+    drawing the next chain's first person. Random orders are tried first (uniform among the
+    allowed completions), then a bounded search. Raises `NoLoop` when none is found."""
+    rng = rng or _SYSTEM
+    chains = _chains(size, fixed)
+    count = len(chains)
+    if count == 1:
+        first, last = chains[0][0], chains[0][-1]
+        if first == last or (last, first) in forbidden:
+            raise NoLoop(NO_LOOP)
+        return _close(size, chains, [0])
+    ruled = frozenset((a, b) for a in range(count) for b in range(count)
+                      if a != b and (chains[a][-1], chains[b][0]) in forbidden)
+    for _ in range(COMPLETION_TRIES if ruled else 1):
+        order = list(range(count))
+        rng.shuffle(order)
+        if all((order[i - 1], order[i]) not in ruled for i in range(count)):
+            return _close(size, chains, order)
+    found = search_loop(count, *_allowed_masks(count, ruled), rng)
+    order, place = [0], found[0]
+    while place != 0:
+        order.append(place)
+        place = found[place]
+    return _close(size, chains, order)
+
+
+def _chains(size: int, fixed: dict[int, int]) -> list[list[int]]:
+    """The fixed pairs as chains of people (a person in no fixed pair is a chain alone),
+    each from its first giver to its last giftee."""
+    givers = {giftee: giver for giver, giftee in fixed.items()}
+    chains: list[list[int]] = []
+    placed: set[int] = set()
+    for start in range(size):
+        if start in givers or start in placed:
+            continue
+        chain = [start]
+        while chain[-1] in fixed:
+            chain.append(fixed[chain[-1]])
+        placed.update(chain)
+        chains.append(chain)
+    if len(placed) != size:  # the fixed pairs close a loop short of everybody
+        raise NoLoop(NO_LOOP)
+    return chains
+
+
+def _close(size: int, chains: list[list[int]], order: list[int]) -> list[int]:
+    giftee = [0] * size
+    for index, chain in enumerate(order):
+        people = chains[chain]
+        for giver, target in itertools.pairwise(people):
+            giftee[giver] = target
+        giftee[people[-1]] = chains[order[(index + 1) % len(order)]][0]
     return giftee

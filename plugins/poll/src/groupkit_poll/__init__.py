@@ -17,6 +17,7 @@ from .api import (
     public_view,
 )
 from .ballots import MAX_BALLOTS, MAX_TOTAL_OPTIONS
+from .edit import EDIT
 from .models import MODELS
 from .results import BATCH
 from .schema import MAX_OPTIONS, READ_FIRST, CreatePoll
@@ -66,7 +67,7 @@ def groupkit_tool() -> Tool:
         templates=HERE / "templates", static=HERE / "static",
         limits={"votes": MAX_BALLOTS, "optionsAtCreate": MAX_OPTIONS,
                 "optionsRead": READ_FIRST, "optionsInAll": MAX_TOTAL_OPTIONS},
-        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
+        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
         example={"question": "Where should we have the end-of-year lunch?",
                  "options": ["Thai on King St", "Pub bistro", {"text": "Picnic in the park"}],
                  "mode": "single", "allowSuggestions": True},

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 import peewee as pw
@@ -129,10 +129,12 @@ def count_change(instance: Instance, options: Sequence[PollOption],
 
 
 def organiser_edit(data: dict[str, Any], added: dict[str, Any] | None = None,
-                   removed: str | None = None) -> dict[str, Any]:
-    """The organiser added or removed an option of a secret ballot: the published copy shows
-    it (added with no votes) or drops it straight away; the organiser's edits are not
-    ballots. A ranked copy's rounds are dropped on removal until the next release."""
+                   removed: str | None = None, renamed: Mapping[str, str] | None = None,
+                   order: Sequence[str] | None = None) -> dict[str, Any]:
+    """The organiser added, removed, renamed or reordered options of a secret ballot: the
+    published copy shows it (added with no votes) or drops it straight away; the
+    organiser's edits are not ballots. A ranked copy's rounds are dropped on removal until
+    the next release."""
     shown = data.get("shown")
     if shown is None:
         return data
@@ -143,6 +145,12 @@ def organiser_edit(data: dict[str, Any], added: dict[str, Any] | None = None,
         shown["tally"] = [entry for entry in shown["tally"] if entry["id"] != removed]
         if "rounds" in shown:
             shown.update(rounds=[], winner=None, tied=[])
+    if renamed:
+        shown["tally"] = [{**entry, "text": renamed.get(entry["id"], entry["text"])}
+                          for entry in shown["tally"]]
+    if order is not None:
+        place = {option_id: index for index, option_id in enumerate(order)}
+        shown["tally"] = sorted(shown["tally"], key=lambda entry: place.get(entry["id"], 0))
     return {**data, "shown": shown}
 
 

@@ -55,20 +55,27 @@ class OptionList(SpecField):
 
     openapi_type = "array"
 
+    #: The most options the list may hold (the organiser's edit checks growth itself).
+    most = MAX_OPTIONS
+
     def clean(self, value: Any) -> list[str]:
+        return [text for _, text in self.entries(value)]
+
+    def entries(self, value: Any) -> list[tuple[Any, str]]:
+        """(entry as sent, cleaned text) of the options kept, with the list's rules."""
         entries = value if isinstance(value, list) else []
-        texts: list[str] = []
+        kept: list[tuple[Any, str]] = []
         seen: set[str] = set()
         for entry in entries[:READ_FIRST]:
             text = option_text(entry)
             if text and text.casefold() not in seen:
                 seen.add(text.casefold())
-                texts.append(text)
-        if len(texts) < MIN_OPTIONS:
+                kept.append((entry, text))
+        if len(kept) < MIN_OPTIONS:
             raise ma.ValidationError(TOO_FEW_OPTIONS)
-        if len(texts) > MAX_OPTIONS:
+        if len(kept) > self.most:
             raise ma.ValidationError(TOO_MANY_OPTIONS)
-        return texts
+        return kept
 
     def openapi(self) -> dict[str, Any]:
         return {"type": "array", "maxItems": READ_FIRST, "items": {"oneOf": [
@@ -208,3 +215,35 @@ class AddOptionBody(Schema):
 class RemoveOptionBody(Schema):
     optionId = Exact()
     option = Exact()
+
+
+class EditedOptions(OptionList):
+    """The organiser's whole new option list, with the create rules; an object entry may
+    carry the `id` of the option it continues (a renamed option keeps its votes). How far
+    the list may grow depends on the poll, so the edit checks that (`edit.py`)."""
+
+    most = 100
+
+    def clean(self, value: Any) -> list[dict[str, Any]]:  # type: ignore[override]
+        return [{"id": entry.get("id") if isinstance(entry, dict)
+                 and isinstance(entry.get("id"), str) else None, "text": text}
+                for entry, text in self.entries(value)]
+
+    def openapi(self) -> dict[str, Any]:
+        return {**super().openapi(), "items": {"oneOf": [
+            {"type": "string", "maxLength": OPTION_LIMIT},
+            {"type": "object", "properties": {
+                "text": {"type": "string"},
+                "id": {"type": "string", "description": "the option this entry continues"}}}]},
+            "description": "the whole new list, create rules (2 to 30 at most, or as many as "
+                           "the poll already has); an entry `{id, text}` continues (renames) "
+                           "that option, a plain text is the option of that text (ignoring "
+                           "case) or a new one; options left out are removed"}
+
+
+class EditPoll(Schema):
+    """What the organiser may change: the question, the options and the closing time."""
+
+    question = Line(QUESTION_LIMIT, required=NO_QUESTION)
+    options = EditedOptions()
+    closesAt = ClosingTime()

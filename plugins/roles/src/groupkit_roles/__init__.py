@@ -15,6 +15,7 @@ from .api import (
     participant_view,
     public_view,
 )
+from .edit import EDIT
 from .models import Player
 from .schema import MAX_ROLES, PRESETS, CreateRoles
 
@@ -60,7 +61,7 @@ def groupkit_tool() -> Tool:
         participant_kinds=(PLAYER,), operations=ops, models=[Player],
         templates=HERE / "templates", static=HERE / "static",
         limits={"roles": MAX_ROLES, "claimRetries": 3},
-        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
+        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
         example={"title": "Friday werewolf", "note": "Eyes closed when the host says so.",
                  "roles": ["Werewolf", "Werewolf", "Seer", "Villager", "Villager",
                            "Villager"],

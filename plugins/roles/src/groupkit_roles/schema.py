@@ -6,7 +6,21 @@ import json
 from pathlib import Path
 from typing import Any
 
-from groupkit import Choice, Count, Exact, Line, Schema, SpecField, StringList, Text, clean_text
+import marshmallow as ma
+
+from groupkit import (
+    Choice,
+    Count,
+    Exact,
+    Line,
+    Schema,
+    SpecField,
+    StringList,
+    Text,
+    clean_line,
+    clean_text,
+    whole_number,
+)
 
 FEW_ROLES = "Add at least two roles — one per line."
 MANY_ROLES = "That's {n} roles — this tool tops out at 40."
@@ -90,6 +104,67 @@ class DetailsBody(Schema):
 class RolesBody(Schema):
     roles = roles_field()
     briefs = Briefs()
+
+
+#: The most players one editor row stands for (as the page's script reads a count).
+ROW_COUNT_LIMIT = 1000
+
+
+class Renamed(SpecField):
+    """Roles the organiser renamed in the editor: old role -> new role, both as cleaned.
+    Filled from the rows' `was` (see `EditRoles`); a non-object means none."""
+
+    openapi_type = "object"
+
+    def clean(self, value: Any) -> dict[str, str]:
+        if not isinstance(value, dict):
+            return {}
+        pairs = {clean_line(old, ROLE_LIMIT): clean_line(new, ROLE_LIMIT)
+                 for old, new in value.items() if isinstance(old, str) and isinstance(new, str)}
+        return {old: new for old, new in pairs.items() if old and new and old != new}
+
+    def openapi(self) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": {"type": "string"},
+                "description": "old role -> new role: players holding the old one hold the "
+                               "renamed one, no re-deal (the editor's rows send `was`)"}
+
+
+class EditRoles(CreateRoles):
+    """The organiser's edit: the create fields, and `roles` may also come as the editor's
+    rows, `[{name, count, brief, was}]` (the organiser page's form, with or without
+    script): each row stands for `count` players of that role (a missing or bad count is
+    one), its brief becomes the role's briefing unless `briefs` is sent, and `was`, the
+    role's name when the page showed it, renames that role."""
+
+    renamed = Renamed()
+
+    @ma.pre_load
+    def rows(self, data: Any, **kwargs: Any) -> Any:
+        rows = data.get("roles") if isinstance(data, dict) else None
+        if not isinstance(rows, list) or not any(isinstance(row, dict) for row in rows):
+            return data
+        roles: list[Any] = []
+        briefs: dict[str, Any] = {}
+        renamed: dict[str, Any] = {}
+        for row in rows:
+            if not isinstance(row, dict):
+                roles.append(row)
+                continue
+            name = row.get("name")
+            count = whole_number(row.get("count"))
+            count = 1 if count is None or count < 1 else min(count, ROW_COUNT_LIMIT)
+            roles.extend([name] * count)
+            key = clean_line(name, ROLE_LIMIT) if isinstance(name, str) else ""
+            if key and isinstance(row.get("brief"), str) and row["brief"].strip():
+                briefs.setdefault(key, row["brief"])
+            was = row.get("was")
+            if key and isinstance(was, str) and clean_line(was, ROLE_LIMIT) not in ("", key):
+                renamed.setdefault(was, key)
+        data = {**data, "roles": roles}
+        data.setdefault("briefs", briefs)
+        if renamed:
+            data.setdefault("renamed", renamed)
+        return data
 
 
 def match_briefs(roles: list[str], briefs: dict[str, str]) -> dict[str, str]:

@@ -77,8 +77,22 @@
     });
   }
 
+  /* The organiser's edit form: show the stored closing time in the local picker, which
+     the form sends back (unchanged unless the organiser changes it). */
+  function two(n) { return (n < 10 ? "0" : "") + n; }
+  function fillClosing() {
+    document.querySelectorAll("[data-poll-local-time]").forEach(function (local) {
+      var stored = local.parentNode.querySelector("input[name=closesAt]");
+      var at = stored && stored.value ? new Date(stored.value) : null;
+      if (!at || isNaN(at.getTime()) || local.value) return;
+      local.value = at.getFullYear() + "-" + two(at.getMonth() + 1) + "-" + two(at.getDate()) +
+        "T" + two(at.getHours()) + ":" + two(at.getMinutes());
+    });
+  }
+
   function start() {
     showMine();
+    fillClosing();
     document.querySelectorAll("[data-poll-zone]").forEach(function (box) {
       if (zone) box.textContent = " (" + zone + ")";
     });

@@ -173,7 +173,16 @@
               root.dataset.round = freshRoot.dataset.round;
               root.dataset.game = freshRoot.dataset.game;
               say("The organiser re-dealt the roles — this is your role now.");
+            } else if (freshHand.innerHTML !== hand.innerHTML) {
+              hand.replaceWith(document.importNode(freshHand, true));  // a fixed typo or briefing
             }
+            /* The organiser's edit: the title and note follow. */
+            ["roles-heading", "roles-from-organiser"].forEach(function (id) {
+              var mine = document.getElementById(id), theirs = fresh.getElementById(id);
+              if (mine && theirs && mine.innerHTML !== theirs.innerHTML) {
+                mine.replaceWith(document.importNode(theirs, true));
+              }
+            });
           });
         })
         .finally(function () {
