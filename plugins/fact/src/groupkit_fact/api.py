@@ -383,11 +383,12 @@ def _regroup(call: Call, names: list[str]) -> None:
 
 
 def apply_edit(call: Call) -> dict[str, Any]:
-    """Title, prompt and note change as sent; the names list is reconciled with the people."""
-    changes = dict(call.data)
-    if "names" in changes:
-        _regroup(call, changes.pop("names"))
-    return changes
+    """The names list is reconciled with the people; title, prompt and note are stored as
+    sent (the default way)."""
+    names = call.data.get("names")
+    if names is not None:
+        _regroup(call, names)
+    return {field: value for field, value in call.data.items() if field != "names"}
 
 
 EDIT = Edit(fields=("title", "prompt", "note", "names"), current=edit_current,
