@@ -1043,6 +1043,17 @@ def test_fact_organiser_diffing_exports_ties_no_fact(client: httpx.Client) -> No
         if 0 < len(joined) < 3:
             ties.append(f"{sorted(joined)} joined the grid alone as {name} saved")
     assert not ties, ties
+    # The edit form is part of the organiser page compared above; its refusal to take a
+    # claimed name off the list reads the same whether or not that person wrote a fact.
+    client.post("/api/fact/claim", json={"slug": slug, "name": names[7]})
+
+    def refusal(name: str) -> str:
+        reply = client.post(f"/api/fact/{edit}/edit",
+                            json={"names": [other for other in names if other != name]})
+        assert reply.status_code == 409
+        return str(reply.json()["error"]).replace(name, "someone")
+
+    assert refusal(names[0]) == refusal(names[7])
     board = client.get(f"/api/fact/{slug}").json()
     assert board["factsIn"] == 6  # two batches of three; the seventh waits
     assert client.post(f"/api/fact/{edit}/show").json() == {"ok": True, "shown": 1}

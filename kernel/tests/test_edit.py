@@ -24,6 +24,8 @@ from groupkit import (
     conflict,
     hookimpl,
     regroup_slots,
+    slot_ids,
+    spot_board,
 )
 from groupkit.testing import create
 
@@ -186,7 +188,14 @@ async def test_regroup_slots_keeps_claims_and_refuses_losing_one(
                                            {"name": "Bee", "capacity": 2, "was": 1},
                                            {"name": "A", "capacity": 1, "was": 0}], "a",
                            removed=HELD, shrunk=SHRUNK, field="groups")
-    assert groups == [{"name": "New", "capacity": 1}, {"name": "Bee", "capacity": 2},
-                      {"name": "A", "capacity": 1}]
+    # Slot ids stay with their group: a moved group keeps its number, a new one takes a
+    # number no group had; a claim beyond the new size moves to the first free spot.
+    assert groups == [{"name": "New", "capacity": 1, "slotNumber": 3},
+                      {"name": "Bee", "capacity": 2}, {"name": "A", "capacity": 1, "slotNumber": 0}]
+    assert slot_ids(groups, "a") == ["a3-1", "a1-1", "a1-2", "a0-1"]
     assert {slot: claim.name for slot, claim in claims_by_slot(instance).items()} == {
-        "a1-1": "Bo", "a2-1": "Ann"}
+        "a1-1": "Bo", "a0-1": "Ann"}
+    board = spot_board(instance, groups, "a")
+    assert [(group["name"], "slotNumber" in group) for group in board] == [
+        ("New", False), ("Bee", False), ("A", False)]
+    assert board[2]["spots"][0]["name"] == "Ann"

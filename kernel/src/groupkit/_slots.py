@@ -77,10 +77,22 @@ def claims_by_slot(instance: Instance) -> dict[str, SlotClaim]:
             for claim in SlotClaim.select().where(SlotClaim.instance == instance)}
 
 
+#: The key a stored group keeps its slot number under once it no longer matches the group's
+#: position (an organiser's edit moved it, or it was added after a removal). Absent, the
+#: number is the position, so a board never edited keeps the spec's `c<index>-<n>` ids.
+SLOT_NUMBER = "slotNumber"
+
+
+def _number(group: Mapping[str, Any], index: int) -> int:
+    return int(group.get(SLOT_NUMBER, index))
+
+
 def slot_ids(groups: Sequence[Mapping[str, Any]], prefix: str) -> list[str]:
     """Every spot of a board of groups (categories, shifts, days) that each have a
-    `capacity`: `<prefix><group index from 0>-<n from 1>`, in board order."""
-    return [f"{prefix}{index}-{n}" for index, group in enumerate(groups)
+    `capacity`: `<prefix><group number>-<n from 1>`, in board order. A group's number is its
+    index from 0 when the board was made, and stays with the group when an edit moves it
+    (see `regroup_slots`)."""
+    return [f"{prefix}{_number(group, index)}-{n}" for index, group in enumerate(groups)
             for n in range(1, int(group["capacity"]) + 1)]
 
 
@@ -96,7 +108,7 @@ def spot_board(instance: Instance, groups: Sequence[Mapping[str, Any]], prefix: 
     for index, group in enumerate(groups):
         spots = []
         for n in range(1, int(group["capacity"]) + 1):
-            slot_id = f"{prefix}{index}-{n}"
+            slot_id = f"{prefix}{_number(group, index)}-{n}"
             claim = claims.get(slot_id)
             spot: dict[str, Any] = {"slotId": slot_id, "taken": claim is not None,
                                     "name": claim.name if claim else None, **extra(claim)}
@@ -104,7 +116,8 @@ def spot_board(instance: Instance, groups: Sequence[Mapping[str, Any]], prefix: 
                 spot["claimedAt"] = (claim.created.replace(tzinfo=dt.UTC).isoformat()
                                      if claim else None)
             spots.append(spot)
-        board.append({**group, "taken": sum(spot["taken"] for spot in spots), "spots": spots})
+        shown = {key: value for key, value in group.items() if key != SLOT_NUMBER}
+        board.append({**shown, "taken": sum(spot["taken"] for spot in spots), "spots": spots})
     return board
 
 
@@ -125,21 +138,30 @@ def regroup_slots(instance: Instance, old_groups: Sequence[Mapping[str, Any]],
                   removed: str, shrunk: str, field: str,
                   name_key: str = "name") -> list[dict[str, Any]]:
     """Apply an organiser's edit of a sign-up board's groups (categories, shifts) without
-    losing a claim; returns the new groups, each without its `was` key.
+    losing a claim; returns the new groups to store, each without its `was` key.
 
     Each new entry may carry `was`: the index of the old group it continues, so a rename or
     resize keeps that group's claims; without `was` an entry continues the old group at its
     own position; `was: null` (or anything else) starts a new group. An old group nobody
     continues is removed: 409 `removed` (formatted with the group's `name`) while anyone
     holds one of its spots. A group cut below its claimed spots: 409 `shrunk` (formatted
-    with `name` and `taken`; the name is the group's `name_key`). Claims keep their spot
-    number while it exists, else move to the group's first free spot; slot ids follow the
-    group's new position. Both 409s name `field`. The organiser frees a spot with the
-    tool's remove first, explicitly."""
+    with `name` and `taken`; the name is the group's `name_key`). Both 409s name `field`.
+    The organiser frees a spot with the tool's remove first, explicitly.
+
+    Slot ids stay put: a continued group keeps its number wherever it moves (stored under
+    `SLOT_NUMBER` when it differs from the new position); a new group takes its position as
+    its number when no group on the board before the edit had that number, else one above
+    them all; a claim keeps its spot number while it exists, else moves to the group's
+    first free spot. So a claimer's browser, which remembers its secret by slot id, still
+    finds its spot after a rename, a move or another group's removal."""
     claims = list(SlotClaim.select().where(SlotClaim.instance == instance))
+    old_numbers = [_number(group, index) for index, group in enumerate(old_groups)]
+    index_of = {number: index for index, number in enumerate(old_numbers)}
     by_group: dict[int, list[SlotClaim]] = {}
     for claim in claims:
-        by_group.setdefault(int(claim.slot_id[len(prefix):].partition("-")[0]), []).append(claim)
+        number = int(claim.slot_id[len(prefix):].partition("-")[0])
+        if number in index_of:
+            by_group.setdefault(index_of[number], []).append(claim)
     continued: dict[int, int] = {}
     for position, entry in enumerate(new_groups):
         old = _continued(entry, position, len(old_groups))
@@ -148,6 +170,9 @@ def regroup_slots(instance: Instance, old_groups: Sequence[Mapping[str, Any]],
     for index, group in enumerate(old_groups):
         if index not in continued and by_group.get(index):
             raise ApiError(409, removed.format(name=group[name_key]), field=field)
+    numbers: dict[int, int] = {position: old_numbers[index]
+                               for index, position in continued.items()}
+    fresh = max([*old_numbers, len(new_groups) - 1], default=-1) + 1
     moves: dict[str, str] = {}
     for index, position in continued.items():
         held = by_group.get(index, [])
@@ -155,14 +180,26 @@ def regroup_slots(instance: Instance, old_groups: Sequence[Mapping[str, Any]],
         if len(held) > capacity:
             raise ApiError(409, shrunk.format(name=old_groups[index][name_key],
                                               taken=len(held)), field=field)
-        numbers = {claim.slot_id: int(claim.slot_id.rsplit("-", 1)[1]) for claim in held}
-        kept = {n for n in numbers.values() if n <= capacity}
+        spots = {claim.slot_id: int(claim.slot_id.rsplit("-", 1)[1]) for claim in held}
+        kept = {n for n in spots.values() if n <= capacity}
         free = (n for n in range(1, capacity + 1) if n not in kept)
-        for slot_id, spot in numbers.items():
-            moves[slot_id] = f"{prefix}{position}-{spot if spot <= capacity else next(free)}"
+        for slot_id, spot in spots.items():
+            spot = spot if spot <= capacity else next(free)
+            moves[slot_id] = f"{prefix}{numbers[position]}-{spot}"
     _rekey(instance, {before: after for before, after in moves.items() if before != after})
-    return [{key: value for key, value in entry.items() if key != "was"}
-            for entry in new_groups]
+    stored = []
+    for position, entry in enumerate(new_groups):
+        group = {key: value for key, value in entry.items() if key not in ("was", SLOT_NUMBER)}
+        if position not in numbers:
+            if position in numbers.values() or position in old_numbers:
+                position_taken, fresh = fresh, fresh + 1
+                numbers[position] = position_taken
+            else:
+                numbers[position] = position
+        if numbers[position] != position:
+            group[SLOT_NUMBER] = numbers[position]
+        stored.append(group)
+    return stored
 
 
 WAS = ("the index (from 0) of the current group this entry continues, keeping its claims; "

@@ -12,7 +12,7 @@ from typing import Any
 
 from groupkit import Instance
 from groupkit.testing import create
-from groupkit_coffee.models import CoffeeRound
+from groupkit_coffee.models import CoffeePerson, CoffeeRound
 
 NAMES = ["Ann Archer", "Bo Bramble", "Cy Cobb", "Di Dunlop", "Ed Ekins", "Flo Finch",
          "Gus Gale"]
@@ -32,8 +32,12 @@ def groupings(size: int) -> list[list[list[int]]]:
 
 
 def store(slug: str, grouping: list[list[int]]) -> None:
+    """Store `grouping` (of places in the list) as every drawn round's groups."""
     instance = Instance.get(Instance.slug == slug)
-    CoffeeRound.update(groups=grouping).where(CoffeeRound.instance == instance).execute()
+    ids = [person.id for person in CoffeePerson.select().where(CoffeePerson.instance == instance)
+           .order_by(CoffeePerson.position)]
+    CoffeeRound.update(groups=[[ids[place] for place in group] for group in grouping]).where(
+        CoffeeRound.instance == instance).execute()
 
 
 async def text(client: Any, path: str, method: str = "GET") -> str:
@@ -48,7 +52,15 @@ async def everything_but_private_pages(client: Any, made: dict[str, str]) -> dic
     return {"public json": await text(client, f"/api/coffee/{slug}"),
             "public page": await text(client, f"/s/{slug}"),
             "organiser page": await text(client, f"/e/{edit}"),
-            "export": await text(client, f"/api/coffee/{edit}/export", "POST")}
+            "export": await text(client, f"/api/coffee/{edit}/export", "POST"),
+            # Taking a claimed person off the list: the confirmation it asks for.
+            "edit refusal": await refusal(client, edit, [*NAMES[1:]])}
+
+
+async def refusal(client: Any, edit: str, names: list[str]) -> str:
+    response = await client.post(f"/api/coffee/{edit}/edit", json={"names": names})
+    assert response.status_code == 409
+    return str(await response.get_data(as_text=True))
 
 
 async def busy_team(client: Any) -> tuple[dict[str, str], dict[str, str]]:
@@ -80,13 +92,16 @@ async def test_organiser_answers_carry_no_grouping(client: Any) -> None:
     edit = made["editToken"]
     answers = [await client.post(f"/api/coffee/{edit}/draw"),
                await client.post(f"/api/coffee/{edit}/reset", json={"name": "Ann Archer"}),
-               await client.post(f"/api/coffee/{edit}/export")]
-    draw, reset, export = [await answer.get_json() for answer in answers]
+               await client.post(f"/api/coffee/{edit}/export"),
+               await client.post(f"/api/coffee/{edit}/edit",
+                                 json={"names": [*NAMES[1:], "Hal Hart"], "confirm": True})]
+    draw, reset, export, edited = [await answer.get_json() for answer in answers]
+    assert edited == {"ok": True, "changed": ["names"]}
     assert set(draw) == {"ok", "round", "groupCount", "drawnAt"} and draw["groupCount"] == 3
     assert reset == {"ok": True, "reset": True}
     for person in export["data"]["people"]:
         assert set(person) == {"name", "claimed", "claimedAt"}
-    for body in (draw, reset, export):
+    for body in (draw, reset, export, edited):
         assert not PRIVATE_KEYS & set(re.findall(r'"(\w+)":', json.dumps(body)))
     public = await (await client.get(f"/api/coffee/{made['slug']}")).get_json()
     assert set(public) == {"title", "heading", "cadence", "note", "round", "drawnAt",

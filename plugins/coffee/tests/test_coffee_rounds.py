@@ -131,7 +131,7 @@ async def test_before_the_first_round_nobody_has_a_partner(client: Any,
                                                            team: dict[str, str]) -> None:
     view = await private(client, await token_for(client, team["slug"], "Ann Archer"))
     assert set(view) == {"title", "heading", "cadence", "note", "round", "drawnAt", "name",
-                         "partners"}
+                         "inRound", "partners"}
     assert (view["round"], view["drawnAt"], view["partners"]) == (0, None, [])
     assert (view["title"], view["cadence"], view["note"]) == (
         "Platform coffee", "Every second Monday", "Thirty minutes, your shout or theirs.")

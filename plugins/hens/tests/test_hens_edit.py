@@ -119,3 +119,25 @@ async def test_the_form_is_prefilled_and_where_stays_out_of_previews(
     public = await (await client.get(f"/s/{planner['slug']}")).get_data(as_text=True)
     head = public.split("</head>")[0]
     assert "Secret Cove" not in head and WHERE not in public
+
+
+async def test_a_claim_keeps_its_slot_id_and_release_button_when_lists_move(
+        client: Any, planner: dict[str, str]) -> None:
+    """The claimer's browser finds its "Let my spot go" button by slot id: moving the list
+    (here: the one before it goes, a new one comes first) leaves the id as it was."""
+    response = await client.post("/api/hens/claim", json={
+        "slug": planner["slug"], "slotId": "c1-2", "name": "Ava", "message": "on it"})
+    secret = (await response.get_json())["secret"]
+    status, _ = await edit(client, "hens", planner["editToken"], {"categories": [
+        {"name": "Playlist", "capacity": 1, "was": None},
+        {"name": "Party games", "capacity": 2, "was": 1}]})
+    assert status == 200
+    lists = (await read(client, planner))["categories"]
+    assert [[spot["slotId"] for spot in c["spots"]] for c in lists] == [["c2-1"],
+                                                                        ["c1-1", "c1-2"]]
+    assert lists[1]["spots"][1]["name"] == "Ava"
+    page = await (await client.get(f"/s/{planner['slug']}")).get_data(as_text=True)
+    assert f'data-secret-key="groupkit:hens:{planner["slug"]}:c1-2"' in page
+    released = await client.post("/api/hens/unclaim", json={
+        "slug": planner["slug"], "slotId": "c1-2", "secret": secret})
+    assert released.status_code == 200

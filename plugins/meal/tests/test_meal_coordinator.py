@@ -354,3 +354,27 @@ async def test_the_organiser_page_has_one_prefilled_details_form(
     assert html.count('id="edit-dropoff"') == 1
     assert 'value="14 Wattle Lane, side gate code 4471"' in html
     assert f'data-api="/api/meal/{train["editToken"]}/edit"' in html
+
+
+async def test_claims_keep_their_slot_ids_through_every_coordinator_change(
+        client: Any, train: dict[str, str]) -> None:
+    """A helper's browser finds its "Hand it back" button by slot id: days are only ever
+    added after the last one and jobs keep their ids, so no edit moves a claim."""
+    secrets = {}
+    for slot_id in ("d1-1", "t1-1"):
+        response = await client.post("/api/meal/claim", json={
+            "slug": train["slug"], "slotId": slot_id, "name": "Ann", "dish": "Soup"})
+        assert response.status_code == 201
+        secrets[slot_id] = (await response.get_json())["secret"]
+    token = train["editToken"]
+    assert (await edit(client, "meal", token, {"forWhom": "the Smith family"}))[0] == 200
+    assert (await client.post(f"/api/meal/{token}/addDays",
+                              json={"startDate": "2026-03-10", "days": 2})).status_code == 200
+    assert (await client.post(f"/api/meal/{token}/removeTask",
+                              json={"taskId": "t0"})).status_code == 200
+    page = await (await client.get(f"/s/{train['slug']}")).get_data(as_text=True)
+    for slot_id, secret in secrets.items():
+        assert f'data-secret-key="groupkit:meal:{train["slug"]}:{slot_id}"' in page
+        released = await client.post("/api/meal/uncook", json={
+            "slug": train["slug"], "slotId": slot_id, "secret": secret})
+        assert released.status_code == 200

@@ -110,15 +110,51 @@ async def test_without_was_categories_follow_their_position(client: Any,
                                                          ("Desserts", 2, 0)]
 
 
-async def test_removing_a_free_category_moves_later_claims_with_theirs(
+async def test_removing_a_free_category_keeps_the_slot_ids_of_the_rest(
         client: Any, board: dict[str, str]) -> None:
     await claimed(client, board["slug"], "c1-1", "Bo", "Pavlova")
     response = await edit(client, board, categories=[{"name": "Desserts", "capacity": 2, "was": 1}])
     assert response.status_code == 200
     view = await read(client, board["slug"])
     assert names(view) == [("Desserts", 2, 1)]
-    assert view["categories"][0]["spots"][0] == {"slotId": "c0-1", "taken": True, "name": "Bo",
+    assert view["categories"][0]["spots"][0] == {"slotId": "c1-1", "taken": True, "name": "Bo",
                                                  "dish": "Pavlova"}
+
+
+async def test_the_claimer_keeps_their_release_button_when_categories_move(
+        client: Any, board: dict[str, str]) -> None:
+    """The browser remembers a claim's secret under `groupkit:plate:<slug>:<slotId>` and
+    shows "Release my spot" on the spot with that id: a rename, a move and a removal of
+    another category leave the id, and so the button, where the claim is."""
+    secret = await claimed(client, board["slug"], "c1-2", "Bo", "Pavlova")
+    key = f'data-secret-key="groupkit:plate:{board["slug"]}:c1-2"'
+    response = await edit(client, board, categories=[
+        {"name": "Drinks", "capacity": 2, "was": None},
+        {"name": "Sweets", "capacity": 3, "was": 1}])
+    assert response.status_code == 200
+    view = await read(client, board["slug"])
+    assert names(view) == [("Drinks", 2, 0), ("Sweets", 3, 1)]
+    assert [spot["slotId"] for spot in view["categories"][0]["spots"]] == ["c2-1", "c2-2"]
+    assert view["categories"][1]["spots"][1] == {"slotId": "c1-2", "taken": True,
+                                                 "name": "Bo", "dish": "Pavlova"}
+    page = await (await client.get(f"/s/{board['slug']}")).get_data(as_text=True)
+    assert page.count(key) == 1
+    assert page.index("Pavlova") < page.index(key) < page.index("c1-3")
+    # A later edit that adds at the end never hands out a number a category had.
+    response = await edit(client, board, categories=[
+        {"name": "Drinks", "capacity": 2, "was": 0}, {"name": "Sweets", "capacity": 3, "was": 1},
+        {"name": "Nibbles", "capacity": 1, "was": None}])
+    assert response.status_code == 200
+    spots = [spot["slotId"] for c in (await read(client, board["slug"]))["categories"]
+             for spot in c["spots"]]
+    assert spots == ["c2-1", "c2-2", "c1-1", "c1-2", "c1-3", "c3-1"]
+    released = await client.post("/api/plate/unclaim", json={
+        "slug": board["slug"], "slotId": "c1-2", "secret": secret})
+    assert released.status_code == 200
+    assert (await client.post("/api/plate/claim", json={
+        "slug": board["slug"], "slotId": "c3-1", "name": "Cy", "dish": "Chips"})).status_code == 201
+    assert (await client.post("/api/plate/claim", json={
+        "slug": board["slug"], "slotId": "c0-1", "name": "Cy", "dish": "Chips"})).status_code == 400
 
 
 async def test_a_held_category_cannot_be_left_out(client: Any, board: dict[str, str]) -> None:

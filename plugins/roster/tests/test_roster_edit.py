@@ -71,8 +71,13 @@ async def test_fix_a_time_add_spots_and_a_shift_keeping_volunteers(
     view = await organiser(client, roster)
     assert shifts(view) == [("Setup 7-10am", 5, 1), ("Lunch 12-1pm", 2, 0),
                             ("Pack down 1-2pm", 2, 1)]
+    # Slot ids stay with their shift (a volunteer's browser knows its spot by it); the new
+    # shift takes a number no shift has had.
     spot = view["shifts"][2]["spots"][0]
-    assert (spot["slotId"], spot["name"], spot["message"]) == ("s2-1", "Bo", "call me")
+    assert (spot["slotId"], spot["name"], spot["message"]) == ("s1-1", "Bo", "call me")
+    assert [spot["slotId"] for spot in view["shifts"][1]["spots"]] == ["s3-1", "s3-2"]
+    assert view["shifts"][0]["spots"][1]["slotId"] == "s0-2"
+    await claim(client, roster, "s3-2", "Cy")
 
 
 async def test_a_shift_someone_holds_cannot_be_removed(client: Any,

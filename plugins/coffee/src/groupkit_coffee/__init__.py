@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, chat_operations, hookimpl
 
 from .api import (
+    EDIT,
     PUBLIC_SCHEMA,
     TOKEN_KIND,
     create,
@@ -15,7 +16,7 @@ from .api import (
     participant_view,
     public_view,
 )
-from .models import CoffeePerson, CoffeeRound
+from .models import MIGRATIONS, CoffeePerson, CoffeeRound
 from .pairing import RECENT_ROUNDS
 from .rituals import RITUAL
 from .schema import MAX_PEOPLE, CreateCoffee
@@ -35,7 +36,10 @@ DESCRIPTION = (
     "grouping exists. `POST /api/coffee/{editToken}/reset` {name} frees a claimed name "
     "(old link dead, fresh link on re-claim). The organiser sees who has claimed, never who "
     "is paired with whom: no organiser view, answer or export carries a grouping. Only the "
-    f"last {RECENT_ROUNDS} rounds are stored. Duplicate names are refused with "
+    f"last {RECENT_ROUNDS} rounds are stored, naming people by a stable id, so the "
+    "organiser's edit (title, names, cadence, note) can add a new starter (paired from the "
+    "next draw) or take a leaver off the list without changing anyone else's partner. "
+    "Duplicate names are refused with "
     "`\"<name>\" is on the list twice — add a surname initial to tell them apart.` and more "
     "than 200 with `That's more than 200 names — split the team into two roulettes.` "
     "(the spec gives no wording for either).")
@@ -50,7 +54,8 @@ def groupkit_tool() -> Tool:
                 "lately; everyone sees their partner on their own private page.",
         create_schema=CreateCoffee, create=create, public_view=public_view,
         organiser_view=organiser_view, participant_view=participant_view,
-        participant_kinds=(TOKEN_KIND,), operations=ops, models=[CoffeePerson, CoffeeRound],
+        participant_kinds=(TOKEN_KIND,), operations=ops, edit=EDIT,
+        models=[CoffeePerson, CoffeeRound], migrations=MIGRATIONS,
         templates=HERE / "templates", static=HERE / "static",
         limits={"people": MAX_PEOPLE, "recentRounds": RECENT_ROUNDS},
         public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,

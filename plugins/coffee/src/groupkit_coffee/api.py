@@ -14,6 +14,7 @@ from groupkit import (
     PARTICIPANT_TOKEN_LENGTH,
     Call,
     Credential,
+    Edit,
     Instance,
     Operations,
     conflict,
@@ -99,17 +100,21 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
 
 def private_view(instance: Instance, person: CoffeePerson) -> dict[str, Any]:
     """One person's page: this round's partner(s), and whether each has picked up their own
-    link yet (so they know to reach out)."""
+    link yet (so they know to reach out). `inRound` is false for someone added to the list
+    after the current round was drawn; a partner taken off the list since is left out."""
     latest = (CoffeeRound.select().where(CoffeeRound.instance == instance)
               .order_by(CoffeeRound.number.desc()).first())
     partners: list[dict[str, Any]] = []
-    if latest is not None:
-        group = next(group for group in latest.groups if person.position in group)
-        team = {member.position: member for member in _team(instance)}
-        partners = [{"name": team[position].name,
-                     "claimed": team[position].claimed_at is not None}
-                    for position in sorted(group) if position != person.position]
-    return {**_about(instance), "name": person.name, "partners": partners}
+    group = next((group for group in latest.groups if person.id in group), None) \
+        if latest is not None else None
+    if group is not None:
+        team = {member.id: member for member in _team(instance)}
+        partners = [{"name": member.name, "claimed": member.claimed_at is not None}
+                    for member in sorted((team[ref] for ref in group
+                                          if ref != person.id and ref in team),
+                                         key=lambda member: member.position)]
+    return {**_about(instance), "name": person.name, "inRound": group is not None,
+            "partners": partners}
 
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
@@ -133,8 +138,11 @@ PUBLIC_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
 PRIVATE_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     **_ABOUT_SCHEMA,
     "name": {"type": "string", "description": "whose link this is"},
+    "inRound": {"type": "boolean", "description": "false before the first round, and for "
+                "someone added to the list after the current round was drawn"},
     "partners": {"type": "array", "description": "this round's partner, or two partners "
-                 "in the odd count's group of three; empty before the first round",
+                 "in the odd count's group of three; empty before the first round or when "
+                 "not in it, and without anyone taken off the list since the draw",
                  "items": {"type": "object", "properties": {
                      "name": {"type": "string"},
                      "claimed": {"type": "boolean",
@@ -194,7 +202,7 @@ def draw(call: Call) -> dict[str, Any]:
     recent = [stored.groups for stored in
               CoffeeRound.select().where(CoffeeRound.instance == instance)
               .order_by(CoffeeRound.number.desc()).limit(RECENT_ROUNDS)]
-    groups = draw_round([person.position for person in _team(instance)], recent)
+    groups = draw_round([person.id for person in _team(instance)], recent)
     number = instance.data["round"] + 1
     when = call.now.astimezone(dt.UTC).replace(tzinfo=None)
     CoffeeRound.create(instance=instance, number=number, drawn_at=when,
@@ -221,3 +229,88 @@ def reset(call: Call) -> dict[str, Any]:
     revoke_tokens(call.instance, TOKEN_KIND, str(person.id))
     CoffeePerson.update(claimed_at=None).where(CoffeePerson.id == person.id).execute()
     return {"ok": True, "reset": person.claimed_at is not None}
+
+
+# --- the organiser's edit -----------------------------------------------------------------
+
+LEAVERS_CLAIMED = ("{names} {have} already claimed {their} name{s}: taking {them} off the "
+                   "list stops {their} private link{s} working{round}. Go ahead?")
+LEAVERS_IN_ROUND = ("{names} {are} in round {number}: taking {them} off the list means "
+                    "anyone paired with {them} waits for the next draw. Go ahead?")
+ROUND_CLAUSE = ", and anyone paired with {them} in round {number} waits for the next draw"
+
+
+def _leavers_message(leaving: list[CoffeePerson], number: int) -> str | None:
+    """The confirmation a removal needs, or None. It depends on claims and on whether a
+    round is drawn, never on the groups: the organiser may not learn who is with whom."""
+    claimed = [person for person in leaving if person.claimed_at is not None]
+    named = claimed or (leaving if number else [])
+    if not named:
+        return None
+    one = len(named) == 1
+    names = [person.name for person in named]
+    words = {"names": names[0] if one else ", ".join(names[:-1]) + " and " + names[-1],
+             "them": "them", "their": "their", "number": number, "s": "" if one else "s",
+             "have": "has" if one else "have", "are": "is" if one else "are"}
+    if claimed:
+        words["round"] = ROUND_CLAUSE.format(**words) if number else ""
+        return LEAVERS_CLAIMED.format(**words)
+    return LEAVERS_IN_ROUND.format(**words)
+
+
+def edit_current(instance: Instance) -> dict[str, Any]:
+    """The create-shaped values the "Change details" form starts from (no groups, ever)."""
+    data = instance.data
+    return {"title": instance.title, "names": [person.name for person in _team(instance)],
+            "cadence": data["cadence"], "note": data["note"]}
+
+
+def _regroup(call: Call, names: list[str]) -> None:
+    """New starters join the list (in the next draw); leavers go, with their link. Past
+    rounds name people by id, so everyone else keeps their partner this round and the
+    repeat rule still knows whom they met."""
+    instance = call.instance
+    team = _team(instance)
+    wanted = {name.casefold(): name for name in names}
+    leaving = [person for person in team if person.name.casefold() not in wanted]
+    message = _leavers_message(leaving, instance.data["round"])
+    if message is not None and not call.confirmed:
+        raise conflict(message, "names", confirm=True)
+    for person in leaving:
+        revoke_tokens(instance, TOKEN_KIND, str(person.id))
+    if leaving:
+        CoffeePerson.delete().where(CoffeePerson.id.in_([p.id for p in leaving])).execute()
+    kept = {person.name.casefold(): person for person in team
+            if person.name.casefold() in wanted}
+    # Two steps, so no new place collides with an old one on the unique index.
+    for person in kept.values():
+        (CoffeePerson.update(position=-1 - person.position)
+         .where(CoffeePerson.id == person.id).execute())
+    for position, name in enumerate(names):
+        key = name.casefold()
+        if key in kept:
+            (CoffeePerson.update(position=position, name=name)
+             .where(CoffeePerson.id == kept[key].id).execute())
+        else:
+            CoffeePerson.create(instance=instance, position=position, name=name)
+
+
+def apply_edit(call: Call) -> dict[str, Any]:
+    """Title, cadence and note change as sent; the names list is reconciled with the team."""
+    changes = dict(call.data)
+    if "names" in changes:
+        _regroup(call, changes.pop("names"))
+    return changes
+
+
+EDIT = Edit(fields=("title", "names", "cadence", "note"), current=edit_current,
+            apply=apply_edit, errors={409: (
+                "Names left out of `names` while that takes something away, with `confirm: "
+                f"true`: someone who claimed their name (`{LEAVERS_CLAIMED}`, round clause "
+                f"`{ROUND_CLAUSE}` once a round is drawn), or anyone once a round is drawn "
+                f"(`{LEAVERS_IN_ROUND}`). Sent again with `\"confirm\": true`, they go and "
+                "their links stop working.")},
+            description="`names` is the whole list, matched to the team ignoring case: new "
+                        "names join from the next draw, names left out go. Everyone else "
+                        "keeps their link, their claim and this round's partner; the rule "
+                        "against recent repeats still counts the rounds drawn before.")

@@ -21,8 +21,10 @@ class CoffeePerson(BaseModel):
 
 
 class CoffeeRound(BaseModel):
-    """One drawn round: `groups` is a list of groups of positions. Only the last few rounds
-    are kept (they are all the draw needs); only a person's own private page reads them."""
+    """One drawn round: `groups` is a list of groups of `CoffeePerson` ids (ids, not places
+    in the list, so adding or removing someone leaves every past round as it was drawn).
+    Only the last few rounds are kept (they are all the draw needs); only a person's own
+    private page reads them."""
 
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
     number = pw.IntegerField()
@@ -32,3 +34,26 @@ class CoffeeRound(BaseModel):
     class Meta:
         table_name = "coffee_round"
         indexes = ((("instance", "number"), True),)
+
+
+def create_tables(database: pw.Database) -> None:
+    database.create_tables([CoffeePerson, CoffeeRound], safe=True)
+
+
+def rounds_by_person_id(database: pw.Database) -> None:
+    """Rounds drawn before the organiser could edit the list named people by their place in
+    it; name them by their row id instead (places were never changed back then)."""
+    ids_by_instance: dict[int, dict[int, int]] = {}
+    for stored in CoffeeRound.select():
+        instance = stored.instance
+        if instance.id not in ids_by_instance:
+            ids_by_instance[instance.id] = {
+                person.position: person.id for person in
+                CoffeePerson.select().where(CoffeePerson.instance == instance)}
+        ids = ids_by_instance[instance.id]
+        stored.groups = [[ids[position] for position in group] for group in stored.groups]
+        stored.save(only=[CoffeeRound.groups])
+
+
+MIGRATIONS = [("0001_initial", create_tables),
+              ("0002_rounds_by_person_id", rounds_by_person_id)]

@@ -8,6 +8,7 @@ from groupkit import Tool, hookimpl
 
 from .api import (
     BOARD_SCHEMA,
+    EDIT,
     PERSON,
     create,
     export,
@@ -42,6 +43,10 @@ organiser page and export show who has claimed, never who has written or when, a
 export carries the answer key only once revealed. Resets, early showing and hiding the
 answers again are listed on the board (`notices`) for everyone.
 
+The organiser's edit changes the title, prompt and note, and the names: new starters join
+with an empty fact; a leaver who has claimed their name goes only once confirmed (their fact
+leaves the grid and the board says so, as for a reset).
+
 A save with nothing left after trimming is refused with 400
 `Write your fact first — something the room won't guess.`
 """
@@ -56,7 +61,7 @@ def groupkit_tool() -> Tool:
                 "who wrote which, then you reveal the answers.",
         create_schema=CreateFact, create=create, public_view=public_view,
         organiser_view=organiser_view, export=export, participant_view=participant_view,
-        participant_kinds=(PERSON,), operations=ops, models=[Person],
+        participant_kinds=(PERSON,), operations=ops, edit=EDIT, models=[Person],
         templates=HERE / "templates", static=HERE / "static",
         limits={"names": MAX_NAMES, "factCharacters": FACT_LIMIT},
         public_schema=BOARD_SCHEMA, description=DESCRIPTION,

@@ -19,11 +19,13 @@ from groupkit import (
     PARTICIPANT_TOKEN_LENGTH,
     Call,
     Credential,
+    Edit,
     Instance,
     Operations,
     conflict,
     issue_token,
     not_found,
+    revoke_tokens,
     rotate_token,
     text_key,
 )
@@ -298,12 +300,13 @@ BOARD_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     "factsIn": {"type": "integer", "description": "facts on the grid"},
     "total": {"type": "integer"},
     "notices": {"type": "array", "description": "organiser actions that could tie a fact "
-                "to its author, told to everyone: a reset (`name`, `factRemoved`), "
+                "to its author, told to everyone: a reset or a claimed name taken off the "
+                "list (`name`, `factRemoved`), "
                 "waiting facts shown early (`count`), or the answers hidden again after a "
                 "reveal, each with its time `at`",
                 "items": {"type": "object", "properties": {
                     "what": {"type": "string",
-                             "enum": ["reset", "shown early", "answers hidden"]},
+                             "enum": ["reset", "removed", "shown early", "answers hidden"]},
                     "at": {"type": "string"}, "name": {"type": "string"},
                     "factRemoved": {"type": "boolean"}, "count": {"type": "integer"}}}},
     "answers": {"type": "array", "description": "only once revealed: each name with its "
@@ -311,3 +314,90 @@ BOARD_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
                 "items": {"type": "object", "properties": {
                     "name": {"type": "string"}, "fact": {"type": ["string", "null"]},
                     "id": {"type": ["string", "null"]}}}}}}
+
+
+# --- the organiser's edit -----------------------------------------------------------------
+
+REMOVE_CLAIMED = ("{names} {have} already claimed {their} name{s}. Taking {them} off the list "
+                  "wipes any fact {they} sent, takes it off everyone's guessing grid along "
+                  "with the guesses about it, and {their} private link{s} stop{verb_s} "
+                  "working. Go ahead?")
+
+
+def _claimed_message(people: list[Person]) -> str:
+    """The 409 for taking claimed names off the list. It says "claimed", never "wrote":
+    before the reveal the organiser may not learn who has sent a fact."""
+    names = [person.name for person in people]
+    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    one = len(names) == 1
+    return REMOVE_CLAIMED.format(names=joined, have="has" if one else "have", their="their",
+                                 s="" if one else "s", them="them", they="they",
+                                 verb_s="s" if one else "")
+
+
+def edit_current(instance: Instance) -> dict[str, Any]:
+    """The create-shaped values the "Change details" form starts from: names only (who has
+    claimed is on the page already; who has written is nobody's business before the reveal)."""
+    return {"title": instance.title, "prompt": instance.data["prompt"],
+            "note": instance.data["note"],
+            "names": [person.name for person in people_of(instance)]}
+
+
+def _regroup(call: Call, names: list[str]) -> None:
+    """New starters join with an empty fact and their own token; leavers go. A leaver who has
+    claimed their name goes only once the organiser confirms: their fact (and the guesses
+    about it) would go too. A shown fact leaving the grid ties it to its author, so the
+    group is told, as with a reset. Everyone else keeps their person, token and fact; a name
+    sent in a different case or spacing is the same person, written the new way."""
+    instance = call.instance
+    people = people_of(instance)
+    wanted = {text_key(name): name for name in names}
+    leaving = [person for person in people if person.name_key not in wanted]
+    claimed = [person for person in leaving if person.claimed is not None or person.fact]
+    if claimed and not call.confirmed:
+        raise conflict(_claimed_message(claimed), "names", confirm=True)
+    shown = shown_facts(instance, people)
+    for person in leaving:
+        if person.claimed is not None or person.fact:
+            notice(instance, "removed", call.now, name=person.name,
+                   factRemoved=shown.pop(str(person.id), None) is not None)
+        else:
+            shown.pop(str(person.id), None)
+        revoke_tokens(instance, PERSON, str(person.id))
+    if leaving:
+        Person.delete().where(Person.id.in_([person.id for person in leaving])).execute()
+    instance.data = {**instance.data, "shown": shown}
+    kept = {person.name_key: person for person in people if person.name_key in wanted}
+    # Two steps, so no new position collides with an old one on the unique index.
+    for person in kept.values():
+        Person.update(position=-1 - person.position).where(Person.id == person.id).execute()
+    for position, name in enumerate(names):
+        key = text_key(name)
+        if key in kept:
+            (Person.update(position=position, name=name)
+             .where(Person.id == kept[key].id).execute())
+        else:
+            added = Person.create(instance=instance, position=position, name=name,
+                                  name_key=key, fact_id=new_fact_id())
+            issue_token(instance, PERSON, str(added.id))
+
+
+def apply_edit(call: Call) -> dict[str, Any]:
+    """The names list is reconciled with the people; title, prompt and note are stored as
+    sent (the default way)."""
+    names = call.data.get("names")
+    if names is not None:
+        _regroup(call, names)
+    return {field: value for field, value in call.data.items() if field != "names"}
+
+
+EDIT = Edit(fields=("title", "prompt", "note", "names"), current=edit_current,
+            apply=apply_edit, errors={409: (
+                "Names left out of `names` that someone has already claimed: "
+                f"`{REMOVE_CLAIMED}` (formatted with the names), with `confirm: true`. Sent "
+                "again with `\"confirm\": true`, they go: their facts leave the grid, their "
+                "links stop working, and the board tells everyone (`notices`, `removed`).")},
+            description="`names` is the whole list: names not on it yet join (each with an "
+                        "empty fact and a fresh private link to claim), names left out go "
+                        "(ignoring case, as a claim does). Everyone else keeps their claim, "
+                        "link and fact.")

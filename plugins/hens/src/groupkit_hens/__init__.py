@@ -29,7 +29,8 @@ DESCRIPTION = (
     "order of up to 20 activities, and up to 12 who-brings-what lists of 1 to 20 spots. "
     "Spots are claimed with a name and an optional public message; each claim returns a "
     "16-character secret that lets the spot go again. Slot ids are `c<categoryIndex>-<n>`, "
-    "categoryIndex from 0 in the order the lists were sent, n from 1.\n\n"
+    "categoryIndex from 0 in the order the lists were sent, n from 1; an edit never changes "
+    "a spot's id (a moved list keeps its number, a new list takes a fresh one).\n\n"
     "`where` appears on the share page and in the public read, but never in the share "
     "page's link-preview metadata (title, description, Open Graph), which carry only the "
     "title, who it's for and when.")

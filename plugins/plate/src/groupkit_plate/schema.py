@@ -45,7 +45,9 @@ CATEGORY_SHRUNK = ("{name} has {taken} spots taken — remove someone first, "
                    "or keep at least {taken} spots.")
 
 
-SLOT_ID = "a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1"
+SLOT_ID = ("a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1; "
+           "an edit never changes a spot's id (a moved category keeps its number, a new one "
+           "takes a fresh one)")
 
 
 class ClaimBody(Schema):

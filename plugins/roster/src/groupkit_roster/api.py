@@ -52,7 +52,8 @@ NO_TIME = "That shift has no date and time a calendar can use."
 
 SLOT_IDS = ("`s<shift position>-<n>`: the shift's position in the list from 0 (as Bring a "
             "Plate's category index), n from 1 to the shift's capacity; `s0-1` is the first "
-            "spot of the first shift")
+            "spot of the first shift. An edit never changes a spot's id: a moved shift keeps "
+            "its number, and a new shift takes a fresh one")
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
@@ -273,5 +274,6 @@ EDIT = Edit(fields=("title", "eventDate", "note", "shifts"),
                 409: "Would take away someone's shift: a shift someone is on was left out "
                      f"(`{SHIFT_HELD}`), or cut below its volunteers (`{SHIFT_SHRUNK}`); "
                      "`field` is `shifts`."},
-            description="A shift's slot ids and calendar link follow its position: moving "
-                        "a shift moves its volunteers with it.")
+            description="Volunteers stay with their shift, and so do its slot ids (a "
+                        "volunteer's browser knows its spot by id), wherever the shift moves; "
+                        "its calendar link `s<position>` follows its position.")

@@ -49,9 +49,15 @@
     var guesses = readGuesses(board);
     board.querySelectorAll("select[data-fact-guess]").forEach(function (select) {
       var guess = guesses[select.dataset.factGuess];
-      if (guess && Array.prototype.some.call(select.options, function (o) { return o.value === guess; })) {
-        select.value = guess;
+      if (guess && !Array.prototype.some.call(select.options, function (o) { return o.value === guess; })) {
+        /* The organiser took that name off the list: the guess stays, and says so. */
+        var gone = document.createElement("option");
+        gone.value = guess;
+        gone.textContent = guess + " (no longer on the list)";
+        gone.setAttribute("data-fact-gone", "");
+        select.appendChild(gone);
       }
+      if (guess) select.value = guess;
       saved(select);
     });
     markAnswers(board, guesses);
