@@ -182,3 +182,47 @@ def test_giftidea_board(server: Any, api: httpx.Client,
     bo.reload()
     assert "itoken" not in bo.content()
     other.check("giftidea-phone-empty-again")
+
+
+def test_the_list_never_re_sorts_under_the_pointer(api: httpx.Client,
+                                                   open_context: Callable[..., Watched]) -> None:
+    """Another guest's upvotes would move ideas up the list: while this visitor's mouse is
+    over it, and for a few seconds after they tap in it and move away, it holds still (so a
+    second tap lands where the first did); then it takes the new order."""
+    slug = api.post("/api/giftidea", json={"recipient": "Priya"}).json()["slug"]
+    ids = {idea: api.post("/api/giftidea/suggest", json={"slug": slug, "idea": idea}
+                          ).raise_for_status().json()["id"]
+           for idea in ("Socks", "Mug", "Torch")}
+
+    def upvote(idea: str, times: int) -> None:
+        for _ in range(times):
+            api.post("/api/giftidea/upvote", json={"slug": slug, "ideaId": ids[idea]}
+                     ).raise_for_status()
+
+    upvote("Socks", 2)
+    upvote("Mug", 1)
+    watched = open_context()
+    page = watched.page
+    with page.expect_response(re.compile(r"/api/giftidea/[^/]+/events")):
+        page.goto(f"/s/{slug}")
+    titles = page.locator("li.giftidea-idea h3")
+    expect(titles).to_have_text(["Socks", "Mug", "Torch"])
+
+    # The mouse rests on the list: three votes for Torch arrive, nothing moves.
+    idea_card(page, "Mug").hover()
+    upvote("Torch", 3)
+    page.wait_for_timeout(2500)  # a live update lands within a second
+    expect(titles).to_have_text(["Socks", "Mug", "Torch"])
+    # It moves away: the new order comes in.
+    page.mouse.move(2, 2)
+    expect(titles).to_have_text(["Torch", "Socks", "Mug"], timeout=8000)
+
+    # A tap on an upvote, then away at once: the list still holds for a moment.
+    idea_card(page, "Mug").locator("button[data-upvote]").click()
+    expect(idea_card(page, "Mug").locator("[data-votes]")).to_have_text("2")
+    page.mouse.move(2, 2)
+    upvote("Mug", 3)
+    page.wait_for_timeout(1500)
+    expect(titles).to_have_text(["Torch", "Socks", "Mug"])
+    expect(titles).to_have_text(["Mug", "Torch", "Socks"], timeout=8000)
+    watched.check("giftidea-held-then-sorted")
