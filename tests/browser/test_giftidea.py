@@ -39,6 +39,9 @@ def expected_refusals(watched: Watched, status: int, path: str, count: int) -> N
 
 
 def suggest(page: Page, idea: str, link: str = "", name: str = "") -> None:
+    """Opens "Suggest an idea" (folded away once the board has ideas), fills it, sends it."""
+    if page.locator("details.giftidea-suggest[open]").count() == 0:
+        page.locator("details.giftidea-suggest > summary").click()
     page.fill("#idea", idea)
     page.fill("#link", link)
     page.fill("#suggestedBy", name)
@@ -120,14 +123,16 @@ def test_giftidea_board(server: Any, api: httpx.Client,
     expect(socks_b.locator("[data-votes]")).to_have_text("2")
     other.check("giftidea-phone-upvoted")
     coffee = idea_card(bo, "Camp coffee kit")
-    coffee.get_by_role("button", name="I'll get this").click()
-    expect(idea_card(bo, "Camp coffee kit").get_by_role("alert")).to_have_text(
+    coffee.locator("summary").click()  # the claim form opens in place, for this idea only
+    expect(bo.locator("input[name='name']:visible")).to_have_count(1)
+    coffee.locator("form button[type='submit']").click()
+    expect(idea_card(bo, "Camp coffee kit").locator("form [role='alert']")).to_have_text(
         "Add your name so nobody else buys it too.")
     expected_refusals(other, 400, "/api/giftidea/claim", 1)
     coffee = idea_card(bo, "Camp coffee kit")
     coffee.get_by_placeholder("Your name").fill("Bo")
     with bo.expect_navigation():
-        coffee.get_by_role("button", name="I'll get this").click()
+        coffee.locator("form button[type='submit']").click()
     coffee = idea_card(bo, "Camp coffee kit")
     expect(coffee).to_contain_text("Bo is getting this one.")
     expect(coffee.get_by_role("button", name="I'm not getting it after all")).to_be_visible()
@@ -143,12 +148,13 @@ def test_giftidea_board(server: Any, api: httpx.Client,
     # Bo lets it go, then claims the socks instead.
     with bo.expect_navigation():
         coffee.get_by_role("button", name="I'm not getting it after all").click()
-    expect(idea_card(bo, "Camp coffee kit").get_by_role("button", name="I'll get this")) \
+    expect(idea_card(bo, "Camp coffee kit").locator("summary", has_text="I'll get this")) \
         .to_be_visible()
     socks_b = idea_card(bo, "Hiking socks")
+    socks_b.locator("summary").click()
     socks_b.get_by_placeholder("Your name").fill("Bo")
     with bo.expect_navigation():
-        socks_b.get_by_role("button", name="I'll get this").click()
+        socks_b.locator("form button[type='submit']").click()
     other.check("giftidea-phone-claimed-socks")
     claimed = {i["idea"]: i["claimedBy"] for i in board(api, slug)["ideas"]}
     assert claimed == {"Hiking socks": "Bo", "Camp coffee kit": None}
@@ -176,3 +182,47 @@ def test_giftidea_board(server: Any, api: httpx.Client,
     bo.reload()
     assert "itoken" not in bo.content()
     other.check("giftidea-phone-empty-again")
+
+
+def test_the_list_never_re_sorts_under_the_pointer(api: httpx.Client,
+                                                   open_context: Callable[..., Watched]) -> None:
+    """Another guest's upvotes would move ideas up the list: while this visitor's mouse is
+    over it, and for a few seconds after they tap in it and move away, it holds still (so a
+    second tap lands where the first did); then it takes the new order."""
+    slug = api.post("/api/giftidea", json={"recipient": "Priya"}).json()["slug"]
+    ids = {idea: api.post("/api/giftidea/suggest", json={"slug": slug, "idea": idea}
+                          ).raise_for_status().json()["id"]
+           for idea in ("Socks", "Mug", "Torch")}
+
+    def upvote(idea: str, times: int) -> None:
+        for _ in range(times):
+            api.post("/api/giftidea/upvote", json={"slug": slug, "ideaId": ids[idea]}
+                     ).raise_for_status()
+
+    upvote("Socks", 2)
+    upvote("Mug", 1)
+    watched = open_context()
+    page = watched.page
+    with page.expect_response(re.compile(r"/api/giftidea/[^/]+/events")):
+        page.goto(f"/s/{slug}")
+    titles = page.locator("li.giftidea-idea h3")
+    expect(titles).to_have_text(["Socks", "Mug", "Torch"])
+
+    # The mouse rests on the list: three votes for Torch arrive, nothing moves.
+    idea_card(page, "Mug").hover()
+    upvote("Torch", 3)
+    page.wait_for_timeout(2500)  # a live update lands within a second
+    expect(titles).to_have_text(["Socks", "Mug", "Torch"])
+    # It moves away: the new order comes in.
+    page.mouse.move(2, 2)
+    expect(titles).to_have_text(["Torch", "Socks", "Mug"], timeout=8000)
+
+    # A tap on an upvote, then away at once: the list still holds for a moment.
+    idea_card(page, "Mug").locator("button[data-upvote]").click()
+    expect(idea_card(page, "Mug").locator("[data-votes]")).to_have_text("2")
+    page.mouse.move(2, 2)
+    upvote("Mug", 3)
+    page.wait_for_timeout(1500)
+    expect(titles).to_have_text(["Torch", "Socks", "Mug"])
+    expect(titles).to_have_text(["Mug", "Torch", "Socks"], timeout=8000)
+    watched.check("giftidea-held-then-sorted")

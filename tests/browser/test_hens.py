@@ -11,6 +11,8 @@ from typing import Any
 
 import httpx
 import pytest
+from boards import claim as claim_spot
+from boards import spot_form
 from browsing import Watched, code_of
 from playwright.sync_api import Page, expect
 
@@ -19,21 +21,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 WHERE = "Bellbird Cottage, 7 Wattle Lane"
 
 
-def spot_form(page: Page, slot_id: str) -> Any:
-    return page.locator(f"form:has(input[name='slotId'][value='{slot_id}'])")
-
-
 def release_button(page: Page, slot_id: str) -> Any:
     return page.locator(f"button[data-secret-key$=':{slot_id}']")
 
 
 def claim(page: Page, slot_id: str, name: str, message: str = "") -> None:
-    form = spot_form(page, slot_id)
-    form.locator("input[name='name']").fill(name)
-    if message:
-        form.locator("input[name='message']").fill(message)
-    with page.expect_navigation():
-        form.get_by_role("button", name="Claim").click()
+    claim_spot(page, slot_id, name=name, **({"message": message} if message else {}))
 
 
 def spot(api: httpx.Client, slug: str, slot_id: str) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
+from boards import claim as claim_spot
+from boards import spot_form
 from browsing import Watched, code_of
 from playwright.sync_api import Page, expect
 
@@ -25,21 +27,12 @@ DROPOFF = "7 Banksia Street, esky by the door"
 ALLERGIES = "No nuts or shellfish"
 
 
-def spot_form(page: Page, slot_id: str) -> Any:
-    return page.locator(f"form:has(input[name='slotId'][value='{slot_id}'])")
-
-
 def owned(page: Page, slot_id: str, name: str) -> Any:
     return page.locator(f"[data-secret-key$=':{slot_id}']", has_text=name)
 
 
 def claim(page: Page, slot_id: str, name: str, dish: str | None = None) -> None:
-    form = spot_form(page, slot_id)
-    form.locator("input[name='name']").fill(name)
-    if dish is not None:
-        form.locator("input[name='dish']").fill(dish)
-    with page.expect_navigation():
-        form.locator("button[type='submit']").click()
+    claim_spot(page, slot_id, name=name, **({"dish": dish} if dish is not None else {}))
 
 
 def board(api: httpx.Client, slug: str) -> dict[str, Any]:

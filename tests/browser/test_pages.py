@@ -12,6 +12,8 @@ from typing import Any
 
 import httpx
 import pytest
+from boards import claim as claim_spot
+from boards import open_spot, spot_form
 from browsing import Watched, code_of, launch
 from playwright.sync_api import (
     Page,
@@ -97,20 +99,12 @@ def test_sweep_create_organiser_and_share(server: Any, api: httpx.Client,
     assert {name for _, name in rows} == {"Ann", "Bo"}
 
 
-def spot_form(page: Page, slot_id: str) -> Any:
-    return page.locator(f"form:has(input[name='slotId'][value='{slot_id}'])")
-
-
 def release_button(page: Page, slot_id: str) -> Any:
     return page.locator(f"button[data-secret-key$=':{slot_id}']")
 
 
 def claim(page: Page, slot_id: str, name: str, dish: str) -> None:
-    form = spot_form(page, slot_id)
-    form.locator("input[name='name']").fill(name)
-    form.locator("input[name='dish']").fill(dish)
-    with page.expect_navigation():
-        form.get_by_role("button", name="Claim").click()
+    claim_spot(page, slot_id, name=name, dish=dish)
 
 
 def board_spot(api: httpx.Client, slug: str, slot_id: str) -> dict[str, Any]:
@@ -237,7 +231,7 @@ def test_a_board_stays_current_around_the_field_a_visitor_is_typing_in(
     once: the count and the claimed spot update, and what is being typed (and the focus)
     stays exactly as it was."""
     _, share, watcher, actor = watched_board(api, open_context, "Busy board", 3)
-    typing = spot_form(watcher.page, "c0-1").locator("input[name='name']")
+    typing = open_spot(watcher.page, "c0-1").locator("input[name='name']")
     typing.fill("Half a na")
     typing.focus()
     expect(watcher.page.locator(".plate-count")).to_have_text("0 of 3 taken")

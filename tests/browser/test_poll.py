@@ -161,8 +161,18 @@ def test_poll_create_vote_live_change_and_organise(server: Any, api: httpx.Clien
         ann.page.goto(share)
     mine = ann.page.locator("[data-poll-mine]")
     expect(mine).to_be_visible()
+    # Not a fresh ballot: "You voted — change your vote", a link to the ballot it cast.
+    expect(mine.locator("p").first).to_have_text("You voted — change your vote")
     assert mine.locator("a").get_attribute("href") == f"/p/{token}"
+    expect(ann.page.locator("form[data-poll-ballot]")).to_be_hidden()
     ann.check("poll-public-voted")
+    # It stays that way across a reload; someone else on this device can still vote.
+    with ann.page.expect_response(EVENTS):
+        ann.page.reload()
+    expect(ann.page.locator("form[data-poll-ballot]")).to_be_hidden()
+    ann.page.get_by_role("button", name="Someone else voting on this device?").click()
+    expect(ann.page.locator("form[data-poll-ballot]")).to_be_visible()
+    ann.check("poll-public-voted-someone-else")
 
     # The organiser sees who voted for what, live.
     page.goto(f"/e/{edit_token}")

@@ -68,7 +68,24 @@ def test_check_ins_stay_hidden_until_four_then_show_live(
     expect(this_week).to_contain_text("1 response")
     expect(this_week).to_contain_text("3 to go")
     assert "Good sprint" not in guest.page.content()
+    expect(guest.page.locator("form.pulse-form")).to_be_hidden()
     guest.check("pulse-public-thanks")
+    # Back on the share link later this week: no second check-in form, just that it's done.
+    guest.page.goto(share)
+    expect(guest.page.get_by_role("status")).to_have_text(
+        "You've checked in this week. Come back next week for the next one.")
+    expect(guest.page.locator("form.pulse-form")).to_be_hidden()
+    guest.check("pulse-public-checked-in")
+    # Someone else on the same device can still check in.
+    guest.page.get_by_role("button", name="Someone else checking in on this device?").click()
+    expect(guest.page.locator("form.pulse-form")).to_be_visible()
+    # The share link with "thanks" in its address, opened elsewhere, marks nothing.
+    elsewhere = open_context()
+    elsewhere.page.goto(f"{share}?thanks=1")
+    elsewhere.page.goto(share)
+    expect(elsewhere.page.locator("form.pulse-form")).to_be_visible()
+    expect(elsewhere.page.locator("[data-pulse-done]")).to_be_hidden()
+    elsewhere.check("pulse-public-other-browser")
 
     for score, words in ((2, "Too many meetings."), (5, None)):
         api.post("/api/pulse/respond", json={"slug": slug, "score": score,

@@ -14,6 +14,8 @@ from typing import Any
 
 import httpx
 import pytest
+from boards import claim as claim_spot
+from boards import spot_form
 from browsing import Watched, code_of
 from playwright.sync_api import Page, expect
 
@@ -23,20 +25,12 @@ PHONE = {"width": 390, "height": 844}
 NOTE = "I can bring a trailer"
 
 
-def spot_form(page: Page, slot_id: str) -> Any:
-    return page.locator(f"form:has(input[name='slotId'][value='{slot_id}'])")
-
-
 def give_back(page: Page, slot_id: str) -> Any:
     return page.locator(f"button[data-post$='/unclaim'][data-secret-key$=':{slot_id}']")
 
 
 def claim(page: Page, slot_id: str, name: str, message: str = "") -> None:
-    form = spot_form(page, slot_id)
-    form.locator("input[name='name']").fill(name)
-    form.locator("input[name='message']").fill(message)
-    with page.expect_navigation():
-        form.get_by_role("button", name="Claim").click()
+    claim_spot(page, slot_id, name=name, message=message)
 
 
 def roster_spot(api: httpx.Client, slug: str, slot_id: str) -> dict[str, Any]:

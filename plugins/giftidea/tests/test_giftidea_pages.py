@@ -112,7 +112,7 @@ async def test_public_page_lists_ideas_with_actions(client: Any, board: dict[str
     assert ">example.com<" in text
     assert 'rel="noopener noreferrer nofollow ugc"' in text
     assert "Suggested by Ann" in text
-    assert "<strong>Bo</strong> is getting this one." in text
+    assert "<strong data-slot-who>Bo</strong> is getting this one." in text
     # One claim form (for the unclaimed mug), one hidden unclaim button (for the socks).
     assert text.count('data-api="/api/giftidea/claim"') == 1
     assert f'<input type="hidden" name="ideaId" value="{mug["id"]}">' in text

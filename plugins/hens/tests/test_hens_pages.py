@@ -136,7 +136,8 @@ async def test_claimed_spot_shows_name_message_and_hidden_release(
     secret = (await response.get_json())["secret"]
     text = await page(client, f"/s/{slug}")
     assert secret not in text
-    assert re.search(r"<strong>Bo</strong> <span class=\"hens-message\">Bringing the quiz"
+    assert re.search(r"<strong data-slot-who>Bo</strong> <span class=\"spot-extra hens-message\">"
+                     r"Bringing the quiz"
                      r"</span>", text)
     buttons = re.findall(r"<button[^>]*>Let my spot go</button>", text)
     assert len(buttons) == 1

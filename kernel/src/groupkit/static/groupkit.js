@@ -74,6 +74,7 @@
         if (!response.ok) {
           var failure = new Error((data && data.error) || "Something went wrong — try again.");
           failure.field = data && data.field;
+          failure.status = response.status;
           failure.confirm = data && data.confirm === true;
           throw failure;
         }
@@ -151,6 +152,9 @@
     if (general) general.hidden = true;
     post(form.dataset.api, body).then(function (data) { after(form, data, body); })
       .catch(function (error) {
+        /* A page script may take the error over ("groupkit:error", cancelable). */
+        var heard = new CustomEvent("groupkit:error", { bubbles: true, cancelable: true, detail: { error: error, body: body } });
+        if (!form.dispatchEvent(heard)) return;
         if (error.confirm && window.confirm(error.message)) {
           submitForm(form, Object.assign({}, body, { confirm: true }));
         } else if (!(error.field && showFieldError(form, error.field, error.message))) {
@@ -246,6 +250,8 @@
     if (node.nodeType !== 1) return false;
     var active = document.activeElement;
     if (active && active !== document.body && node.contains(active)) return true;
+    /* A disclosure the visitor opened (a spot's claim form) stays open. */
+    if (node.matches("details[open]") || node.querySelector("details[open]")) return true;
     if (node.matches("input, textarea, select") && dirty(node)) return true;
     return Array.prototype.some.call(node.querySelectorAll("input, textarea, select"), dirty);
   }
@@ -254,6 +260,7 @@
   function syncAttributes(current, fresh) {
     if (current.matches("input, textarea, select, option")) return;
     Array.prototype.slice.call(current.attributes).forEach(function (attribute) {
+      if (attribute.name === "open" && current.tagName === "DETAILS") return;
       if (!fresh.hasAttribute(attribute.name)) current.removeAttribute(attribute.name);
     });
     Array.prototype.forEach.call(fresh.attributes, function (attribute) {
@@ -263,6 +270,8 @@
   /* Make `current` look like `fresh` without touching what the visitor is busy in; returns
      false when something had to wait. */
   function merge(current, fresh) {
+    /* A page script holds a region still (data-live-held) while the visitor points at it. */
+    if (current.hasAttribute("data-live-held")) return false;
     if (!busy(current)) {
       if (!current.isEqualNode(fresh)) current.replaceWith(document.importNode(fresh, true));
       return true;

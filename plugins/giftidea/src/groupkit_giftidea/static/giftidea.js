@@ -1,5 +1,8 @@
 /* Gift Idea Board: upvotes remembered in this browser (the only place they are
-   deduplicated), and "Remove my idea" with the token this browser kept when suggesting. */
+   deduplicated), "Remove my idea" with the token this browser kept when suggesting, and a
+   list that never re-sorts under the visitor: while a mouse is over it, and for a few
+   seconds after a tap or key press in it, the live update waits (the kernel's
+   data-live-held), so a second tap lands on the idea the first one did. */
 (function () {
   "use strict";
 
@@ -54,6 +57,40 @@
         window.location.reload();
       }).catch(function (error) { button.disabled = false; showError(button, error.message); });
     }
+  });
+
+  var HOLD_MS = 3000;
+  var inside = false, touched = 0, timer = null;
+  function list() { return document.getElementById("giftidea-ideas"); }
+  function within(node) { var region = list(); return !!(region && node && region.contains(node)); }
+  function settle() {
+    var region = list();
+    if (!region) return;
+    var wait = touched + HOLD_MS - Date.now();
+    if (inside || wait > 0) {
+      region.setAttribute("data-live-held", "");
+      clearTimeout(timer);
+      if (!inside) timer = setTimeout(settle, wait);
+    } else {
+      region.removeAttribute("data-live-held");
+    }
+  }
+  /* Where the mouse is, from any pointer event (none reach a disabled button, such as an
+     upvote just given, so leaving one is seen on the next element the mouse reaches). */
+  function pointed(event) {
+    if (event.pointerType !== "mouse") return;
+    var now = within(event.target);
+    if (now === inside) return;
+    inside = now;
+    if (!now) touched = Math.max(touched, Date.now());
+    settle();
+  }
+  document.addEventListener("pointerover", pointed);
+  document.addEventListener("pointermove", pointed);
+  ["pointerdown", "keydown"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      if (within(event.target)) { touched = Date.now(); settle(); }
+    }, true);
   });
 
   document.addEventListener("groupkit:live", markAll);

@@ -1,7 +1,8 @@
 /* Group Vote: what the kernel's data attributes can't do on their own.
    1. A ballot's ticked options (or ranks) travel as the hidden `choices` field (data-lines),
       filled just before the kernel's submit handler reads the form.
-   2. A browser that voted (the kernel keeps the ballot token) gets a link to its ballot.
+   2. A browser that voted (the kernel keeps the ballot token) gets "You voted — change your
+      vote", a link to its ballot, instead of a fresh one (unless someone else votes here).
    3. The create form's closing time is typed in the organiser's time zone and sent in UTC.
    4. A closing time shows in the reader's time zone with a countdown; at zero the page
       reloads, and the server (which closes the poll by the clock) shows it closed. */
@@ -39,8 +40,20 @@
       if (!token || !/^[a-z0-9]{22}$/.test(token)) return;
       box.querySelector("[data-poll-mine-link]").href = "/p/" + encodeURIComponent(token);
       box.hidden = false;
+      /* The ballot this browser cast stands in for a fresh one (poll.css folds the form). */
+      if (!again) document.documentElement.setAttribute("data-poll-voted", "");
     });
   }
+  var again = false;
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-poll-again]");
+    if (!button) return;
+    again = true;
+    document.documentElement.removeAttribute("data-poll-voted");
+    button.closest("p").hidden = true;
+    var first = document.querySelector("form[data-poll-ballot] input, form[data-poll-ballot] select");
+    if (first) first.focus();
+  });
 
   var zone = "";
   try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { zone = ""; }

@@ -1,0 +1,167 @@
+"""Compact sign-up boards on a 390x844 phone: a 14-spot board (each tool's own example, sized
+to 14 spots) fits in under 1,400 px, an open spot is one row whose claim form opens in place
+(for that spot only, with or without JavaScript), and a claim that loses a race says who got
+there first and offers the group's next free spot in one tap."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+from boards import claim, open_spot, spot_form, spot_row
+from browsing import Watched
+from playwright.sync_api import Browser, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+PHONE = {"width": 390, "height": 844}
+MOST = 1400
+
+#: Each board's example with 14 spots in all, and the slot of a first open spot.
+BOARDS: dict[str, dict[str, Any]] = {
+    "plate": {"title": "End-of-year lunch", "eventDate": "Friday 12 December, 12:30",
+              "note": "Drop-off in the staff kitchen from noon.",
+              "categories": [{"name": "Mains", "capacity": 4},
+                             {"name": "Salads and sides", "capacity": 4},
+                             {"name": "Desserts", "capacity": 3},
+                             {"name": "Drinks", "capacity": 3}]},
+    "hens": {"title": "Mia's hens", "forWhom": "Mia", "when": "Saturday 14 March, 2pm",
+             "where": "The Boathouse, 12 River Rd", "note": "Dress code: pink.",
+             "kitty": "$60 each covers lunch and the cruise.",
+             "activities": ["Lunch", "Harbour cruise", "Karaoke"],
+             "categories": [{"name": "Decorations", "capacity": 5},
+                            {"name": "Games", "capacity": 4},
+                            {"name": "Food and drinks", "capacity": 5}]},
+    "roster": {"title": "Working bee", "eventDate": "Saturday 14 March 2026",
+               "note": "Gloves and water provided. Wear closed shoes.",
+               "shifts": [{"label": "Setup 7-9am", "capacity": 4},
+                          {"label": "Gardening 9am-12pm", "capacity": 6},
+                          {"label": "Pack down 12-1pm", "capacity": 4}]},
+    "meal": {"forWhom": "the Nguyen family",
+             "note": "Baby Mai arrived on Tuesday! Meals for the first fortnight.",
+             "allergies": "No peanuts. Mild spice only for the kids.",
+             "dropoff": "12 Example St — esky on the front porch, text Linh when there",
+             "startDate": "2026-03-02", "days": 14, "capacityPerDay": 1,
+             "helpLinks": [{"label": "Grocery delivery gift card",
+                            "url": "https://example.com/gift"}]},
+    "giftidea": {"recipient": "Priya", "occasion": "Farewell — last day Friday 28 March",
+                 "budget": "About $20 each",
+                 "note": "Priya loves hiking and good coffee. Chip in by Wednesday."},
+}
+
+IDEAS = ["Hiking socks", "Camp coffee kit", "Trail guidebook", "Insulated mug", "Head torch",
+         "Map of the Blue Mountains", "Coffee grinder", "Merino beanie", "Picnic blanket",
+         "Day pack", "Water filter", "Bean subscription", "Walking poles", "Gift voucher"]
+
+
+def make(api: httpx.Client, tool: str) -> dict[str, Any]:
+    made = dict(api.post(f"/api/{tool}", json=BOARDS[tool]).raise_for_status().json())
+    if tool == "giftidea":
+        for idea in IDEAS:
+            api.post("/api/giftidea/suggest", json={
+                "slug": made["slug"], "idea": idea,
+                "link": "https://shop.example.com/item"}).raise_for_status()
+    return made
+
+
+def spot_count(api: httpx.Client, tool: str, slug: str) -> int:
+    board = api.get(f"/api/{tool}/{slug}").raise_for_status().json()
+    if tool == "giftidea":
+        return len(board["ideas"])
+    groups = board.get("categories") or board.get("shifts") or board.get("days", [])
+    return sum(len(group["spots"]) for group in groups + board.get("tasks", []))
+
+
+@pytest.mark.parametrize("tool", list(BOARDS))
+def test_a_14_spot_board_fits_in_1400_px_on_a_phone(
+        tool: str, api: httpx.Client, open_context: Callable[..., Watched]) -> None:
+    made = make(api, tool)
+    assert spot_count(api, tool, made["slug"]) == 14
+    watched = open_context(viewport=PHONE)
+    page = watched.page
+    page.goto(f"/s/{made['slug']}")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    print(f"{tool}: 14 spots, {height} px at 390x844")
+    assert height < MOST, f"{tool}: {height} px"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Every claim form is folded away: no name box shows until a spot's button is tapped.
+    expect(page.locator("input[name='name']:visible")).to_have_count(0)
+    summaries = page.locator("details.spot-claim > summary")
+    assert summaries.count() == 14
+    summaries.nth(1).click()
+    expect(page.locator("input[name='name']:visible")).to_have_count(1)
+    expect(page.locator("details.spot-claim[open] input[name='name']")).to_be_focused()
+    # Another spot's button: that one opens, the first folds away again.
+    summaries.nth(3).click()
+    expect(page.locator("details.spot-claim[open]")).to_have_count(1)
+    expect(page.locator("input[name='name']:visible")).to_have_count(1)
+    watched.check(f"boards-{tool}-phone")
+
+
+def test_without_javascript_a_spot_opens_a_real_form(browser: Browser, server: Any,
+                                                     api: httpx.Client) -> None:
+    made = make(api, "plate")
+    context = browser.new_context(base_url=server.base_url, viewport=PHONE,
+                                  java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"/s/{made['slug']}")
+        form = spot_form(page, "c1-2")
+        expect(form).to_be_hidden()
+        spot_row(page, "c1-2").locator("summary").click()
+        expect(form).to_be_visible()
+        assert form.get_attribute("method") == "post"
+        assert form.get_attribute("action") == form.get_attribute("data-api") \
+            == "/api/plate/claim"
+        expect(form.locator("input[name='name']")).to_be_visible()
+        expect(form.locator("button[type='submit']")).to_be_visible()
+    finally:
+        context.close()
+
+
+def test_a_lost_race_says_who_won_and_offers_the_next_spot(
+        api: httpx.Client, open_context: Callable[..., Watched]) -> None:
+    made = api.post("/api/plate", json={"title": "Race", "categories": [
+        {"name": "Mains", "capacity": 2}, {"name": "Desserts", "capacity": 1}]}).json()
+    share = f"/s/{made['slug']}"
+    ann, ben = open_context(viewport=PHONE), open_context(viewport=PHONE)
+    for watched in (ann, ben):
+        watched.page.goto(share)
+    # Ben opens the first Mains spot and types; Ann takes it first.
+    form = open_spot(ben.page, "c0-1")
+    form.locator("input[name='name']").fill("Ben")
+    form.locator("input[name='dish']").fill("Curry")
+    claim(ann.page, "c0-1", name="Ann", dish="Lasagne")
+    expect(ben.page.locator(".plate-count").first).to_have_text("1 of 2 taken")
+
+    form.locator("button[type='submit']").click()
+    expect(form.get_by_role("alert")).to_have_text(
+        "Someone snapped that spot up seconds ago — pick another. Ann got there first.")
+    take = form.get_by_role("button", name="Take Mains, spot 2 instead")
+    expect(take).to_be_visible()
+    assert len(ben.problems) == 1 and "status of 409" in ben.problems[0], ben.problems
+    ben.problems.clear()
+    ben.check("boards-lost-race")
+
+    with ben.page.expect_navigation():
+        take.click()
+    mains = api.get(f"/api/plate/{made['slug']}").json()["categories"][0]["spots"]
+    assert [(spot["name"], spot["dish"]) for spot in mains] == [
+        ("Ann", "Lasagne"), ("Ben", "Curry")]
+    expect(ben.page.locator(f"button[data-secret-key$=':{'c0-2'}']")).to_be_visible()
+    ben.check("boards-lost-race-took-the-next")
+
+    # A one-spot group that fills: who won, and that nothing else in it is free.
+    form = open_spot(ben.page, "c1-1")
+    form.locator("input[name='name']").fill("Ben")
+    form.locator("input[name='dish']").fill("Pavlova")
+    api.post("/api/plate/claim", json={"slug": made["slug"], "slotId": "c1-1",
+                                       "name": "Cy", "dish": "Trifle"}).raise_for_status()
+    form.locator("button[type='submit']").click()
+    expect(form.get_by_role("alert")).to_have_text(
+        "Someone snapped that spot up seconds ago — pick another. Cy got there first.")
+    expect(form.locator(".spot-offer")).to_have_text("Every spot in Desserts is taken now.")
+    ben.problems.clear()
+    ben.check("boards-lost-race-group-full")
