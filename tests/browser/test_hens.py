@@ -24,7 +24,7 @@ def spot_form(page: Page, slot_id: str) -> Any:
 
 
 def release_button(page: Page, slot_id: str) -> Any:
-    return page.locator(f"button[data-secret-key$=':{slot_id}']")
+    return page.locator(f"button[data-post$='/unclaim'][data-secret-key$=':{slot_id}']")
 
 
 def claim(page: Page, slot_id: str, name: str, message: str = "") -> None:
