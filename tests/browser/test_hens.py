@@ -22,7 +22,7 @@ WHERE = "Bellbird Cottage, 7 Wattle Lane"
 
 
 def release_button(page: Page, slot_id: str) -> Any:
-    return page.locator(f"button[data-secret-key$=':{slot_id}']")
+    return page.locator(f"button[data-post$='/unclaim'][data-secret-key$=':{slot_id}']")
 
 
 def claim(page: Page, slot_id: str, name: str, message: str = "") -> None:
