@@ -54,14 +54,16 @@ class Race:
 
 def board(groups: str, label: str, prefix: str, extra: dict[str, str], held: str) -> Race:
     def edit(i: int) -> dict[str, Any]:
-        return {groups: [{label: "First", "capacity": 3, "was": 0},
+        # Every other edit also cuts the first group to 3 spots: refused once more are taken.
+        return {groups: [{label: "First", "capacity": 3 + 3 * (i % 2), "was": 0},
                          {label: fix(i), "capacity": 2, "was": 1},
                          {label: "Third", "capacity": 1, "was": None}]}
 
     def fits(view: View) -> bool:
         rows = view[groups]
-        whole = (len(rows), rows[0]["capacity"]) == ((2, 6) if rows[1][label] == "Second"
-                                                     else (3, 3))
+        first = rows[0]["capacity"]
+        whole = (len(rows), first) == (2, 6) if rows[1][label] == "Second" else (
+            len(rows) == 3 and first == 3 + 3 * (int(rows[1][label].split()[-1]) % 2))
         return whole and all(row["taken"] == len(names(row)) <= row["capacity"]
                              for row in rows)
 
@@ -174,9 +176,11 @@ RACES: dict[str, Race] = {
         taken=lambda view: [*view["names"]["a"], *view["names"]["b"]],
         read="/tally", prepare=qotd_today),
     "poker": Race(
-        # A new deck is refused once a card is down; "?" is in both decks.
+        # A new deck is refused once a card is down (the same deck is not new); "?" is in
+        # both decks.
         create={"team": "Squad"},
-        edit=lambda i: {"story": fix(i), "deck": "tshirt"}, shows=lambda view: view["story"],
+        edit=lambda i: {"story": fix(i), "deck": ["fib", "tshirt"][i % 2]},
+        shows=lambda view: view["story"],
         take=lambda c, i: (f"v/{c['tokens'][i]}/vote", {"card": "?"}, f"P{i}"),
         taken=lambda view: [voter["name"] for voter in view["voters"] if voter["voted"]],
         refused=r"Cards are already down for this story — start the next one, then change "
@@ -269,8 +273,10 @@ async def test_an_edit_and_the_group_together_lose_nothing(race_server: Any,
             return await client.post(f"/api/{tool}/{made['editToken']}/edit",
                                      json=race.edit(i))
 
-        takes = [asyncio.create_task(take(i)) for i in range(takers)]
+        # The edits queue up among the participation, not after it.
+        takes = [asyncio.create_task(take(i)) for i in range(takers // 2)]
         edits = [asyncio.create_task(edit(i)) for i in range(EDITS)]
+        takes += [asyncio.create_task(take(i)) for i in range(takers // 2, takers)]
         await asyncio.sleep(0)  # every task is waiting on the start line
         start.set()
         taken = await asyncio.gather(*takes)
