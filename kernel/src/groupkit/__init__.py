@@ -52,7 +52,7 @@ from .slots import (
 )
 from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
 from .tokens import find_token, issue_token, revoke_tokens, rotate_token
-from .tool import Call, Edit, Operations, Reply, Tool, stored_values
+from .tool import Call, Edit, Operations, Participation, Reply, Tool, Walkthrough, stored_values
 
 __version__ = "0.1.0"
 
@@ -76,6 +76,7 @@ __all__ = [
     "Line",
     "ObjectList",
     "Operations",
+    "Participation",
     "Raw",
     "RecordId",
     "Reply",
@@ -86,6 +87,7 @@ __all__ = [
     "StringList",
     "Text",
     "Tool",
+    "Walkthrough",
     "WholeNumber",
     "__version__",
     "bad_request",

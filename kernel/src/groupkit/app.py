@@ -14,7 +14,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from quart import Quart, Response, g, request
 from werkzeug.exceptions import HTTPException
 
-from . import api, limits, live, logs, rendered, retention, share, web
+from . import api, limits, live, logs, rendered, retention, share, times, web
 from .config import Settings
 from .errors import ApiError
 from .openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
@@ -75,7 +75,8 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
                                      *(FileSystemLoader(str(t.templates))
                                        for t in registry.tools.values())])
     app.jinja_env.autoescape = True
-    app.jinja_env.globals.update(enabled_tools=registry.tools)
+    app.jinja_env.globals.update(enabled_tools=registry.tools, next_midnight=times.next_midnight)
+    app.jinja_env.filters["local_time"] = times.local_time
     app.config["GROUPKIT_PAGES"] = web.page_environment(app, reload=not settings.production)
 
     app.url_map.converters["slug"] = api.SlugConverter

@@ -28,6 +28,7 @@ HERE = Path(__file__).parent
 def groupkit_tool() -> Tool:
     return Tool(
         name="finddate", title="Find a Date", version=__version__, plugin_api=(1, 1),
+        group="events", icon="📅",
         summary="Propose a few dates or times; everyone marks yes, if need be or no, "
                 "and the best one stands out.",
         create_schema=CreateFindDate, create=create, public_view=public_view,

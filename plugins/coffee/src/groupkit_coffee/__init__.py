@@ -45,6 +45,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="coffee", title="Coffee Roulette", version=__version__,
         plugin_api=(1, 1),
+        group="work", icon="☕",
         summary="Pair up a team for a coffee each round, with someone they haven't met "
                 "lately; everyone sees their partner on their own private page.",
         create_schema=CreateCoffee, create=create, public_view=public_view,
