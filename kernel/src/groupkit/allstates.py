@@ -214,6 +214,9 @@ class ApiParticipation:
     def get(self, path: str, **params: str) -> Any:
         return self._call("GET", f"{self.slug}/{path.format(**params)}", None)
 
+    def text(self, label: str, example: str) -> str:
+        return example
+
 
 #: One step of a walkthrough run over HTTP (a suite with its own participation driver adds
 #: the tokens it was handed to `ApiParticipation.tokens`).

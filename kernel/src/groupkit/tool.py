@@ -226,6 +226,11 @@ class Participation(Protocol):
     def get(self, path: str, **params: str) -> Any:
         """`GET /api/<tool>/{slug}/<path>` (a read operation)."""
 
+    def text(self, label: str, example: str) -> Any:
+        """A free-text value to send: `example` for the page-state suite; the security
+        suites put their payloads there instead (`label` names the field, e.g.
+        "respond.name.1"; a non-zero index marks one of several siblings)."""
+
 
 @dataclasses.dataclass(frozen=True)
 class Walkthrough:
