@@ -165,9 +165,14 @@ def test_fact_board(server: Any, api: httpx.Client, open_context: Callable[[], W
     expect(room.page.locator(".fact-notices")).to_contain_text(
         "The organiser reset Ann and their fact left the grid")
     ann.page.goto(f"/p/{token}")
-    expect(ann.page.get_by_role("heading", level=1)).to_have_text("Nothing here")
-    expected_failure(ann, 404, f"/p/{token}")
+    expect(ann.page.locator(".notice")).to_have_text(
+        "This was Ann's private link. The organiser reset it, so it no longer shows or "
+        "changes a fact.")
+    expect(ann.page.locator("#text")).to_have_count(0)
+    expect(ann.page.get_by_role("link", name="claim your name again on the guessing board")
+           ).to_have_attribute("href", share)
     ann.check("fact-private-after-reset")
+    assert api.post(f"/api/fact/p/{token}/save", json={"text": "x"}).status_code == 404
     fresh = claim(ann.page, share, "Ann")
     assert fresh != token
     expect(ann.page.locator("#text")).to_have_value("")

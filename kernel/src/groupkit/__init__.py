@@ -51,7 +51,7 @@ from .slots import (
     was_field,
 )
 from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
-from .tokens import find_token, issue_token, revoke_tokens, rotate_token
+from .tokens import find_token, issue_token, retire_tokens, revoke_tokens, rotate_token
 from .tool import Call, Edit, Operations, Participation, Reply, Tool, Walkthrough, stored_values
 
 __version__ = "0.1.0"
@@ -115,6 +115,7 @@ __all__ = [
     "release_slot",
     "remove_slot",
     "request_time",
+    "retire_tokens",
     "revoke_tokens",
     "rotate_token",
     "slot_ids",

@@ -8,6 +8,7 @@ from groupkit import Tool, hookimpl
 
 from .api import (
     PUBLIC_SCHEMA,
+    RESET_KIND,
     TOKEN_KIND,
     create,
     ops,
@@ -50,7 +51,8 @@ def groupkit_tool() -> Tool:
                 "lately; everyone sees their partner on their own private page.",
         create_schema=CreateCoffee, create=create, public_view=public_view,
         organiser_view=organiser_view, participant_view=participant_view,
-        participant_kinds=(TOKEN_KIND,), operations=ops, models=[CoffeePerson, CoffeeRound],
+        participant_kinds=(TOKEN_KIND, RESET_KIND), operations=ops,
+        models=[CoffeePerson, CoffeeRound],
         templates=HERE / "templates", static=HERE / "static",
         limits={"people": MAX_PEOPLE, "recentRounds": RECENT_ROUNDS},
         public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,

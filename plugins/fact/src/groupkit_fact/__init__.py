@@ -9,6 +9,7 @@ from groupkit import Tool, hookimpl
 from .api import (
     BOARD_SCHEMA,
     PERSON,
+    PERSON_RESET,
     create,
     export,
     ops,
@@ -57,7 +58,7 @@ def groupkit_tool() -> Tool:
                 "who wrote which, then you reveal the answers.",
         create_schema=CreateFact, create=create, public_view=public_view,
         organiser_view=organiser_view, export=export, participant_view=participant_view,
-        participant_kinds=(PERSON,), operations=ops, models=[Person],
+        participant_kinds=(PERSON, PERSON_RESET), operations=ops, models=[Person],
         templates=HERE / "templates", static=HERE / "static",
         limits={"names": MAX_NAMES, "factCharacters": FACT_LIMIT},
         public_schema=BOARD_SCHEMA, description=DESCRIPTION,
