@@ -22,6 +22,9 @@ from typing import Any
 
 import httpx
 
+from groupkit._config import Settings
+from groupkit._plugins import load_tools
+
 Fill = Callable[[str], str]
 
 #: Reply keys that carry a credential meant for one person only.
@@ -168,6 +171,10 @@ class Session:
 
     def participant(self, path: str, token: str, body: Any = None) -> Any:
         return self._call("POST", path, body, token=token)
+
+    def text(self, label: str, example: str) -> Free:
+        """A declared walkthrough's free-text field: filled like any other `Free`."""
+        return Free(label, fallback=example)
 
     def read(self) -> Any:
         """The public read, `GET /api/<tool>/{slug}`."""
@@ -368,14 +375,6 @@ def _poker(s: Session) -> None:
         s.participant("v/{token}/vote", token, {"card": cards[index + 1]})
 
 
-def _finddate(s: Session) -> None:
-    slots = [slot["id"] for slot in s.read()["slots"]]
-    for index in range(2):
-        s.public("respond", {"name": Free(f"respond.name.{index}"), "answers": [
-            {"slotId": slots[0], "answer": "yes"}, {"slotId": slots[1], "answer": "maybe"}]})
-    s.organiser("choose", {"slotId": slots[0]})
-
-
 def _sweeps(s: Session) -> None:
     s.organiser("redraw")
 
@@ -388,7 +387,7 @@ def _teams(s: Session) -> None:
 #: a placeholder in every free-text field.
 SCENARIOS: dict[str, Callable[[Session], None]] = {
     "baby": _baby, "bracket": _bracket, "card": _card, "coffee": _coffee, "fact": _fact,
-    "finddate": _finddate, "giftidea": _giftidea, "hens": _hens, "kringle": _kringle,
+    "giftidea": _giftidea, "hens": _hens, "kringle": _kringle,
     "kudos": _kudos, "meal": _meal, "plate": _plate, "poker": _poker, "poll": _poll,
     "pulse": _pulse, "qotd": _qotd, "recipe": _recipe, "registry": _registry,
     "roles": _roles, "roster": _roster, "sweeps": _sweeps, "teams": _teams,
@@ -413,3 +412,10 @@ REVEALS: dict[str, Callable[[Session], None]] = {
     "fact": _reveal_fact, "poker": _reveal_poker, "baby": _reveal_baby,
 }
 
+# Tools that declare a `Walkthrough` (third-party plugins such as Find a Date) take part
+# through it; their free-text fields (`Participation.text`) are filled like the others.
+for _tool in load_tools(Settings()).tools.values():
+    if _tool.walkthrough is not None:
+        SCENARIOS.setdefault(_tool.name, _tool.walkthrough.take_part)
+        if _tool.walkthrough.reveal is not None:
+            REVEALS.setdefault(_tool.name, _tool.walkthrough.reveal)

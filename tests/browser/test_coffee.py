@@ -137,9 +137,15 @@ def test_coffee_rounds_claims_and_reset(server: Any, api: httpx.Client,
             "button", name="Reset").click()
     expect(page.locator("#coffee-claims .lede")).to_have_text("1 of 5 claimed their name so far.")
     organiser.check("coffee-organiser-after-reset")
-    expect(ann.page.get_by_role("heading", level=1)).to_have_text("Nothing here")
-    refused(ann, 404)
+    # Her open page says what happened and how to claim again, never her partner.
+    partner = ann.page.locator("#coffee-partner")
+    expect(partner).to_contain_text("This link was reset")
+    for name in seen[-1]:
+        expect(partner).not_to_contain_text(name)
+    expect(partner.get_by_role("link", name="claim your name again on the team page")
+           ).to_have_attribute("href", share)
     ann.check("coffee-private-after-reset")
+    assert api.get(f"/api/coffee/p/{token}").status_code == 404  # the JSON read is gone
     ann.page.goto(share)
     claim(ann.page, "Ann Archer")
     ann.page.wait_for_url(re.compile(r"/p/[^/?]+$"))

@@ -165,10 +165,43 @@ def test_fact_board(server: Any, api: httpx.Client, open_context: Callable[[], W
     expect(room.page.locator(".fact-notices")).to_contain_text(
         "The organiser reset Ann and their fact left the grid")
     ann.page.goto(f"/p/{token}")
-    expect(ann.page.get_by_role("heading", level=1)).to_have_text("Nothing here")
-    expected_failure(ann, 404, f"/p/{token}")
+    expect(ann.page.locator(".notice")).to_have_text(
+        "This was Ann's private link. The organiser reset it, so it no longer shows or "
+        "changes a fact.")
+    expect(ann.page.locator("#text")).to_have_count(0)
+    expect(ann.page.get_by_role("link", name="claim your name again on the guessing board")
+           ).to_have_attribute("href", share)
     ann.check("fact-private-after-reset")
+    assert api.post(f"/api/fact/p/{token}/save", json={"text": "x"}).status_code == 404
     fresh = claim(ann.page, share, "Ann")
     assert fresh != token
     expect(ann.page.locator("#text")).to_have_value("")
     ann.check("fact-private-reclaimed")
+
+
+def test_after_the_reveal_nothing_is_left_to_claim_or_change(
+        api: httpx.Client, open_context: Callable[[], Watched]) -> None:
+    """Once the answers are out the share page offers no claim form and the guesses are
+    final (disabled), still showing what this browser guessed."""
+    made = api.post("/api/fact", json={"title": "Offsite", "prompt": "A fact about you",
+                                       "names": ["Ann", "Bo", "Cy"]}).raise_for_status().json()
+    slug, edit = made["slug"], made["editToken"]
+    for name, text in (("Ann", "I sailed to Tonga"), ("Bo", "I keep bees")):
+        token = api.post("/api/fact/claim", json={"slug": slug, "name": name}).json()["token"]
+        api.post(f"/api/fact/p/{token}/save", json={"text": text}).raise_for_status()
+    api.post(f"/api/fact/{edit}/show", json={}).raise_for_status()
+    watched = open_context()
+    page = watched.page
+    page.goto(f"/s/{slug}")
+    expect(page.locator("form[data-api='/api/fact/claim']")).to_have_count(1)
+    page.locator("select[data-fact-guess]").first.select_option("Ann")
+    api.post(f"/api/fact/{edit}/reveal", json={"reveal": True}).raise_for_status()
+    page.reload()
+    expect(page.locator("table.fact-answers tbody tr")).to_have_count(3)
+    expect(page.locator("form[data-api='/api/fact/claim']")).to_have_count(0)
+    guesses = page.locator("select[data-fact-guess]")
+    expect(guesses).to_have_count(2)
+    for index in range(2):
+        expect(guesses.nth(index)).to_be_disabled()
+    expect(page.get_by_text("The answers are out, so guesses are final.")).to_be_visible()
+    watched.check("fact-public-revealed-final")

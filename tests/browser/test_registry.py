@@ -70,7 +70,8 @@ def test_registry_create_claim_chip_in_and_organise(
     payment_box = page.locator(".registry-payment").inner_text()
     for value in PRIVATE:
         assert value in payment_box
-    assert page.locator(".van a.part.open").count() == 126
+    assert page.locator(".van .part.open").count() == 126
+    assert page.locator(".van a.part").count() == 0  # nothing claimed, nothing to link to
     couple.check("registry-organiser-new")
     stored = api.post(f"/api/registry/{edit_token}/export").raise_for_status().json()
     assert stored["data"]["payment"] == PAYMENT

@@ -114,6 +114,14 @@ def test_roles_game(server: Any, api: httpx.Client, open_context: Callable[[], W
     mine = ann.page.locator("[data-roles-mine]")
     expect(mine).to_be_visible()
     assert mine.locator("a").get_attribute("href") == f"/p/{token}"
+    # Joined already: no join form, unless someone else on this device asks for it.
+    join_form = ann.page.locator("form[data-api='/api/roles/claim']")
+    expect(join_form).to_be_hidden()
+    another = mine.get_by_role("button", name="Someone else joining on this device?")
+    another.click()
+    expect(join_form).to_be_visible()
+    expect(ann.page.locator("#name")).to_be_focused()
+    expect(another).to_be_hidden()
     with ann.page.expect_navigation():
         mine.get_by_role("link", name="Open your role").click()
     expect(ann.page.locator(".roles-role")).to_have_text(role)

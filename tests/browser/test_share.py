@@ -200,16 +200,7 @@ def test_home_create_and_share_sheet_pass_axe_on_a_phone(
     assert (background == "rgb(20, 23, 29)") == (scheme == "dark"), background
 
 
-@pytest.mark.parametrize("tool", sorted(EXAMPLES))
-def test_every_tool_passes_axe_on_a_phone_light_and_dark(
-        api: httpx.Client, phone: Callable[..., Watched], tool: str) -> None:
-    """Each installed tool's public and organiser pages for its example instance."""
-    slug, edit = create(api, tool)
-    for scheme in ("light", "dark"):
-        watched = phone(scheme)
-        for kind, path in (("public", f"/s/{slug}"), ("organiser", f"/e/{edit}")):
-            watched.page.goto(path)
-            looks_right(watched, f"phone-{tool}-{kind}-{scheme}")
+# Every tool's pages in every state, on two phones, light and dark: test_all_states.py.
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -52,8 +52,17 @@ from ._slots import (
 )
 from ._storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
 from ._times import read_day, read_hours, written_time
-from ._tokens import find_token, issue_token, revoke_tokens, rotate_token
-from ._tool import Call, Edit, Operations, Reply, Tool, stored_values
+from ._tokens import find_token, issue_token, retire_tokens, revoke_tokens, rotate_token
+from ._tool import (
+    Call,
+    Edit,
+    Operations,
+    Participation,
+    Reply,
+    Tool,
+    Walkthrough,
+    stored_values,
+)
 from ._webhooks import ChatRitual, ChatTime, chat_operations, post_to_chat
 from .hookspecs import PLUGIN_API_VERSION, hookimpl
 
@@ -82,6 +91,7 @@ __all__ = [
     "Line",
     "ObjectList",
     "Operations",
+    "Participation",
     "Raw",
     "RecordId",
     "Reply",
@@ -92,6 +102,7 @@ __all__ = [
     "StringList",
     "Text",
     "Tool",
+    "Walkthrough",
     "WholeNumber",
     "__version__",
     "bad_request",
@@ -124,6 +135,7 @@ __all__ = [
     "release_slot",
     "remove_slot",
     "request_time",
+    "retire_tokens",
     "revoke_tokens",
     "rotate_token",
     "slot_feed_operations",

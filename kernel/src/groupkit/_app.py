@@ -19,6 +19,7 @@ from . import _feeds as feeds
 from . import _limits as limits
 from . import _live as live
 from . import _logs as logs
+from . import _moments as times
 from . import _rendered as rendered
 from . import _retention as retention
 from . import _share as share
@@ -87,7 +88,8 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
                                      *(FileSystemLoader(str(t.templates))
                                        for t in registry.tools.values())])
     app.jinja_env.autoescape = True
-    app.jinja_env.globals.update(enabled_tools=registry.tools)
+    app.jinja_env.globals.update(enabled_tools=registry.tools, next_midnight=times.next_midnight)
+    app.jinja_env.filters["local_time"] = times.local_time
     app.config["GROUPKIT_PAGES"] = web.page_environment(app, reload=not settings.production)
 
     app.url_map.converters["slug"] = api.SlugConverter

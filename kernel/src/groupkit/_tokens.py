@@ -25,6 +25,15 @@ def revoke_tokens(instance: Instance, kind: str, ref: str | None = None) -> int:
     return int(query.execute())
 
 
+def retire_tokens(instance: Instance, kind: str, ref: str, retired_kind: str) -> int:
+    """Turn the tokens of `kind` for `ref` into `retired_kind` ones: the old links stop
+    opening the person's page, but a participant view that accepts `retired_kind` can still
+    say what happened (a reset) and how to get a fresh link, instead of a dead end."""
+    return int(Credential.update(kind=retired_kind, plain=None).where(
+        (Credential.instance == instance) & (Credential.kind == kind)
+        & (Credential.ref == str(ref))).execute())
+
+
 def rotate_token(instance: Instance, kind: str, ref: str, *, keep_plain: bool = False) -> str:
     """Revoke every token of (kind, ref) and issue a new one: a reset link kills the old."""
     revoke_tokens(instance, kind, ref)

@@ -12,7 +12,7 @@ import dataclasses
 import datetime as dt
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import marshmallow as ma
 import peewee as pw
@@ -210,6 +210,54 @@ def store_changes(instance: Instance, changes: Mapping[str, Any]) -> None:
     instance.data = {**(instance.data or {}), **rest}
 
 
+class Participation(Protocol):
+    """What a `Walkthrough` drives: the tool's JSON API on one instance of its `example`.
+    Each call asserts success and answers the reply's JSON; participant tokens in replies
+    are noted, so their `/p/{token}` pages can be visited."""
+
+    def public(self, path: str, body: dict[str, Any]) -> Any:
+        """`POST /api/<tool>/<path>` with the instance's slug added to the body."""
+
+    def organiser(self, path: str, body: Any = None) -> Any:
+        """`POST /api/<tool>/{editToken}/<path>`."""
+
+    def participant(self, path: str, token: str, body: Any = None) -> Any:
+        """`POST /api/<tool>/<path>` with `{token}` in the path filled in."""
+
+    def read(self) -> Any:
+        """`GET /api/<tool>/{slug}`: the public view."""
+
+    def get(self, path: str, **params: str) -> Any:
+        """`GET /api/<tool>/{slug}/<path>` (a read operation)."""
+
+    def text(self, label: str, example: str) -> Any:
+        """A free-text value to send: `example` for the page-state suite; the security
+        suites put their payloads there instead (`label` names the field, e.g.
+        "respond.name.1"; a non-zero index marks one of several siblings)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Walkthrough:
+    """How an instance of the tool's `example` reaches each page state, for the kit's
+    all-states browser suite (`groupkit.allstates`) and cross-tool suites: `take_part`
+    makes the calls of ordinary participation (issuing at least one participant token when
+    the tool has a private page); `reveal`, where the tool has one, the organiser's step that
+    shows what participation kept back (a reveal, a close, a result)."""
+
+    take_part: Callable[[Participation], None]
+    reveal: Callable[[Participation], None] | None = None
+
+
+#: Home page groups a tool may name in `Tool.group`, in the order the home page shows them.
+GROUPS: Mapping[str, str] = {
+    "work": "Work team",
+    "celebrations": "Celebrations and gifts",
+    "events": "Events and sign-ups",
+    "games": "Games and draws",
+    "other": "More tools",
+}
+
+
 @dataclasses.dataclass
 class Tool:
     """A tool plugin's whole declaration, returned by its `groupkit_tool` hook.
@@ -256,6 +304,11 @@ class Tool:
     example:    a valid create body: the OpenAPI example, and what the shared contract
                 tests create every installed tool with.
     edit:       what the organiser may change after creation (`Edit`); None: nothing.
+    group:      the home page group, a key of `GROUPS` ("work", "celebrations", "events",
+                "games"); default "other".
+    icon:       one emoji (or a short symbol) shown beside the title on the home page.
+    walkthrough: how an instance of `example` reaches each page state (`Walkthrough`),
+                for the all-states browser suite; None: only the pages creation makes.
     """
 
     name: str
@@ -292,6 +345,9 @@ class Tool:
     #: Optional: private calendar subscription feeds (`groupkit.FeedSource`, made by
     #: `slot_feed_operations` or `participant_feed_operations`; see feeds.py).
     feed: FeedSource | None = None
+    group: str = "other"
+    icon: str = ""
+    walkthrough: Walkthrough | None = None
 
     def export_of(self, instance: Instance) -> dict[str, Any]:
         return (self.export or self.organiser_view)(instance)

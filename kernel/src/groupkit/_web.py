@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 import jinja2
@@ -18,7 +19,7 @@ from ._errors import ApiError
 from ._rendered import Rendered, respond
 from ._storage import Instance
 from ._tokens import lookup_token
-from ._tool import Tool
+from ._tool import GROUPS, Tool
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -82,8 +83,19 @@ async def not_found_page() -> Response:
     return await page("groupkit/not_found.html", 404)
 
 
+def home_groups(installed: Iterable[Tool]) -> list[dict[str, Any]]:
+    """The home page's sections: tools by occasion (`Tool.group`, in `GROUPS` order; an
+    unknown group counts as "other"), each sorted by title."""
+    grouped: dict[str, list[Tool]] = {}
+    for tool in installed:
+        grouped.setdefault(tool.group if tool.group in GROUPS else "other", []).append(tool)
+    return [{"key": key, "title": title,
+             "tools": sorted(grouped[key], key=lambda tool: tool.title.casefold())}
+            for key, title in GROUPS.items() if key in grouped]
+
+
 async def home() -> Response:
-    return await page("groupkit/home.html", tools=list(tools().values()))
+    return await page("groupkit/home.html", groups=home_groups(tools().values()))
 
 
 async def create_page(tool_name: str) -> Response:

@@ -135,3 +135,21 @@ async def test_private_pages_are_not_cached_or_indexed(client: Any) -> None:
     assert response.headers["Cache-Control"] == "no-store"
     assert "noindex" in response.headers["X-Robots-Tag"]
     assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+async def test_a_reset_link_says_so_and_names_no_partner(client: Any) -> None:
+    """The old link of a reset person is no dead end: it says it was reset and where to
+    claim again, and shows nobody's partner; its JSON read is gone."""
+    made, tokens = await busy_team(client)
+    old = tokens["Ann Archer"]
+    partners = [partner["name"] for partner in
+                (await (await client.get(f"/api/coffee/p/{old}")).get_json())["partners"]]
+    assert partners
+    await client.post(f"/api/coffee/{made['editToken']}/reset", json={"name": "Ann Archer"})
+    response = await client.get(f"/p/{old}")
+    assert response.status_code == 200
+    page = await response.get_data(as_text=True)
+    assert "This link was reset" in page and f'href="http://localhost/s/{made["slug"]}"' in page
+    for name in partners:
+        assert name not in page
+    assert (await client.get(f"/api/coffee/p/{old}")).status_code == 404

@@ -227,15 +227,17 @@ async def test_draw_needs_the_edit_token(client: Any, team: dict[str, str], toke
 
 # --- reset ---------------------------------------------------------------------------------
 
-async def test_reset_kills_the_link_and_reclaim_gets_a_fresh_one(client: Any,
-                                                                  team: dict[str, str]) -> None:
+async def test_reset_retires_the_link_and_reclaim_gets_a_fresh_one(
+        client: Any, team: dict[str, str]) -> None:
     slug, edit = team["slug"], team["editToken"]
     old = await token_for(client, slug, "Bo Bramble")
     await draw(client, edit)
     partners = (await private(client, old))["partners"]
     response = await client.post(f"/api/coffee/{edit}/reset", json={"name": " bo BRAMBLE"})
     assert await response.get_json() == {"ok": True, "reset": True}
-    assert (await client.get(f"/p/{old}")).status_code == 404
+    page = await client.get(f"/p/{old}")  # says it was reset, shows no partner
+    assert page.status_code == 200
+    assert "This link was reset" in await page.get_data(as_text=True)
     response = await client.get(f"/api/coffee/p/{old}")
     assert response.status_code == 404 and await response.get_json() == NOT_FOUND
     assert (await export(client, edit))["people"][1] == {

@@ -130,7 +130,7 @@ async def test_save_with_an_unknown_token_is_404(board: Any, token: str) -> None
 
 # --- reset --------------------------------------------------------------------------------
 
-async def test_reset_wipes_the_fact_and_replaces_the_link(board: Any) -> None:
+async def test_reset_wipes_the_fact_and_retires_the_link(board: Any) -> None:
     old = await board.write("Ann", "I can juggle.")
     await board.write("Bo", "I hate cheese.")
     await board.done("show")
@@ -145,7 +145,11 @@ async def test_reset_wipes_the_fact_and_replaces_the_link(board: Any) -> None:
     people = (await board.export())["people"]
     assert people[0] == {"name": "Ann", "claimed": False}
     assert await (await board.save(old, "Still me")).get_json() == NOT_FOUND
-    await board.page(f"/p/{old}", 404)
+    # The old link is no dead end: it says it was reset and where to claim again.
+    gone = await board.page(f"/p/{old}")
+    assert "This was Ann's private link. The organiser reset it" in gone
+    assert "I can juggle." not in gone and "Still me" not in gone
+    assert f'href="http://localhost/s/{board.slug}"' in gone
     fresh = await board.token("Ann")
     assert fresh != old
     page = await board.page(f"/p/{fresh}")

@@ -133,7 +133,10 @@ async def test_organiser_page(h: Any, client: Any, registry: dict[str, str]) -> 
     assert {"reference": fuel["reference"], "paid": False} in bodies
     assert {"reference": part["reference"]} in bodies
     assert f'data-post="/api/registry/{edit}/release"' in text
-    assert [a["href"] for a in regions(text)][53] == "#row-p054"
+    # Only a claimed part links to its claim; an open part is only a picture there.
+    assert [(a["href"], a["data-equivalent"]) for a in regions(text)] == [
+        ("#row-p054", "row-p054")]
+    assert text.count('<g role="img" class="part open') == 125
     assert 'id="row-p054"' in text
     assert_no_inline_code(text)
     # What the buttons post really works.

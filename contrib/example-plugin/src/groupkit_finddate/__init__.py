@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl, participant_feed_operations
+from groupkit import Participation, Tool, Walkthrough, hookimpl, participant_feed_operations
 
 from .api import (
     EDIT,
@@ -25,10 +25,25 @@ __version__ = "0.1.0"
 HERE = Path(__file__).parent
 
 
+def take_part(api: Participation) -> None:
+    """Two people answer; the all-states suite then shows the grid and their pages."""
+    slots = [slot["id"] for slot in api.read()["slots"]]
+    for index, name in enumerate(("Ann", "Bo")):
+        api.public("respond", {"name": api.text(f"respond.name.{index}", name), "answers": [
+            {"slotId": slots[0], "answer": "yes"}, {"slotId": slots[1], "answer": "maybe"}]})
+
+
+def choose(api: Participation) -> None:
+    """The organiser settles on the best date: the pages after the choice."""
+    api.organiser("choose", {"slotId": api.read()["best"]})
+
+
 @hookimpl
 def groupkit_tool() -> Tool:
     return Tool(
         name="finddate", title="Find a Date", version=__version__, plugin_api=(1, 1),
+        group="events", icon="📅",
+        walkthrough=Walkthrough(take_part=take_part, reveal=choose),
         summary="Propose a few dates or times; everyone marks yes, if need be or no, "
                 "and the best one stands out.",
         create_schema=CreateFindDate, create=create, public_view=public_view,

@@ -9,6 +9,7 @@ from groupkit import Tool, chat_operations, hookimpl
 from .api import (
     EDIT,
     PUBLIC_SCHEMA,
+    RESET_KIND,
     TOKEN_KIND,
     create,
     ops,
@@ -50,11 +51,12 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="coffee", title="Coffee Roulette", version=__version__,
         plugin_api=(1, 1),
+        group="work", icon="☕",
         summary="Pair up a team for a coffee each round, with someone they haven't met "
                 "lately; everyone sees their partner on their own private page.",
         create_schema=CreateCoffee, create=create, public_view=public_view,
         organiser_view=organiser_view, participant_view=participant_view,
-        participant_kinds=(TOKEN_KIND,), operations=ops, edit=EDIT,
+        participant_kinds=(TOKEN_KIND, RESET_KIND), operations=ops, edit=EDIT,
         models=[CoffeePerson, CoffeeRound], migrations=MIGRATIONS,
         templates=HERE / "templates", static=HERE / "static",
         limits={"people": MAX_PEOPLE, "recentRounds": RECENT_ROUNDS},

@@ -20,6 +20,7 @@ from groupkit import (
     conflict,
     issue_token,
     not_found,
+    retire_tokens,
     revoke_tokens,
 )
 
@@ -32,6 +33,8 @@ ops = Operations()
 
 #: The credential kind of a person's private link (`ref` is their `CoffeePerson.id`).
 TOKEN_KIND = "member"
+#: A link the organiser reset: it opens a page that says so, and nothing else.
+RESET_KIND = "member-reset"
 
 NOT_ON_LIST = "That name isn't on this team's list."
 ALREADY_CLAIMED = ("That name's already been claimed. If it's yours, ask the organiser to "
@@ -118,7 +121,11 @@ def private_view(instance: Instance, person: CoffeePerson) -> dict[str, Any]:
 
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
-    return private_view(instance, _owner(instance, credential))
+    person = _owner(instance, credential)
+    if credential.kind == RESET_KIND:
+        # No partners: whoever holds the old link learns only that it was reset.
+        return {**_about(instance), "name": person.name, "reset": True, "partners": []}
+    return private_view(instance, person)
 
 
 # --- documents ----------------------------------------------------------------------------
@@ -220,13 +227,14 @@ def draw(call: Call) -> dict[str, Any]:
 @ops.organiser("reset", body=NameBody, returns=RESET_REPLY, errors={
     404: f"Unknown editToken, or the name is blank or not on the list: `{NOT_ON_LIST}`"},
     description="For a lost link or a name claimed by the wrong person: the private link "
-                "stops working at once and the name can be claimed again, which issues a "
+                "stops showing the partner at once (it says it was reset and how to claim "
+                "again) and the name can be claimed again, which issues a "
                 "fresh link. The person stays in the rounds (same partner this round). "
                 "Resetting an unclaimed name changes nothing and answers `reset: false`.")
 def reset(call: Call) -> dict[str, Any]:
     """Reset one person so their name can be claimed again."""
     person = _named(call.instance, call.data["name"])
-    revoke_tokens(call.instance, TOKEN_KIND, str(person.id))
+    retire_tokens(call.instance, TOKEN_KIND, str(person.id), RESET_KIND)
     CoffeePerson.update(claimed_at=None).where(CoffeePerson.id == person.id).execute()
     return {"ok": True, "reset": person.claimed_at is not None}
 

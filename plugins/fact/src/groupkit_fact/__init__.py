@@ -10,6 +10,7 @@ from .api import (
     BOARD_SCHEMA,
     EDIT,
     PERSON,
+    PERSON_RESET,
     create,
     export,
     ops,
@@ -57,11 +58,12 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="fact", title="Fact Matcher", version=__version__,
         plugin_api=(1, 1),
+        group="games", icon="🧩",
         summary="An icebreaker: everyone sends in a fact about themselves, the room guesses "
                 "who wrote which, then you reveal the answers.",
         create_schema=CreateFact, create=create, public_view=public_view,
         organiser_view=organiser_view, export=export, participant_view=participant_view,
-        participant_kinds=(PERSON,), operations=ops, edit=EDIT, models=[Person],
+        participant_kinds=(PERSON, PERSON_RESET), operations=ops, edit=EDIT, models=[Person],
         templates=HERE / "templates", static=HERE / "static",
         limits={"names": MAX_NAMES, "factCharacters": FACT_LIMIT},
         public_schema=BOARD_SCHEMA, description=DESCRIPTION,

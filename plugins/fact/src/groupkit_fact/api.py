@@ -25,6 +25,7 @@ from groupkit import (
     conflict,
     issue_token,
     not_found,
+    retire_tokens,
     revoke_tokens,
     rotate_token,
     text_key,
@@ -36,6 +37,8 @@ from .schema import DEFAULT_PROMPT, FACT_LIMIT, NAME_LIMIT, NO_FACT, NameBody, R
 ops = Operations()
 
 PERSON = "fact-name"
+#: A link the organiser reset: it opens a page that says so, and nothing else.
+PERSON_RESET = "fact-name-reset"
 DEFAULT_HEADING = "Fact Matcher"
 NOT_ON_LIST = "That name isn't on this list."
 TAKEN = "That name's already been taken. If it's you, ask the organiser to reset it."
@@ -165,6 +168,9 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
     if person is None:
         raise not_found()
     data = instance.data
+    if credential.kind == PERSON_RESET:
+        return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
+                "name": person.name, "reset": True}
     shown = shown_facts(instance, [person]).get(str(person.id), {})
     return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
             "prompt": data["prompt"], "note": data["note"], "revealed": data["revealed"],
@@ -229,7 +235,7 @@ def save(call: Call) -> dict[str, Any]:
 @ops.organiser("reset", body=NameBody, returns=OK_REPLY, errors={
     404: f"Name blank or not on the list (C({NAME_LIMIT}), ignoring case): `{NOT_ON_LIST}`"},
     description="The name becomes unclaimed and its fact is wiped; its private link is "
-                "replaced, so the old link stops working, and the person claims the name "
+                "retired, so the old link only says it was reset, and the person claims the name "
                 "again for a fresh one. Resetting an unclaimed name is allowed.")
 def reset(call: Call) -> dict[str, Any]:
     """Reset one name."""
@@ -245,7 +251,8 @@ def reset(call: Call) -> dict[str, Any]:
     person.claimed, person.fact, person.saved = None, "", None
     person.fact_id = new_fact_id()
     person.save(only=[Person.claimed, Person.fact, Person.saved, Person.fact_id])
-    rotate_token(instance, PERSON, str(person.id))
+    # The old link now opens a page that says it was reset, and nothing else.
+    retire_tokens(instance, PERSON, str(person.id), PERSON_RESET)
     return {"ok": True}
 
 

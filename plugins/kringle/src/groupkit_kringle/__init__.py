@@ -75,6 +75,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="kringle", title="Kris Kringle", version=__version__,
         plugin_api=(1, 1),
+        group="celebrations", icon="🎁",
         summary="A Secret Santa draw in one loop: everyone claims their name and sees only "
                 "who they're buying for.",
         create_schema=CreateKringle, create=create, public_view=public_view,

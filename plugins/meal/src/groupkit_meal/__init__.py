@@ -31,6 +31,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="meal", title="Meal Train", version=__version__,
         plugin_api=(1, 1),
+        group="events", icon="🍲",
         summary="Days on which friends sign up to cook for someone who needs it, "
                 "plus other jobs and useful links.",
         create_schema=CreateMeal, create=create, title_of=title_of, public_view=public_view,

@@ -58,6 +58,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="poll", title="Group Vote", version=__version__,
         plugin_api=(1, 1),
+        group="events", icon="🗳️",
         summary="A quick vote on a few options: single, multiple or ranked choice, open or "
                 "secret ballot, results live as people vote or kept until it closes.",
         create_schema=CreatePoll, create=create, title_of=lambda data: data["question"],

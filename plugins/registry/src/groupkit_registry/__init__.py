@@ -30,6 +30,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="registry", title="Pixel Gift Registry", version=__version__,
         plugin_api=(1, 1),
+        group="celebrations", icon="🎀",
         summary="A wedding registry drawn as a pixel-art campervan: guests build it one "
                 "part at a time, and chip in to the fuel fund.",
         create_schema=CreateRegistry, create=create, title_of=title_of,

@@ -30,6 +30,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="roster", title="Volunteer Roster", version=__version__,
         plugin_api=(1, 1),
+        group="events", icon="📋",
         summary="Timed shifts with a few spots each: volunteers put their names down, "
                 "the coordinator gets the list.",
         create_schema=CreateRoster, create=create, public_view=public_view,

@@ -108,6 +108,17 @@
       if (reply.ok && reply.data.held) {
         box.querySelector("[data-roles-mine-link]").href = "/p/" + encodeURIComponent(token);
         box.hidden = false;
+        /* Joined already: the join form is for someone else on this device, on request. */
+        var form = document.querySelector("form[data-api='/api/roles/claim']");
+        var another = box.querySelector("[data-roles-another]");
+        if (form && another) {
+          form.hidden = true;
+          another.addEventListener("click", function () {
+            form.hidden = false;
+            another.hidden = true;
+            form.querySelector("input[name='name']").focus();
+          });
+        }
       } else if (reply.ok) {
         localStorage.removeItem(box.dataset.rolesMine);
       }
