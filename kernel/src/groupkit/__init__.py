@@ -50,7 +50,16 @@ from .slots import (
     spot_board,
     was_field,
 )
-from .storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
+from .storage import (
+    BaseModel,
+    Credential,
+    Instance,
+    JsonField,
+    lock_instance,
+    prepared_rows,
+    run_prepared,
+    utcnow,
+)
 from .tokens import find_token, issue_token, revoke_tokens, rotate_token
 from .tool import Call, Edit, Operations, Reply, Tool, stored_values
 
@@ -109,12 +118,14 @@ __all__ = [
     "local_date",
     "lock_instance",
     "not_found",
+    "prepared_rows",
     "regroup_slots",
     "release_slot",
     "remove_slot",
     "request_time",
     "revoke_tokens",
     "rotate_token",
+    "run_prepared",
     "slot_ids",
     "spot_board",
     "stored_values",
