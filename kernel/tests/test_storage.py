@@ -11,7 +11,15 @@ import demo_plugin
 from groupkit._app import migrate
 from groupkit._config import Settings
 from groupkit._plugins import load_tools
-from groupkit._storage import MigrationRecord, Storage, open_database
+from groupkit._storage import (
+    Credential,
+    Instance,
+    MigrationRecord,
+    Storage,
+    open_database,
+    prepared_rows,
+    run_prepared,
+)
 
 
 def test_only_sqlite_files_and_postgresql_urls() -> None:
@@ -70,5 +78,62 @@ def test_concurrent_migrations_run_each_step_once(database_url: str) -> None:
         applied = sorted(name for result in results for names in result.values()
                          for name in names)
         assert applied == ["0001_initial", "0001_initial", "0002_chat_webhooks"]
+    finally:
+        storage.close()
+
+
+def _with_tables(database_url: str) -> Storage:
+    storage = Storage(open_database(database_url, 2), 2)
+    storage.bind()
+    migrate(storage, load_tools(Settings(), [demo_plugin], entry_points=False))
+    return storage
+
+
+def test_quick_save_writes_what_peewee_writes(database_url: str) -> None:
+    """Inserts and updates by key take a statement written once; the rows, keys, defaults,
+    JSON, foreign keys and `only=` saves come out as peewee's own path leaves them."""
+    storage = _with_tables(database_url)
+
+    def work() -> dict[str, Any]:
+        made = Instance.create(tool="demo", slug="quick-save-slug-0001", edit_digest="d1",
+                               data={"a": [1, "é"]})
+        assert made.id is not None and not made.dirty_fields
+        claim = Credential.create(instance=made, kind="k", digest="x1", ref="r")
+        made.title, made.data, made.version = "New", {"b": 2}, 7
+        assert made.save(only=[Instance.data]) == 1
+        stored = Instance.get_by_id(made.id)
+        assert (stored.title, stored.data, stored.version) == ("", {"b": 2}, 0)
+        assert made.save() == 1
+        stored = Instance.get_by_id(made.id)
+        again = Credential.get_by_id(claim.id)
+        return {"row": (stored.title, stored.data, stored.version, stored.slug),
+                "created": stored.created is not None, "fk": again.instance_id == made.id,
+                "gone": Instance(id=made.id + 1000, tool="x", slug="s", edit_digest="e",
+                                 title="").save()}
+
+    try:
+        found = storage.run_sync(work)
+        assert found == {"row": ("New", {"b": 2}, 7, "quick-save-slug-0001"),
+                         "created": True, "fk": True, "gone": 0}
+    finally:
+        storage.close()
+
+
+def test_prepared_statements_check_their_parameters(database_url: str) -> None:
+    storage = _with_tables(database_url)
+
+    def work() -> tuple[list[str], int, int]:
+        made = Instance.create(tool="demo", slug="prepared-slug-00001", edit_digest="d2")
+        rows = prepared_rows(Instance, "test.by-slug", lambda: Instance.select().where(
+            Instance.slug == "prepared-slug-00001"), ("prepared-slug-00001",))
+        bumped = run_prepared("test.bump", lambda: Instance.update(
+            version=Instance.version + 5).where(Instance.id == made.id), (5, made.id))
+        with pytest.raises(ValueError):
+            run_prepared("test.wrong", lambda: Instance.update(version=999).where(
+                Instance.id == made.id), (made.id, 999))
+        return [row.slug for row in rows], bumped.rowcount, Instance.get_by_id(made.id).version
+
+    try:
+        assert storage.run_sync(work) == (["prepared-slug-00001"], 1, 5)
     finally:
         storage.close()

@@ -50,7 +50,16 @@ from ._slots import (
     spot_board,
     was_field,
 )
-from ._storage import BaseModel, Credential, Instance, JsonField, lock_instance, utcnow
+from ._storage import (
+    BaseModel,
+    Credential,
+    Instance,
+    JsonField,
+    lock_instance,
+    prepared_rows,
+    run_prepared,
+    utcnow,
+)
 from ._times import read_day, read_hours, written_time
 from ._tokens import find_token, issue_token, retire_tokens, revoke_tokens, rotate_token
 from ._tool import (
@@ -129,6 +138,7 @@ __all__ = [
     "not_found",
     "participant_feed_operations",
     "post_to_chat",
+    "prepared_rows",
     "read_day",
     "read_hours",
     "regroup_slots",
@@ -138,6 +148,7 @@ __all__ = [
     "retire_tokens",
     "revoke_tokens",
     "rotate_token",
+    "run_prepared",
     "slot_feed_operations",
     "slot_ids",
     "spot_board",

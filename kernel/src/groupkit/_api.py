@@ -80,7 +80,20 @@ def now() -> dt.datetime:
 
 def base_url() -> str:
     configured: str = current_app.config["GROUPKIT_SETTINGS"].base_url
-    return configured or request.host_url.rstrip("/")
+    if configured:
+        return configured
+    # werkzeug's host_url re-reads and IRI-converts the URL each time; every operation
+    # asks, so the answer is kept per (scheme, Host header, root path).
+    key = (request.scheme, request.headers.get("Host", ""), request.root_path)
+    found = _HOST_URLS.get(key)
+    if found is None:
+        found = request.host_url.rstrip("/")
+        if len(_HOST_URLS) < 64:
+            _HOST_URLS[key] = found
+    return found
+
+
+_HOST_URLS: dict[tuple[str, str, str], str] = {}
 
 
 def storage() -> Storage:
@@ -100,8 +113,19 @@ def pending_limit() -> Callable[[], None] | None:
     return check
 
 
-def _create(tool: Tool, body: Any) -> dict[str, str]:
-    data = schema.load(tool.create_schema(), body)
+def _clean_create(tool: Tool, body: Any) -> dict[str, Any] | ApiError:
+    """The cleaned create body, or the 400 it earns (raised later, in the transaction,
+    after the rate-limit count)."""
+    try:
+        return schema.load(schema.instance_of(tool.create_schema), body)
+    except ApiError as error:
+        return error
+
+
+def _create(tool: Tool, cleaned: dict[str, Any] | ApiError) -> dict[str, str]:
+    if isinstance(cleaned, ApiError):
+        raise cleaned
+    data = cleaned
     edit_token = new_edit_token()
     title = tool.title_of(data)
     instance = Instance.create(tool=tool.name, slug=new_slug(title, tool.name),
@@ -113,8 +137,10 @@ def _create(tool: Tool, body: Any) -> dict[str, str]:
 
 def create_view(tool: Tool) -> Callable[[], Any]:
     async def create() -> Response:
-        body = await json_body()
-        created = await storage().write(_create, tool, body, before=pending_limit())
+        # Cleaned before the transaction (it needs no database), so the write holds the
+        # database only for the work itself.
+        cleaned = _clean_create(tool, await json_body())
+        created = await storage().write(_create, tool, cleaned, before=pending_limit())
         return json_response(created, 201, PRIVATE)
     create.__name__ = f"create_{tool.name}"
     return create
@@ -251,7 +277,7 @@ class _RequestFacts:
         if op.body is None:
             return
         try:
-            self.data = schema.load(op.body(), body, partial=op.partial)
+            self.data = schema.load(schema.instance_of(op.body), body, partial=op.partial)
         except ApiError as error:
             self.invalid = error
 

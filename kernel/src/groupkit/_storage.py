@@ -28,7 +28,7 @@ import re
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -38,6 +38,7 @@ import peewee as pw
 from playhouse.pool import PooledPostgresqlDatabase, PooledSqliteDatabase
 
 T = TypeVar("T")
+M = TypeVar("M", bound="BaseModel")
 
 database = pw.DatabaseProxy()
 
@@ -70,6 +71,104 @@ class BaseModel(pw.Model):
     class Meta:
         database = database
         legacy_table_names = False
+
+    def save(self, force_insert: bool = False, only: Any = None) -> int:
+        """peewee's save, with the common case (a whole row inserted, or updated by its
+        primary key) run as a statement written once per model and column set: every write
+        saves a few rows, and building the statement through peewee's query tree each time
+        cost more than running it. Anything else takes peewee's own path."""
+        saved = _quick_save(self, force_insert, only)
+        return saved if saved is not None else super().save(force_insert=force_insert,
+                                                             only=only)
+
+
+@functools.cache
+def _insert_sql(table: str, columns: tuple[str, ...], pk: str, param: str, quote: str,
+                returning: bool) -> str:
+    names = ", ".join(quote + column + quote for column in columns)
+    marks = ", ".join(param for _ in columns)
+    sql = f"INSERT INTO {quote}{table}{quote} ({names}) VALUES ({marks})"
+    return sql + (f" RETURNING {quote}{pk}{quote}" if returning else "")
+
+
+@functools.cache
+def _update_sql(table: str, columns: tuple[str, ...], pk: str, param: str, quote: str) -> str:
+    sets = ", ".join(f"{quote}{column}{quote} = {param}" for column in columns)
+    return f"UPDATE {quote}{table}{quote} SET {sets} WHERE ({quote}{pk}{quote} = {param})"
+
+
+def _quick_save(row: BaseModel, force_insert: bool, only: Any) -> int | None:
+    """`Model.save` for a plain row of a single auto-increment key, or None to let peewee
+    do it (composite keys, dirty-only saves, expressions as values, unsaved relations)."""
+    meta = row._meta
+    pk_field = meta.primary_key
+    if (not meta.auto_increment or meta.composite_key or meta.only_save_dirty or meta.schema
+            or not isinstance(pk_field, pw.AutoField)):
+        return None
+    data = row.__data__
+    if only is not None:
+        names = [meta.combined[f] if isinstance(f, str) else f for f in only]
+        data = {field.name: data[field.name] for field in names if field.name in data}
+    pk_value = row.__data__.get(pk_field.name)
+    fields = [meta.fields[name] for name in data if name != pk_field.name]
+    values = [data[field.name] for field in fields]
+    if not fields or any(isinstance(value, pw.Node) for value in values):
+        return None
+    if any(value is None and field in meta.refs
+           and row.__rel__.get(field.name) is not None
+           for field, value in zip(fields, values, strict=True)):
+        return None  # an unsaved related object: peewee saves its key first
+    db = meta.database
+    params = [field.db_value(value) for field, value in zip(fields, values, strict=True)]
+    columns = tuple(field.column_name for field in fields)
+    quote = db.quote[0]
+    if pk_value is not None and not force_insert:
+        cursor = db.execute_sql(_update_sql(meta.table_name, columns, pk_field.column_name,
+                                            db.param, quote),
+                                (*params, pk_field.db_value(pk_value)))
+        row._dirty -= {field.name for field in fields}  # type: ignore[attr-defined]
+        return int(cursor.rowcount)
+    if pk_value is not None:
+        return None  # an insert with a chosen key: rare, peewee's path
+    returning = bool(db.returning_clause)
+    cursor = db.execute_sql(_insert_sql(meta.table_name, columns, pk_field.column_name,
+                                        db.param, quote, returning), params)
+    new_pk = cursor.fetchone()[0] if returning else cursor.lastrowid
+    row.__data__[pk_field.name] = new_pk
+    row._dirty -= {field.name for field in fields}  # type: ignore[attr-defined]
+    row._dirty.discard(pk_field.name)  # type: ignore[attr-defined]
+    return 1
+
+
+_STATEMENTS: dict[tuple[Hashable, str], str] = {}
+
+
+def _statement(key: Hashable, build: Callable[[], Any], params: Sequence[Any]) -> str:
+    cache_key = (key, database.param)
+    sql = _STATEMENTS.get(cache_key)
+    if sql is None:
+        sql, built = build().sql()
+        if list(built) != list(params):
+            raise ValueError(f"statement {key!r}: peewee's parameters {built!r} are not the "
+                             f"ones given, {list(params)!r}")
+        _STATEMENTS[cache_key] = sql
+    return sql
+
+
+def run_prepared(key: Hashable, build: Callable[[], Any], params: Sequence[Any]) -> Any:
+    """Run the statement the peewee query `build()` makes, with `params` (its parameters,
+    in order, as the database receives them), and return the cursor. The query is built
+    only the first time for `key` (per database dialect): a hot write runs the same few
+    statements every time, and building them through peewee's query tree cost more than
+    running them. `key` must fix the statement's shape (an `IN` list's length, say); the
+    first call checks that `params` are the query's own."""
+    return database.execute_sql(_statement(key, build, params), tuple(params))
+
+
+def prepared_rows(model: type[M], key: Hashable, build: Callable[[], Any],
+                  params: Sequence[Any]) -> list[M]:
+    """`run_prepared` for a SELECT whose rows are `model` instances."""
+    return list(model.raw(_statement(key, build, params), *params))
 
 
 class Instance(BaseModel):

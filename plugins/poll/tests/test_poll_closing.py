@@ -121,3 +121,24 @@ async def test_create_page_offers_the_new_options(api: Any) -> None:
     for name in ("ranked", "resultsAfterVote", "resultsAtClose", "closesAt"):
         assert f'name="{name}"' in page
     assert 'type="datetime-local" data-poll-local-time' in page
+
+
+async def test_cached_views_close_at_the_closing_time(app: Any, api: Any,
+                                                      clock: Clock) -> None:
+    """The public read and pages are kept between writes, and still close themselves when
+    the clock reaches the closing time with no write at all."""
+    made = await api.make(closesAt="2026-11-23T10:00:00Z")
+    cache = app.config["GROUPKIT_RENDERED"]
+    clock.now = START + dt.timedelta(minutes=59, seconds=59)
+    assert (await api.read(made["slug"]))["closed"] is False
+    assert "data-poll-closes" in await api.page(f"/s/{made['slug']}")
+    renders = cache.renders
+    assert (await api.read(made["slug"]))["closed"] is False
+    assert "data-poll-closes" in await api.page(f"/s/{made['slug']}")
+    assert cache.renders == renders  # served from memory
+    assert ("poll", "json:public") not in cache.clock_bound
+    clock.now = START + dt.timedelta(hours=1)
+    assert (await api.read(made["slug"]))["closed"] is True
+    for path in (f"/s/{made['slug']}", f"/e/{made['editToken']}"):
+        page = await api.page(path)
+        assert "Voting has closed" in page and "data-poll-closes" not in page

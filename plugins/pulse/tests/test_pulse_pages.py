@@ -3,6 +3,7 @@ a live region, and that the organiser page shows no more than the public one."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 NASTY = '<script>alert("x")</script>'
@@ -59,3 +60,25 @@ async def test_create_page_has_the_fields(api: Any) -> None:
     page = await api.text("/new/pulse")
     for field in ('name="team"', 'name="question"', 'type="checkbox" name="askWords" checked'):
         assert field in page
+
+
+async def test_cached_views_turn_to_the_new_week(app: Any, api: Any, pulse: dict[str, str],
+                                                 clock: Any) -> None:
+    """The read and the page are kept between responses, and move to the new Sydney week
+    at its first moment with no response at all."""
+    cache = app.config["GROUPKIT_RENDERED"]
+    await api.responded(pulse["slug"], 4)
+    # Sunday 22 November 2026, 23:59:59.999999 in Sydney (UTC+11).
+    clock.set(dt.datetime(2026, 11, 22, 12, 59, 59, 999999, tzinfo=dt.UTC))
+    assert (await api.read(pulse["slug"]))["thisWeek"] == "2026-11-16"
+    await api.text(f"/s/{pulse['slug']}")
+    renders = cache.renders
+    assert (await api.read(pulse["slug"]))["thisWeek"] == "2026-11-16"
+    await api.text(f"/s/{pulse['slug']}")
+    assert cache.renders == renders  # served from memory
+    assert ("pulse", "json:public") not in cache.clock_bound
+    clock.advance(microseconds=1)
+    view = await api.read(pulse["slug"])
+    assert view["thisWeek"] == "2026-11-23"
+    assert "2026-11-23" in view["weeks"][0]["week"]
+    assert "Week of 23 Nov 2026" in await api.text(f"/s/{pulse['slug']}")

@@ -22,6 +22,7 @@ from groupkit import (
     release_slot,
     remove_slot,
     revoke_tokens,
+    run_prepared,
 )
 
 from .models import GiftIdea, fresh_code
@@ -203,10 +204,15 @@ def suggest(call: Call) -> dict[str, Any]:
                 "voter's browser, as the spec says.")
 def upvote(call: Call) -> dict[str, Any]:
     """Add one vote to an idea; returns the new total."""
-    idea = _idea(call.instance, call.data["ideaId"])
-    rows = list(GiftIdea.update(votes=GiftIdea.votes + 1).where(GiftIdea.id == idea.id)
-                .returning(GiftIdea.votes).execute())
-    return {"ok": True, "votes": rows[0].votes}
+    instance_id, code = call.instance.id, call.data["ideaId"]
+    # One statement finds the idea and counts the vote (written once, see run_prepared).
+    found = run_prepared("giftidea.upvote", lambda: (
+        GiftIdea.update(votes=GiftIdea.votes + 1)
+        .where((GiftIdea.instance == instance_id) & (GiftIdea.code == code))
+        .returning(GiftIdea.votes)), (1, instance_id, code)).fetchone()
+    if found is None:
+        raise ApiError(404, UNKNOWN_IDEA)
+    return {"ok": True, "votes": found[0]}
 
 
 @ops.public("claim", body=ClaimBody, status=201, returns=SECRET_REPLY, errors={

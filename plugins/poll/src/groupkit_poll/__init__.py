@@ -16,7 +16,7 @@ from .api import (
     preview,
     public_view,
 )
-from .ballots import MAX_BALLOTS, MAX_TOTAL_OPTIONS
+from .ballots import MAX_BALLOTS, MAX_TOTAL_OPTIONS, is_closed
 from .edit import EDIT
 from .models import MODELS
 from .results import BATCH
@@ -63,6 +63,8 @@ def groupkit_tool() -> Tool:
                 "secret ballot, results live as people vote or kept until it closes.",
         create_schema=CreatePoll, create=create, title_of=lambda data: data["question"],
         public_view=public_view, organiser_view=organiser_view,
+        # The views read the clock only to know whether the closing time has come.
+        view_time=lambda instance, now: is_closed(instance.data, now),
         participant_view=participant_view, participant_kinds=(BALLOT,),
         preview=preview, operations=ops, models=MODELS,
         templates=HERE / "templates", static=HERE / "static",

@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from groupkit import Instance, bad_request, conflict
+from groupkit import Instance, bad_request, conflict, prepared_rows, run_prepared
 
 from .models import PollOption
 from .schema import MULTI, RANKED
@@ -36,8 +36,10 @@ def new_option_id(taken: Iterable[str]) -> str:
 
 
 def options_of(instance: Instance) -> list[PollOption]:
-    return list(PollOption.select().where(PollOption.instance == instance)
-                .order_by(PollOption.position))
+    instance_id = instance.id
+    return prepared_rows(PollOption, "poll.options", lambda: (
+        PollOption.select().where(PollOption.instance == instance_id)
+        .order_by(PollOption.position)), (instance_id,))
 
 
 def tally(options: Sequence[PollOption]) -> list[dict[str, Any]]:
@@ -121,15 +123,19 @@ def add_option(instance: Instance, options: list[PollOption], text: str,
     return option
 
 
+def _move_votes(instance_id: int, ids: list[str], step: int) -> None:
+    run_prepared(("poll.recount", step, len(ids)), lambda: (
+        PollOption.update(votes=PollOption.votes + step)
+        .where((PollOption.instance == instance_id) & PollOption.option_id.in_(ids))),
+        (step, instance_id, *ids))
+
+
 def recount(instance: Instance, options: list[PollOption], removed: Sequence[str],
             added: Sequence[str]) -> None:
     """Move one vote off each `removed` option and onto each `added` one: one UPDATE per
     direction on the counts, mirrored on the loaded rows so the reply needs no re-read."""
     for ids, step in ((removed, -1), (added, 1)):
         if ids:
-            (PollOption.update(votes=PollOption.votes + step)
-             .where((PollOption.instance == instance)
-                    & PollOption.option_id.in_(list(ids)))
-             .execute())
+            _move_votes(instance.id, list(ids), step)
     for option in options:
         option.votes += (option.option_id in added) - (option.option_id in removed)

@@ -21,7 +21,7 @@ from .api import (
 from .models import PulseComments, PulseTally
 from .rituals import RITUAL
 from .schema import CreatePulse
-from .weeks import KEEP_WEEKS
+from .weeks import KEEP_WEEKS, week_of
 
 __version__ = "0.1.0"
 
@@ -38,6 +38,8 @@ def groupkit_tool() -> Tool:
                 "with a few words if they like.",
         create_schema=CreatePulse, create=create, title_of=title_of,
         public_view=public_view, organiser_view=public_view, preview=preview,
+        # The views read the clock only for the Sydney week they show.
+        view_time=lambda instance, now: week_of(now),
         operations=ops, edit=EDIT, models=[PulseTally, PulseComments], prune=prune,
         templates=HERE / "templates", static=HERE / "static",
         limits={"keptWeeks": KEEP_WEEKS, "minimumShown": MIN_SHOWN},
