@@ -36,6 +36,11 @@ SCHEMES: tuple[str, ...] = ("light", "dark")
 #: Plugin scripts fill some parts after `load` (a tally fetched, a list drawn).
 SETTLE_MS = 60
 MIN_TARGET = 24
+#: axe-core's rules whose result a colour scheme can change. A scheme changes colours only
+#: (the kit's and plugins' `prefers-color-scheme` blocks set colours, nothing else), so in
+#: the second and later schemes of a size only these run: the structural rules would see
+#: the same document they passed moments before in the first scheme.
+COLOUR_RULES: tuple[str, ...] = ("color-contrast", "link-in-text-block")
 
 #: Targets smaller than 24x24 CSS px that no WCAG 2.5.8 exception covers. A checkbox or radio
 #: counts with its label (a tap on the label is a tap on it); a link inside a sentence is
@@ -155,20 +160,25 @@ class Checker:
         found: list[Finding] = []
         for width, height in self.sizes:
             page.set_viewport_size({"width": width, "height": height})
-            for scheme in self.schemes:
+            for index, scheme in enumerate(self.schemes):
                 page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
                 page.evaluate(FRAME_JS)
-                found += self._check_view(page, state, f"{width}x{height}-{scheme}")
+                found += self._check_view(page, state, f"{width}x{height}-{scheme}",
+                                          colours_only=index > 0)
         return found
 
-    def _check_view(self, page: Page, state: str, view: str) -> list[Finding]:
+    def _check_view(self, page: Page, state: str, view: str,
+                    colours_only: bool = False) -> list[Finding]:
         found: list[Finding] = []
         overflow = page.evaluate(OVERFLOW_JS)
         if overflow:
             found.append(Finding(state, view, "horizontal overflow", overflow))
         for target in page.evaluate(SMALL_TARGETS_JS, MIN_TARGET):
             found.append(Finding(state, view, "tap target under 24x24", target))
-        results = self.axe.run(page)
+        options: dict[str, Any] = {"resultTypes": ["violations"]}
+        if colours_only:
+            options["runOnly"] = {"type": "rule", "values": list(COLOUR_RULES)}
+        results = self.axe.run(page, options=options)
         for violation in results.response["violations"]:
             nodes = "; ".join(" ".join(node["target"]) if isinstance(node["target"], list)
                               else str(node["target"]) for node in violation["nodes"][:4])
