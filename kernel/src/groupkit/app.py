@@ -14,7 +14,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from quart import Quart, Response, g, request
 from werkzeug.exceptions import HTTPException
 
-from . import api, limits, live, logs, rendered, retention, share, web
+from . import api, forms, limits, live, logs, rendered, retention, share, web
 from .config import Settings
 from .errors import ApiError
 from .openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
@@ -39,7 +39,8 @@ def utc_clock() -> dt.datetime:
 
 def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:
     """Bring the kernel's and every enabled tool's tables up to date; returns what ran."""
-    plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter])]}
+    plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter])],
+            "groupkit:flash": [initial_migration([forms.Flash])]}
     for tool in registry.tools.values():
         steps = list(tool.migrations) or ([initial_migration(tool.models)] if tool.models else [])
         plan[f"tool:{tool.name}"] = steps
