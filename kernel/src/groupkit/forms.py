@@ -17,6 +17,8 @@ produces the same body from the same form):
 | `…:lines`            | non-blank lines, as a list        | `textarea[data-lines]`            |
 | `…:number`           | a number when it reads as one     | `[data-type=number]`              |
 | `…:bool`             | `true`, or `false` for `""`/`false` | `input[type=checkbox]` (checked) |
+| `…:json`             | the JSON value (text if unreadable) | a hidden field's value           |
+| `…:list`             | every value sent under the name, in order | ticked boxes, a chosen radio |
 
 Rows are ordered by their index; when a name comes twice the last value wins (as the
 script's later field overwrites an earlier one), so a hidden `x:bool` = `false` before a
@@ -97,7 +99,15 @@ def _convert(value: str, kind: str) -> Any:
         return js_number(value)
     if kind == "bool":
         return value not in ("", "false")
+    if kind == "json":
+        return _json_value(value)
     return value
+
+
+def _json_value(value: str) -> Any:
+    from .api import parse_body  # the API's own strict JSON reading
+    parsed = parse_body(value)
+    return value if parsed == {} and value.strip() != "{}" else parsed
 
 
 def wire_path(name: str) -> tuple[list[str], str]:
@@ -115,7 +125,10 @@ def decode(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
         if any(not part for part in parts):
             continue
         converted = _convert(value, kind)
-        if len(parts) == 1:
+        if kind == "list" and len(parts) == 1:
+            listed = body.get(parts[0])
+            body[parts[0]] = [*(listed if isinstance(listed, list) else []), value]
+        elif len(parts) == 1:
             body[parts[0]] = converted
         elif len(parts) == 2:
             group = body.get(parts[0])
@@ -304,17 +317,20 @@ def _refill(form: Any, values: list[list[str]]) -> None:
 
 def _field_target(form: Any, field: str) -> Any:
     """As groupkit.js `fieldTarget`: the input named for the field, its list or group, or an
-    element marked `data-field`."""
+    element marked `data-field`; a visible input before a hidden one of the same name."""
+    hidden = None
     for element in form.iter():
         if not isinstance(element.tag, str):
             continue
         name = element.get("name")
         if name and ".".join(wire_path(name)[0]) == field:
+            if element.get("type") != "hidden":
+                return element
+            hidden = hidden if hidden is not None else element
+        elif field in (element.get("data-list"), element.get("data-group"),
+                       element.get("data-field")):
             return element
-        if field in (element.get("data-list"), element.get("data-group"),
-                     element.get("data-field")):
-            return element
-    return None
+    return hidden
 
 
 def _after(target: Any, new: Any) -> None:
