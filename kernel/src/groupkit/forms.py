@@ -51,6 +51,9 @@ FLASH_SECONDS = 120
 #: The anchor the redirect scrolls to: the notice, or the first error.
 ANCHOR = "groupkit-flash"
 CROSS_SITE = "That form came from another site, so nothing was changed."
+#: What of an operation's answer the page shows (and so the flash keeps): the links and
+#: codes it hands over. The rest of the answer is never stored.
+SHOWN = ("slug", "editToken", "token", "secret", "deleted")
 #: Pages a form may send the visitor back to (the rest of the path is kept, never a query).
 PAGE_PREFIXES = ("/s/", "/e/", "/p/", "/new/")
 
@@ -232,7 +235,8 @@ async def submit(storage: Storage, now: dt.datetime, fallback: Callable[[dict[st
         result: dict[str, Any] = {}
         if response.mimetype == "application/json":
             answer = json.loads(await response.get_data(as_text=True))
-            result = answer if isinstance(answer, dict) else {}
+            if isinstance(answer, dict):
+                result = {key: answer[key] for key in SHOWN if key in answer}
         outcome = Outcome(action=request.path, result=result)
         if result.get("deleted") is True:
             target = "/"
