@@ -70,7 +70,7 @@ async def test_a_wrong_create_lands_back_with_the_error_at_its_field_once(
     assert "Zelda" not in cookie
     page = await (await client.get("/new/card")).get_data(as_text=True)
     error = re.search(r'<p class="error field-error" id="groupkit-flash" '
-                      r'data-field-error="recipient">([^<]*)</p>', page)
+                      r'data-field-error="recipient" role="alert">([^<]*)</p>', page)
     assert error and error[1].replace("&#39;", "'") == NO_RECIPIENT
     assert re.search(r'<input id="recipient" name="recipient"[^>]* aria-invalid="true" '
                      r'aria-describedby="groupkit-flash" autofocus', page)

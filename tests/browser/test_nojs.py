@@ -112,9 +112,10 @@ def send(page: Page, step: Step) -> None:
         form.locator("button[type=submit]").first.click()
 
 
-def expected_error(api: httpx.Client, path: str, action: str) -> tuple[str, str | None]:
+def expected_error(api: httpx.Client, path: str, action: str
+                   ) -> tuple[str, str | None, int]:
     """What the JSON API answers to the body the browser sends for the untouched form: the
-    message and the field it is about."""
+    message, the field it is about and how many fields fail (a create names them all)."""
     page = lxml_html.document_fromstring(api.get(path).text)
     form = next(f for f in page.iter("form") if (f.get("action") or "").endswith(action))
     pairs = []
@@ -136,7 +137,7 @@ def expected_error(api: httpx.Client, path: str, action: str) -> tuple[str, str 
     reply = api.post(url, json=decode(pairs), headers={"X-Groupkit-Errors": "all"})
     assert reply.status_code == 400, reply.text
     body = reply.json()
-    return body["error"], body.get("field")
+    return body["error"], body.get("field"), len(body.get("errors", []))
 
 
 @pytest.mark.parametrize("tool", sorted(CASES))
@@ -148,14 +149,14 @@ def test_tool_without_javascript(tool: str, phone: Page, api: httpx.Client) -> N
     # A wrong input: the spec's message at its field, what was typed kept.
     if case.wrong_page == "create":
         path, action = f"/new/{tool}", f"/api/{tool}"
-        message, field = expected_error(api, path, action)
+        message, field, failing = expected_error(api, path, action)
         phone.goto(path)
         with phone.expect_navigation():
             phone.locator(f'form[action="{action}"] button[type=submit]').click()
     else:
         assert case.participate is not None
         path, action = f"/s/{slug}", case.participate.action
-        message, field = expected_error(api, path, f"/api/{tool}/{action}")
+        message, field, failing = expected_error(api, path, f"/api/{tool}/{action}")
         phone.goto(path)
         send(phone, Step(action))
     assert phone.url.endswith(f"{path}#groupkit-flash")
@@ -165,6 +166,8 @@ def test_tool_without_javascript(tool: str, phone: Page, api: httpx.Client) -> N
         control = phone.locator('[aria-describedby~="groupkit-flash"]')
         expect(control).to_have_attribute("aria-invalid", "true")
         assert (control.get_attribute("name") or "").split(":")[0].split(".")[0] == field
+    if failing:  # every failing field of a create at once, each next to its field
+        expect(phone.locator("[data-field-error]")).to_have_count(failing)
     assert phone.context.cookies() == []  # the flash is taken
 
     # The main participation form, then the main organiser action.

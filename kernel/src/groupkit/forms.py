@@ -350,6 +350,8 @@ def _mark_field(form: Any, field: str, message: str, box_id: str, first: bool) -
     control = target if target.tag in _FIELD_TAGS else next(target.iter(*_FIELD_TAGS), target)
     box = lxml_html.Element("p", {"class": "error field-error", "id": box_id,
                                   "data-field-error": field})
+    if first:
+        box.set("role", "alert")
     box.text = message
     _after(target, box)
     control.set("aria-invalid", "true")

@@ -142,6 +142,7 @@
     box.className = "error field-error";
     box.id = (form.id || "form") + "-error-" + String(field).replace(/[^\w-]/g, "");
     box.setAttribute("data-field-error", field);
+    if (!later) box.setAttribute("role", "alert");
     box.textContent = message;
     target.insertAdjacentElement("afterend", box);
     input.setAttribute("aria-invalid", "true");
