@@ -39,8 +39,8 @@ def utc_clock() -> dt.datetime:
 
 def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:
     """Bring the kernel's and every enabled tool's tables up to date; returns what ran."""
-    plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter])],
-            "groupkit:flash": [initial_migration([forms.Flash])]}
+    plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter]),
+                         forms.MIGRATION]}
     for tool in registry.tools.values():
         steps = list(tool.migrations) or ([initial_migration(tool.models)] if tool.models else [])
         plan[f"tool:{tool.name}"] = steps

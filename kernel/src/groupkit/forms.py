@@ -70,6 +70,14 @@ class Flash(BaseModel):
     payload = JsonField()
 
 
+def _create_flash_table(db: pw.Database) -> None:
+    db.create_tables([Flash], safe=True)
+
+
+#: The kernel's migration step that adds the flash table.
+MIGRATION = ("0002_flash", _create_flash_table)
+
+
 def js_number(text: str) -> Any:
     """`Number(text)` as groupkit.js reads a `data-type=number` field: the number when the
     trimmed text reads as one (an infinity is JSON `null`), else the text unchanged."""
