@@ -34,6 +34,7 @@ import string
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -1121,3 +1122,51 @@ def test_pulse_watcher_diffing_each_response_ties_none(client: httpx.Client) -> 
     assert changes == 2 * 6  # six batches of four, seen on both surfaces: the watcher watched
     week = client.get(f"/api/pulse/{slug}").json()["weeks"][0]
     assert (week["responses"], week["inResults"]) == (24, 24)
+
+
+# --- forms without JavaScript ------------------------------------------------------------------
+
+def form_fields(body: Any) -> list[tuple[str, str]]:
+    """A JSON body as the wire names of a form (groupkit._forms): text as itself, anything
+    else as `key:json`."""
+    if not isinstance(body, dict):
+        return []
+    return [(key, value) if isinstance(value, str) else (f"{key}:json", json.dumps(value))
+            for key, value in body.items()]
+
+
+@pytest.mark.parametrize("tool_name", sorted(INSTALLED))
+def test_form_posts_keep_hidden_values_out_of_urls_cookies_and_logs(
+        tool_name: str, client: httpx.Client, server: Any) -> None:
+    """Every participation call (and the create) sent again as a plain form post, as a
+    browser without JavaScript sends it: the 303 goes back to a page with no query string,
+    and neither its address, nor the flash cookie, nor the server's log holds a marker, a
+    token, a claim secret or the edit token (beyond the link the form was posted to and the
+    share link, whose words come from the title)."""
+    look = Look(client, tool_name)
+    s = look.session()
+    secret_values = {**{f"marker {label}": value for label, value in look.mark.by_label.items()},
+                     **{f"token {i}": token for i, (_, token) in enumerate(s.tokens)},
+                     **{f"secret {i}": secret for i, secret in enumerate(s.secrets)},
+                     "the editToken": s.edit}
+    calls = [(f"/api/{tool_name}", dict(INSTALLED[tool_name].example))]
+    calls += [(sent.path, sent.body) for sent in s.sent if sent.method == "POST"]
+    log_before = len(server.log())
+    problems = []
+    for path, body in calls:
+        response = client.post(path, content=urlencode(form_fields(body)), headers={
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Sec-Fetch-Site": "same-origin"})
+        location = response.headers.get("location", "")
+        cookie = response.headers.get("set-cookie", "")
+        if response.status_code != 303 or "?" in location:
+            problems.append(f"{path} answered {response.status_code} to {location!r}")
+        for label, value in secret_values.items():
+            if value in path or value in s.slug:
+                continue  # the link the form was posted to, or the public one
+            if value in location or value in cookie:
+                problems.append(f"{path}: {label} in the redirect or its cookie")
+    logged = server.log()[log_before:]
+    problems += [f"{label} in the server's log" for label, value in secret_values.items()
+                 if value in logged]
+    assert not problems, f"{tool_name}: " + "; ".join(problems)

@@ -46,7 +46,7 @@ def test_migrations_apply_once(database_url: str) -> None:
     try:
         registry = load_tools(Settings(), [demo_plugin], entry_points=False)
         first = migrate(storage, registry)
-        assert first == {"groupkit": ["0001_initial", "0002_chat_webhooks"],
+        assert first == {"groupkit": ["0001_initial", "0002_chat_webhooks", "0003_flash"],
                          "tool:demo": ["0001_initial"]}
         assert migrate(storage, registry) == {"groupkit": [], "tool:demo": []}
         count = storage.run_sync(lambda: MigrationRecord.select().count(), write=False)
@@ -77,7 +77,7 @@ def test_concurrent_migrations_run_each_step_once(database_url: str) -> None:
         assert not errors
         applied = sorted(name for result in results for names in result.values()
                          for name in names)
-        assert applied == ["0001_initial", "0001_initial", "0002_chat_webhooks"]
+        assert applied == ["0001_initial", "0001_initial", "0002_chat_webhooks", "0003_flash"]
     finally:
         storage.close()
 

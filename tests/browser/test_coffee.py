@@ -67,7 +67,7 @@ def test_coffee_rounds_claims_and_reset(server: Any, api: httpx.Client,
     other.page.goto("/new/coffee")
     other.page.fill("#names", "Ann\nBo\nann")
     other.page.get_by_role("button", name="Start the roulette").click()
-    expect(other.page.locator("form [data-error]")).to_have_text(
+    expect(other.page.locator("form p.error:not([hidden])")).to_have_text(
         '"ann" is on the list twice — add a surname initial to tell them apart.')
     refused(other, 400)
     other.check("coffee-create-duplicate")
@@ -108,12 +108,12 @@ def test_coffee_rounds_claims_and_reset(server: Any, api: httpx.Client,
     # Claiming Ann again, or a stranger, is refused with the message on the form.
     other.page.goto(share)
     claim(other.page, "ANN ARCHER")
-    expect(other.page.locator("form [data-error]")).to_have_text(
+    expect(other.page.locator("form p.error:not([hidden])")).to_have_text(
         "That name's already been claimed. If it's yours, ask the organiser to reset you.")
     refused(other, 409)
     other.check("coffee-public-already-claimed")
     claim(other.page, "Zed")
-    expect(other.page.locator("form [data-error]")).to_have_text(
+    expect(other.page.locator("form p.error:not([hidden])")).to_have_text(
         "That name isn't on this team's list.")
     refused(other, 404)
 

@@ -66,7 +66,7 @@ def test_kringle_draw_claim_wishlist_reset_redraw(server: Any, api: httpx.Client
     other.page.goto("/new/kringle")
     other.page.fill("#names", "Ann\nBo")
     other.page.get_by_role("button", name="Draw the names").click()
-    expect(other.page.locator("form [data-error]")).to_have_text(
+    expect(other.page.locator("form p.error:not([hidden])")).to_have_text(
         "Add at least three names — with two it's not a secret, it's a swap.")
     refused(other, 400)
     other.check("kringle-create-too-few")
@@ -103,12 +103,13 @@ def test_kringle_draw_claim_wishlist_reset_redraw(server: Any, api: httpx.Client
     # Someone else trying Ann's name is told to ask the organiser; a stranger is refused.
     other.page.goto(share)
     claim(other.page, "Ann Archer")
-    expect(other.page.locator("form [data-error]")).to_have_text(
+    expect(other.page.locator("form p.error:not([hidden])")).to_have_text(
         "That name's already been claimed. If it's yours, ask the organiser to reset you.")
     refused(other, 409)
     other.check("kringle-public-already-claimed")
     claim(other.page, "Zed")
-    expect(other.page.locator("form [data-error]")).to_have_text("That name isn't in this draw.")
+    expect(other.page.locator("form p.error:not([hidden])")).to_have_text(
+        "That name isn't in this draw.")
     refused(other, 404)
     other.check("kringle-public-not-in-draw")
 
@@ -184,7 +185,7 @@ def test_kringle_options_on_a_phone(server: Any, api: httpx.Client, browser: Any
     # An impossible household first: the message names it.
     page.fill("#households", "Ann Archer, Bo Bramble, Cy Cobb, Di Dunlop")
     page.get_by_role("button", name="Draw the names").click()
-    expect(page.locator("form [data-error]")).to_have_text(
+    expect(page.locator("form p.error:not([hidden])")).to_have_text(
         'The household "Ann Archer", "Bo Bramble", "Cy Cobb" and "Di Dunlop" is more than '
         "half the draw: in one loop some of them would have to draw each other.")
     refused(organiser, 400)

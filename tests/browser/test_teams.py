@@ -102,7 +102,7 @@ def test_teams_form_without_a_shuffle_is_refused_with_the_spec_message(
     expect(page.locator("[data-teams-status]")).to_have_text(
         "Add at least two names to shuffle.")
     page.get_by_role("button", name="Save these teams").click()
-    expect(page.locator("form [data-error]")).to_have_text(
+    expect(page.locator("form p.error:not([hidden])")).to_have_text(
         "Add at least two names — one person is just practice.")
     assert "/new/teams" in page.url
     assert [p for p in watched.problems if "400" not in p] == []

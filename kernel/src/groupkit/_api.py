@@ -12,12 +12,13 @@ from typing import Any
 from quart import Quart, Response, copy_current_request_context, current_app, g, request
 from werkzeug.routing import BaseConverter
 
+from . import _forms as forms
 from . import _limits as limits
 from . import _live as live
 from . import _resolve as resolve
 from . import _schema as schema
 from ._credentials import SLUG_REGEX, digest, new_edit_token, new_slug
-from ._errors import ApiError
+from ._errors import ALL_ERRORS_HEADER, ApiError
 from ._fields import json_int
 from ._rendered import RenderCache, respond
 from ._storage import Instance, Storage
@@ -136,12 +137,25 @@ def _create(tool: Tool, cleaned: dict[str, Any] | ApiError) -> dict[str, str]:
 
 
 def create_view(tool: Tool) -> Callable[[], Any]:
-    async def create() -> Response:
+    async def run(body: Any) -> Response:
         # Cleaned before the transaction (it needs no database), so the write holds the
         # database only for the work itself.
-        cleaned = _clean_create(tool, await json_body())
+        cleaned = _clean_create(tool, body)
         created = await storage().write(_create, tool, cleaned, before=pending_limit())
         return json_response(created, 201, PRIVATE)
+
+    async def create() -> Response:
+        if forms.is_form_post():
+            return await forms.submit(storage(), now(), lambda _: f"/new/{tool.name}", run)
+        try:
+            return await run(await json_body())
+        except ApiError as error:
+            if error.errors and request.headers.get(ALL_ERRORS_HEADER) == "all":
+                body = error.body()
+                body["field"] = error.errors[0][0]
+                body["errors"] = [{"field": f, "error": m} for f, m in error.errors]
+                return json_response(body, error.status, error.headers)
+            raise
     create.__name__ = f"create_{tool.name}"
     return create
 
@@ -241,9 +255,27 @@ def _respond(op: Operation, result: dict[str, Any] | Reply) -> Response:
     return response
 
 
+def _page_of(tool: Tool, op: Operation, values: dict[str, str]) -> Callable[[Any], str]:
+    """The page an operation's form lives on, where a form post returns when the browser
+    sends no Referer."""
+    def page(body: Any) -> str:
+        if op.kind == "organiser":
+            return f"/e/{values['edit_token']}"
+        if op.kind == "participant":
+            return f"/p/{values['token']}"
+        slug = body.get("slug") if isinstance(body, dict) else None
+        return f"/s/{slug}" if isinstance(slug, str) and slug else f"/new/{tool.name}"
+    return page
+
+
 def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:
     async def view(**values: str) -> Response:
-        body = await json_body() if op.writes else {}
+        if op.writes and forms.is_form_post():
+            return await forms.submit(storage(), now(), _page_of(tool, op, values),
+                                      lambda body: execute(body, values))
+        return await execute(await json_body() if op.writes else {}, values)
+
+    async def execute(body: Any, values: dict[str, str]) -> Response:
         facts = _RequestFacts(now(), base_url(), dict(request.args))
         # Clean the body before the transaction (it needs no database), so the instance lock
         # is held only for the work itself; its error still comes after resolution's 404.

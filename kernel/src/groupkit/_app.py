@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import _api as api
 from . import _feeds as feeds
+from . import _forms as forms
 from . import _limits as limits
 from . import _live as live
 from . import _logs as logs
@@ -50,7 +51,7 @@ def utc_clock() -> dt.datetime:
 def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:
     """Bring the kernel's and every enabled tool's tables up to date; returns what ran."""
     plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter]),
-                         webhooks.MIGRATION]}
+                         webhooks.MIGRATION, forms.MIGRATION]}
     for tool in registry.tools.values():
         steps = list(tool.migrations) or ([initial_migration(tool.models)] if tool.models else [])
         plan[f"tool:{tool.name}"] = steps

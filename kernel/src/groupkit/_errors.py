@@ -9,17 +9,20 @@ class ApiError(Exception):
     `field` names the request field the message is about, for a page to show it next to
     that field; it is sent as an extra `field` member only where an operation documents it
     (the organiser's edit), so every other body stays exactly the spec's `{"error": ...}`.
-    `confirm` marks a refusal the organiser may override by sending `"confirm": true`."""
+    `confirm` marks a refusal the organiser may override by sending `"confirm": true`.
+    `errors` lists every failing field of a create body, (field, message) in check order,
+    the first being this error; sent only to a client that asks (`ALL_ERRORS_HEADER`)."""
 
     def __init__(self, status: int, message: str,
                  headers: dict[str, str] | None = None, *, field: str | None = None,
-                 confirm: bool = False) -> None:
+                 confirm: bool = False, errors: tuple[tuple[str, str], ...] = ()) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.headers = headers or {}
         self.field = field
         self.confirm = confirm
+        self.errors = errors
 
     def body(self) -> dict[str, object]:
         body: dict[str, object] = {"error": self.message}
@@ -28,6 +31,11 @@ class ApiError(Exception):
         if self.confirm:
             body["confirm"] = True
         return body
+
+
+#: A request header with which a page asks a create's 400 for every failing field: the body
+#: then adds `field` and `errors` ([{field, error}] in check order) to the spec's `error`.
+ALL_ERRORS_HEADER = "X-Groupkit-Errors"
 
 
 NOT_FOUND_MESSAGE = "Nothing here — check the link you were given."

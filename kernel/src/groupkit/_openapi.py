@@ -11,6 +11,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from ._api import PLACEHOLDER, all_operations, route_rule
+from ._errors import ALL_ERRORS_HEADER
 from ._fields import SpecField
 from ._limits import CREATE_LIMIT_MESSAGE
 from ._tool import BodyDoc, Operation, Tool
@@ -26,6 +27,14 @@ ERROR_DESCRIPTIONS = {
     413: "Request body too large.",
     429: "Rate limited (per client IP, per clock hour).",
 }
+
+FORM_NOTE = (
+    "Every writing operation also takes an ordinary HTML form post "
+    "(`application/x-www-form-urlencoded`, field names as in the kernel's forms: `key`, "
+    "`group.key`, `list.0.key`, with `:lines`, `:number`, `:bool`, `:json` or `:list`), "
+    "runs the same operation and answers 303 back to the page it came from, which then "
+    "shows the result or the error once. Browsers without JavaScript use it; API clients "
+    "send JSON.")
 
 PARAMETERS = {
     "slug": "The group's public link code (from `/s/{slug}`).",
@@ -62,6 +71,19 @@ class DocumentBuilder:
                 "confirm": {"type": "boolean", "description": (
                     "true when sending the same body again with `\"confirm\": true` "
                     "goes ahead")}}})
+        self.spec.components.schema("CreateError", {
+            "type": "object", "required": ["error"],
+            "properties": {
+                "error": {"type": "string", "description": "the spec's message, exactly (the "
+                          "first failing check)"},
+                "field": {"type": "string", "description": (
+                    f"only with `{ALL_ERRORS_HEADER}: all`: the field `error` is about")},
+                "errors": {"type": "array", "description": (
+                    f"only with `{ALL_ERRORS_HEADER}: all`: every failing field in check "
+                    "order, the first being `error`, so a form can show them all at once"),
+                    "items": {"type": "object", "required": ["field", "error"],
+                              "properties": {"field": {"type": "string"},
+                                             "error": {"type": "string"}}}}}})
         self.spec.components.schema("Created", {
             "type": "object", "required": ["slug", "editToken"],
             "properties": {"slug": {"type": "string"},
@@ -101,12 +123,19 @@ class DocumentBuilder:
         self.spec.path(path=f"/api/{tool.name}", operations={"post": {
             "tags": [tool.name], "operationId": f"{tool.name}_create",
             "summary": f"Create a {tool.title}",
+            "description": FORM_NOTE,
+            "parameters": [{"name": ALL_ERRORS_HEADER, "in": "header", "required": False,
+                            "description": "`all`: a 400 also lists every failing field",
+                            "schema": {"type": "string", "enum": ["all"]}}],
             "requestBody": {"required": False, "content": {"application/json": {
                 "schema": self.body_schema(tool.create_schema),
                 "example": dict(tool.example)}}},
             "responses": {"201": {"description": "Created: keep both codes.", "content": {
                 "application/json": {"schema": {"$ref": "#/components/schemas/Created"}}}},
-                **self.error_responses(errors)}}})
+                **self.error_responses(errors),
+                "400": {"description": ERROR_DESCRIPTIONS[400], "content": {
+                    "application/json": {"schema": {
+                        "$ref": "#/components/schemas/CreateError"}}}}}}})
         self.spec.path(path=f"/api/{tool.name}/{{slug}}", operations={"get": {
             "tags": [tool.name], "operationId": f"{tool.name}_read",
             "summary": f"Read a {tool.title} as its public page shows it",

@@ -50,18 +50,33 @@ def instance_of(schema: type[ma.Schema]) -> ma.Schema:
     return schema()
 
 
+def all_failures(schema: ma.Schema, errors: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """(field, message) of every failing field, in declaration order."""
+    found = []
+    for name, field in schema.fields.items():
+        key = field.data_key or name
+        if key in errors:
+            found.append((key, _first_message(errors[key])))
+    return tuple(found)
+
+
 def load(schema: ma.Schema, body: Any, *, partial: bool = False) -> dict[str, Any]:
     """Clean `body` with `schema`; a non-object body reads as `{}`; failure is one 400.
 
     partial: only the fields present in the body are cleaned and returned (an edit), and
-    the 400 names its field (`ApiError.field`)."""
+    the 400 names its field (`ApiError.field`). The 400 also carries every failing field
+    (`ApiError.errors`): marshmallow checks each field on its own, so all of them are
+    known at once; whole-schema checks run only when every field passed."""
     data = body if isinstance(body, dict) else {}
     try:
         result = schema.load(data, partial=partial)
     except ma.ValidationError as exc:
         messages = exc.messages if isinstance(exc.messages, dict) else {"_schema": exc.messages}
         field, message = first_failure(schema, messages)
-        raise ApiError(400, message, field=field if partial else None) from None
+        failures = all_failures(schema, messages)
+        raise ApiError(400, message, field=field if partial else None,
+                       errors=failures if failures and failures[0][1] == message
+                       else ()) from None
     return dict(result)
 
 

@@ -12,6 +12,7 @@ import jinja2
 import peewee as pw
 from quart import Quart, Response, current_app, request
 
+from . import _forms as forms
 from . import _resolve as resolve
 from . import _webhooks as webhooks
 from ._api import base_url, now, render_cache, storage
@@ -76,7 +77,17 @@ def render(template: str, **context: Any) -> str:
 
 
 async def page(template: str, status: int = 200, **context: Any) -> Response:
-    return Response(render(template, **context), status=status, content_type=HTML)
+    return await with_flash(Response(render(template, **context), status=status,
+                                     content_type=HTML))
+
+
+async def with_flash(response: Response, rendered: Rendered | None = None) -> Response:
+    """The page with the flash a form post left for it (see `groupkit._forms`), if any."""
+    if forms.FLASH_COOKIE not in request.cookies:
+        return response
+    body = rendered.body if rendered is not None else await response.get_data(as_text=False)
+    status = 200 if rendered is not None else response.status_code
+    return await forms.flashed(body, status, storage(), now(), base_url())
 
 
 async def not_found_page() -> Response:
@@ -144,7 +155,7 @@ async def public_page(slug: str) -> Response:
         rendered = await _public_rendered(slug, _request_shape())
     except ApiError:
         return await not_found_page()
-    return respond(rendered)
+    return await with_flash(respond(rendered), rendered)
 
 
 async def public_page_now(slug: str) -> tuple[int, str] | None:
@@ -179,7 +190,7 @@ async def organiser_page(edit_token: str) -> Response:
                                               stamp=_organiser_stamp)
     except ApiError:
         return await not_found_page()
-    return respond(rendered)
+    return await with_flash(respond(rendered), rendered)
 
 
 def _organiser_stamp(tool: Tool, instance: Instance) -> str | None:

@@ -74,5 +74,5 @@ async def test_the_create_rules_apply(client: Any, entrants: list[str]) -> None:
 async def test_the_form_lists_the_names_in_draw_order(client: Any) -> None:
     made = await create(client, "bracket", BODY)
     html = await (await client.get(f"/e/{made['editToken']}")).get_data(as_text=True)
-    assert 'id="edit-entrants" name="entrants" data-lines required>Ann\nBo\nCy\nDi' in html
+    assert 'id="edit-entrants" name="entrants:lines" data-lines required>Ann\nBo\nCy\nDi' in html
     assert 'name="seeding"' not in html.split('class="edit-details"')[1]

@@ -63,7 +63,7 @@ def result_buttons(text: str) -> list[dict[str, Any]]:
 async def test_create_page(client: Any) -> None:
     text = await page(client, "/new/bracket")
     assert 'data-api="/api/bracket"' in text
-    assert re.search(r'<textarea id="entrants" name="entrants" data-lines', text)
+    assert re.search(r'<textarea id="entrants" name="entrants:lines" data-lines', text)
     assert 'name="seeding" value="listed"' in text
     assert 'name="seeding" value="random" checked' in text
     assert 'name="title"' in text

@@ -58,8 +58,8 @@ async def test_create_page(client: Any) -> None:
     text = await page(client, "/new/coffee")
     assert 'data-api="/api/coffee"' in text
     for field in ("title", "names", "cadence", "note"):
-        assert f'name="{field}"' in text
-    assert re.search(r'name="names" data-lines', text)
+        assert re.search(rf'name="{field}(:\w+)?"', text)
+    assert re.search(r'name="names:lines" data-lines', text)
     assert_no_inline_code(text)
 
 

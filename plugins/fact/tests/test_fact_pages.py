@@ -46,7 +46,7 @@ async def test_create_page(board: Any) -> None:
     assert 'data-api="/api/fact"' in text
     for field in ("title", "prompt", "note"):
         assert f'name="{field}"' in text
-    assert re.search(r'name="names" data-lines', text)
+    assert re.search(r'name="names:lines" data-lines', text)
     assert_no_inline_code(text)
 
 

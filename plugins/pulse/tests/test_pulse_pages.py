@@ -13,7 +13,7 @@ async def test_public_page_offers_the_check_in(api: Any, pulse: dict[str, str]) 
     page = await api.text(f"/s/{pulse['slug']}")
     assert "<h1>Platform team</h1>" in page
     assert 'data-api="/api/pulse/respond"' in page
-    assert page.count('type="radio" name="score"') == 5
+    assert page.count('type="radio" name="score:number"') == 5
     assert 'name="words"' in page
     assert '<section id="pulse-results" class="pulse-results" data-live-region' in page
     assert "How was your week?" in page
@@ -58,7 +58,8 @@ async def test_organiser_page_shows_the_same_results(api: Any, pulse: dict[str, 
 
 async def test_create_page_has_the_fields(api: Any) -> None:
     page = await api.text("/new/pulse")
-    for field in ('name="team"', 'name="question"', 'type="checkbox" name="askWords" checked'):
+    for field in ('name="team"', 'name="question"',
+                  'type="checkbox" name="askWords:bool" value="true" checked'):
         assert field in page
 
 

@@ -76,7 +76,7 @@ async def test_public_page(api: Any, board: dict[str, str]) -> None:
     fields = inputs(text)
     assert {"type": "hidden", "name": "slug", "value": slug} in fields
     assert {"type": "hidden", "name": "day", "value": tally["day"]} in fields
-    assert {"type": "hidden", "name": "qi", "value": str(tally["qi"]),
+    assert {"type": "hidden", "name": "qi:number", "value": str(tally["qi"]),
             "data-type": "number"} in fields
     assert [f["value"] for f in fields if f.get("name") == "choice"] == ["a", "b"]
     assert 'name="voterName"' in text
@@ -93,6 +93,7 @@ async def test_the_page_form_body_answers(api: Any, board: dict[str, str]) -> No
     """What the form sends (qi as a number from data-type, the radio's value)."""
     text = await api.page(f"/s/{board['slug']}")
     fields = {f["name"]: f.get("value") for f in inputs(text) if f.get("type") == "hidden"}
+    fields["qi"] = fields.pop("qi:number")
     body = {**fields, "qi": int(fields["qi"] or 0), "choice": "b", "voterName": "Ann"}
     response = await api.client.post("/api/qotd/vote", json=body)
     assert response.status_code == 201, await response.get_json()

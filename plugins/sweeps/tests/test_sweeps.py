@@ -402,7 +402,7 @@ async def test_create_page(client: Any) -> None:
     text = await page(client, "/new/sweeps")
     assert 'data-api="/api/sweeps"' in text
     for field in ('name="title"', 'name="kind" value="final"', 'name="kind" value="cup"',
-                  'name="outcomes"', 'name="names"'):
+                  'name="outcomes:lines"', 'name="names:lines"'):
         assert field in text
     assert text.count("data-lines") == 2
 

@@ -45,7 +45,8 @@ async def test_create_page_shuffles_in_the_browser(client: Any) -> None:
     assert "data-teams-count" in text
     # The form posts {title, teams: [{title, members}]}: a row list the kernel serialises.
     assert 'data-list="teams"' in text and '<template data-row-template="teams">' in text
-    assert re.search(r'<textarea data-key="members" data-lines', text)
+    assert re.search(r'<textarea name="teams\.\d*\.members:lines" data-key="members" data-lines',
+                     text)
     assert 'data-key="title"' in text and 'name="title"' in text
     # The names box and team count are not posted themselves.
     assert not re.search(r"<textarea[^>]*data-teams-names[^>]*\sname=", text)

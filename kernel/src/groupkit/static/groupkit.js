@@ -9,42 +9,69 @@
     });
   }
 
+  /* The body a form sends, the same whether the script posts it as JSON or the browser posts
+     the form itself without the script (decoded by the server: groupkit/forms.py holds the
+     table of these conventions). A field's name is its place in the body: `key`,
+     `group.key` or `list.3.key`, with an optional kind after a colon: `:lines` (non-blank
+     lines, like textarea[data-lines]), `:number` (like [data-type=number]) or `:bool` (a
+     checkbox's tick; a hidden `x:bool` of "false" before it sends false when unticked) or
+     `:json` (a hidden field holding any JSON value: a number, true, null) or `:list` (the
+     values of every ticked box or chosen radio of that name, as a list).
+     Rows of a [data-list] are read in page order (rows the script added have no index),
+     a [data-group] is one nested object; inside both, data-key names a field as well.
+     Disabled fields and unchecked radio buttons are not sent, as in a plain form post. */
+  function kindOf(input) { var name = input.getAttribute("name") || ""; var at = name.indexOf(":"); return at < 0 ? "" : name.slice(at + 1); }
+  function pathOf(input) { return (input.getAttribute("name") || "").split(":")[0].split("."); }
   function readInput(input) {
+    var kind = kindOf(input);
     if (input.type === "checkbox") return input.checked;
-    if (input.hasAttribute("data-lines")) {
+    if (kind === "bool") return input.value !== "" && input.value !== "false";
+    if (kind === "json") { try { return JSON.parse(input.value); } catch (e) { return input.value; } }
+    if (input.hasAttribute("data-lines") || kind === "lines") {
       return input.value.split(/\r?\n/).filter(function (line) { return line.trim() !== ""; });
     }
-    if (input.dataset.type === "number" && input.value.trim() !== "" && !isNaN(Number(input.value))) {
+    if ((input.dataset.type === "number" || kind === "number") && input.value.trim() !== "" && !isNaN(Number(input.value))) {
       return Number(input.value);
     }
     return input.value;
+  }
+  function sent(input) {
+    if (input.disabled || input.matches("button")) return false;
+    if (kindOf(input) === "list" && (input.type === "checkbox" || input.type === "radio")) return input.checked;
+    return !(input.type === "radio" && !input.checked);
+  }
+  function keyOf(input) { var path = pathOf(input); return input.dataset.key || path[path.length - 1]; }
+  function readObject(scope) {
+    var item = {};
+    scope.querySelectorAll("[data-key], [name]").forEach(function (input) {
+      if (sent(input) && keyOf(input)) item[keyOf(input)] = readInput(input);
+    });
+    return item;
   }
 
   function serialize(form) {
     var body = {};
     form.querySelectorAll("[data-list]").forEach(function (list) {
-      body[list.dataset.list] = Array.prototype.map.call(list.querySelectorAll("[data-row]"), function (row) {
-        var item = {};
-        row.querySelectorAll("[data-key]").forEach(function (input) { item[input.dataset.key] = readInput(input); });
-        return item;
-      });
+      body[list.dataset.list] = Array.prototype.map.call(list.querySelectorAll("[data-row]"), readObject);
     });
-    /* A fieldset[data-group] is one nested object of its [data-key] inputs. */
     form.querySelectorAll("[data-group]").forEach(function (group) {
-      var item = {};
-      group.querySelectorAll("[data-key]").forEach(function (input) { item[input.dataset.key] = readInput(input); });
-      body[group.dataset.group] = item;
+      body[group.dataset.group] = readObject(group);
     });
     form.querySelectorAll("[name]").forEach(function (input) {
-      if (input.closest("[data-list]") || input.disabled) return;
-      if (input.type === "radio" && !input.checked) return;
-      body[input.name] = readInput(input);
+      if (input.closest("[data-list], [data-group]") || !sent(input)) return;
+      var path = pathOf(input);
+      if (kindOf(input) === "list") { body[path[0]] = (Array.isArray(body[path[0]]) ? body[path[0]] : []).concat([input.value]); return; }
+      if (path.length === 1) { body[path[0]] = readInput(input); return; }
+      if (path.length !== 2) return;
+      if (typeof body[path[0]] !== "object" || body[path[0]] === null || Array.isArray(body[path[0]])) body[path[0]] = {};
+      body[path[0]][path[1]] = readInput(input);
     });
     return body;
   }
 
   function showError(scope, message) {
-    var box = scope && (scope.querySelector("[data-error]") || (scope.closest("section, form, li") || document).querySelector("[data-error]"));
+    /* A one-button form has no message box of its own: its row's or section's is used. */
+    var box = scope && (scope.querySelector("[data-error]") || ((scope.parentElement || scope).closest("section, form, li") || document).querySelector("[data-error]"));
     if (box) { box.textContent = message; box.hidden = false; box.focus && box.focus(); }
     else { window.alert(message); }
   }
@@ -65,7 +92,7 @@
 
   function post(url, body) {
     return fetch(url, {
-      method: "POST", headers: { "Content-Type": "application/json" },
+      method: "POST", headers: { "Content-Type": "application/json", "X-Groupkit-Errors": "all" },
       body: JSON.stringify(body || {}), credentials: "same-origin"
     }).then(function (response) {
       var type = response.headers.get("Content-Type") || "";
@@ -76,6 +103,7 @@
           failure.field = data && data.field;
           failure.status = response.status;
           failure.confirm = data && data.confirm === true;
+          failure.errors = data && Array.isArray(data.errors) ? data.errors : [];
           throw failure;
         }
         return data;
@@ -105,7 +133,7 @@
      moves there, and the message clears as soon as the field changes. */
   function fieldTarget(form, field) {
     var name = String(field).replace(/["\\]/g, "");
-    return form.querySelector('[name="' + name + '"], [data-list="' + name + '"], [data-group="' + name + '"], [data-field="' + name + '"]');
+    return form.querySelector('[name="' + name + '"], [name^="' + name + ':"], [data-list="' + name + '"], [data-group="' + name + '"], [data-field="' + name + '"]');
   }
   function clearFieldErrors(form, only) {
     form.querySelectorAll("[data-field-error]").forEach(function (box) {
@@ -121,7 +149,7 @@
       box.remove();
     });
   }
-  function showFieldError(form, field, message) {
+  function showFieldError(form, field, message, later) {
     var target = fieldTarget(form, field);
     if (!target) return false;
     var input = target.matches("input, textarea, select") ? target : target.querySelector("input, textarea, select") || target;
@@ -129,12 +157,13 @@
     box.className = "error field-error";
     box.id = (form.id || "form") + "-error-" + String(field).replace(/[^\w-]/g, "");
     box.setAttribute("data-field-error", field);
+    if (!later) box.setAttribute("role", "alert");
     box.textContent = message;
     target.insertAdjacentElement("afterend", box);
     input.setAttribute("aria-invalid", "true");
     var described = input.getAttribute("aria-describedby");
     input.setAttribute("aria-describedby", described ? described + " " + box.id : box.id);
-    input.focus();
+    if (!later) input.focus();
     return true;
   }
   function fieldChanged(event) {
@@ -160,6 +189,10 @@
         } else if (!(error.field && showFieldError(form, error.field, error.message))) {
           showError(form, error.message);
         }
+        /* A create form hears of every failing field at once: the first is focused. */
+        (error.errors || []).forEach(function (extra) {
+          if (extra.field !== error.field) showFieldError(form, extra.field, extra.error, true);
+        });
       })
       .finally(function () { if (button) button.disabled = false; });
   }
@@ -168,6 +201,7 @@
     var form = event.target;
     if (!form.matches("form[data-api]")) return;
     event.preventDefault();
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
     submitForm(form, serialize(form));
   });
 
@@ -181,6 +215,8 @@
         navigator.clipboard.writeText(input.value).then(done);
       } else { input.select(); document.execCommand("copy"); done(); }
     } else if (target.dataset.post) {
+      /* Inside its one-button form (which posts it without the script) the script posts it. */
+      event.preventDefault();
       if (target.dataset.confirm && !window.confirm(target.dataset.confirm)) return;
       var body = target.dataset.body ? JSON.parse(target.dataset.body) : {};
       if (target.dataset.secretKey) {

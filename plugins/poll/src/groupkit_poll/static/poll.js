@@ -20,12 +20,8 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.matches) return;
-    if (form.matches("form[data-poll-ballot]")) {
-      var ids = form.querySelector("select[data-rank]") ? ranked(form) :
-        Array.prototype.map.call(form.querySelectorAll("[data-choice]:checked"),
-          function (input) { return input.value; });
-      form.querySelector("input[name=choices]").value = ids.join("\n");
-    }
+    var ranking = form.matches("form[data-poll-ballot]") && form.querySelector("[data-poll-choices]");
+    if (ranking) ranking.value = ranked(form).join("\n");
     var local = form.querySelector("[data-poll-local-time]");
     if (local) {
       var when = local.value ? new Date(local.value) : null;

@@ -1,0 +1,477 @@
+"""Forms without JavaScript: an ordinary form post (`application/x-www-form-urlencoded`) to
+a JSON API URL runs the same operation as the script's JSON post, then answers 303 back to
+the page (POST/redirect/GET). What the page must show next (the result, or the error at its
+field with what was typed) travels in a *flash*: a row in the database, found through a
+random id in an HttpOnly, SameSite=Strict cookie scoped to the page's path, read once and
+gone within `FLASH_SECONDS`. So no credential or typed value ever rides in a URL, and any
+worker may serve the page.
+
+Field names on the wire (the one place these are defined; `serialize()` in groupkit.js
+produces the same body from the same form):
+
+| form field name      | JSON body                         | script reads it from              |
+| ---                  | ---                               | ---                               |
+| `key`                | `{"key": value}`                  | `[name]`                          |
+| `group.key`          | `{"group": {"key": value}}`       | `[data-group] [data-key]`         |
+| `list.3.key`         | `{"list": [..., {"key": value}]}` | `[data-list] [data-row] [data-key]` |
+| `…:lines`            | non-blank lines, as a list        | `textarea[data-lines]`            |
+| `…:number`           | a number when it reads as one     | `[data-type=number]`              |
+| `…:bool`             | `true`, or `false` for `""`/`false` | `input[type=checkbox]` (checked) |
+| `…:json`             | the JSON value (text if unreadable) | a hidden field's value           |
+| `…:list`             | every value sent under the name, in order | ticked boxes, a chosen radio |
+
+Rows are ordered by their index; when a name comes twice the last value wins (as the
+script's later field overwrites an earlier one), so a hidden `x:bool` = `false` before a
+checkbox `x:bool` makes an unticked box send `false`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import math
+import re
+import secrets
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+import peewee as pw
+from lxml import html as lxml_html
+from quart import Response, current_app, request
+
+from ._credentials import digest
+from ._errors import ApiError
+from ._storage import BaseModel, JsonField, Storage
+
+FORM_TYPE = "application/x-www-form-urlencoded"
+FLASH_COOKIE = "groupkit_flash"
+FLASH_SECONDS = 120
+#: The anchor the redirect scrolls to: the notice, or the first error.
+ANCHOR = "groupkit-flash"
+CROSS_SITE = "That form came from another site, so nothing was changed."
+#: What of an operation's answer the page shows (and so the flash keeps): the links and
+#: codes it hands over. The rest of the answer is never stored.
+SHOWN = ("slug", "editToken", "token", "secret", "deleted")
+#: Pages a form may send the visitor back to (the rest of the path is kept, never a query).
+PAGE_PREFIXES = ("/s/", "/e/", "/p/", "/new/")
+
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_RADIX = re.compile(r"([+-]?)0([xXoObB])([0-9a-fA-F]+)")
+
+
+class Flash(BaseModel):
+    """One redirect's message for the page it lands on; `key` is the digest of the cookie's
+    id, so a copy of the database cannot be replayed as a cookie."""
+
+    key = pw.CharField(primary_key=True, max_length=64)
+    expires = pw.DateTimeField(index=True)
+    payload = JsonField()
+
+
+def _create_flash_table(db: pw.Database) -> None:
+    db.create_tables([Flash], safe=True)
+
+
+#: The kernel's migration step that adds the flash table.
+MIGRATION = ("0003_flash", _create_flash_table)
+
+
+def js_number(text: str) -> Any:
+    """`Number(text)` as groupkit.js reads a `data-type=number` field: the number when the
+    trimmed text reads as one (an infinity is JSON `null`), else the text unchanged."""
+    stripped = text.strip()
+    if not stripped:
+        return text
+    if stripped.lstrip("+-") == "Infinity":
+        return None
+    radix = _RADIX.fullmatch(stripped)
+    if radix and not radix[1]:
+        base = {"x": 16, "o": 8, "b": 2}[radix[2].lower()]
+        try:
+            return int(radix[3], base)
+        except ValueError:
+            return text
+    if not _NUMBER.fullmatch(stripped):
+        return text
+    value = float(stripped)
+    if math.isinf(value):
+        return None
+    if value.is_integer() and abs(value) <= 2 ** 53:
+        return int(value)
+    return value
+
+
+def _convert(value: str, kind: str) -> Any:
+    if kind == "lines":
+        return [line for line in re.split(r"\r?\n", value) if line.strip()]
+    if kind == "number":
+        return js_number(value)
+    if kind == "bool":
+        return value not in ("", "false")
+    if kind == "json":
+        return _json_value(value)
+    return value
+
+
+def _json_value(value: str) -> Any:
+    from ._api import parse_body  # the API's own strict JSON reading
+    parsed = parse_body(value)
+    return value if parsed == {} and value.strip() != "{}" else parsed
+
+
+def wire_path(name: str) -> tuple[list[str], str]:
+    """(`list.3.key` -> ["list", "3", "key"], kind) of a form field name."""
+    path, _, kind = name.partition(":")
+    return path.split("."), kind
+
+
+def decode(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    """The JSON body `serialize()` makes of the same form (see the table above)."""
+    body: dict[str, Any] = {}
+    rows: dict[str, dict[int, dict[str, Any]]] = {}
+    for name, value in pairs:
+        parts, kind = wire_path(name)
+        if any(not part for part in parts):
+            continue
+        converted = _convert(value, kind)
+        if kind == "list" and len(parts) == 1:
+            listed = body.get(parts[0])
+            body[parts[0]] = [*(listed if isinstance(listed, list) else []), value]
+        elif len(parts) == 1:
+            body[parts[0]] = converted
+        elif len(parts) == 2:
+            group = body.get(parts[0])
+            if not isinstance(group, dict):
+                group = body[parts[0]] = {}
+            group[parts[1]] = converted
+        elif len(parts) == 3 and parts[1].isdigit() and len(parts[1]) < 6:
+            rows.setdefault(parts[0], {}).setdefault(int(parts[1]), {})[parts[2]] = converted
+    for name, by_index in rows.items():
+        body[name] = [by_index[i] for i in sorted(by_index)]
+    return body
+
+
+def is_form_post() -> bool:
+    return request.method == "POST" and request.mimetype == FORM_TYPE
+
+
+def cross_site() -> bool:
+    """A form post another site made the browser send. The link in the URL is the authority,
+    but a page elsewhere must not make a visitor's browser use it: refuse when the browser
+    says the request is cross-site (Sec-Fetch-Site) or from another origin (Origin)."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site not in ("same-origin", "none")
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return False
+    own = {request.host.lower()}
+    configured: str = current_app.config["GROUPKIT_SETTINGS"].base_url
+    if configured:
+        own.add(urlsplit(configured).netloc.lower())
+    return urlsplit(origin).netloc.lower() not in own
+
+
+def back_to(fallback: str) -> str:
+    """The page the form was on (its path only, from a same-origin Referer), else
+    `fallback`: the page the operation belongs to."""
+    referer = urlsplit(request.headers.get("Referer", ""))
+    if referer.netloc.lower() == request.host.lower() and \
+            referer.path.startswith(PAGE_PREFIXES):
+        return referer.path
+    return fallback
+
+
+@dataclasses.dataclass
+class Outcome:
+    """What the landing page shows: `result` (the operation's JSON answer) or an error."""
+
+    action: str
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    field: str | None = None
+    confirm: bool = False
+    errors: list[dict[str, str]] = dataclasses.field(default_factory=list)
+    values: list[list[str]] = dataclasses.field(default_factory=list)
+
+
+def outcome_of_error(action: str, error: ApiError, pairs: list[tuple[str, str]]) -> Outcome:
+    more = [{"field": field, "error": message} for field, message in error.errors]
+    field = error.field or (error.errors[0][0] if error.errors else None)
+    return Outcome(action=action, error=error.message, field=field,
+                   confirm=error.confirm, errors=more,
+                   values=[[name, value] for name, value in pairs])
+
+
+def _store(payload: dict[str, Any], now: dt.datetime) -> str:
+    Flash.delete().where(Flash.expires < now).execute()
+    flash_id = secrets.token_urlsafe(24)
+    Flash.insert(key=digest(flash_id), expires=now + dt.timedelta(seconds=FLASH_SECONDS),
+                 payload=payload).execute()
+    return flash_id
+
+
+def take(flash_id: str, now: dt.datetime) -> dict[str, Any] | None:
+    """The flash, once: whoever deletes the row gets it (so two workers never both do)."""
+    key = digest(flash_id)
+    row = Flash.get_or_none(Flash.key == key)
+    if row is None or Flash.delete().where(Flash.key == key).execute() != 1:
+        return None
+    if row.expires < now:
+        return None
+    payload: dict[str, Any] = row.payload
+    return payload
+
+
+async def submit(storage: Storage, now: dt.datetime, fallback: Callable[[dict[str, Any]], str],
+                 run: Callable[[dict[str, Any]], Awaitable[Response]]) -> Response:
+    """Decode the form, run the operation on it, keep the outcome and redirect back."""
+    if cross_site():
+        return Response(json.dumps({"error": CROSS_SITE}), 403,
+                        content_type="application/json")
+    form = await request.form
+    pairs = [(name, value.replace("\x00", "")) for name, value in form.items(multi=True)]
+    body = decode(pairs)
+    target = back_to(fallback(body))
+    try:
+        response = await run(body)
+    except ApiError as error:
+        outcome = outcome_of_error(request.path, error, pairs)
+    else:
+        result: dict[str, Any] = {}
+        if response.mimetype == "application/json":
+            answer = json.loads(await response.get_data(as_text=True))
+            if isinstance(answer, dict):
+                result = {key: answer[key] for key in SHOWN if key in answer}
+        outcome = Outcome(action=request.path, result=result)
+        if result.get("deleted") is True:
+            target = "/"
+    flash_id = await storage.write(_store, dataclasses.asdict(outcome),
+                                   now.replace(tzinfo=None))
+    redirect = Response("", 303, headers={"Location": f"{target}#{ANCHOR}",
+                                          "Cache-Control": "no-store"})
+    redirect.set_cookie(FLASH_COOKIE, flash_id, max_age=FLASH_SECONDS, path=target,
+                        httponly=True, samesite="Strict", secure=request.scheme == "https")
+    return redirect
+
+
+async def pending(storage: Storage, now: dt.datetime) -> dict[str, Any] | None:
+    """The flash this page request carries, taken (None without a cookie: no database trip)."""
+    flash_id = request.cookies.get(FLASH_COOKIE)
+    if not flash_id or len(flash_id) > 64:
+        return None
+    return await storage.write(take, flash_id, now.replace(tzinfo=None))
+
+
+def finish(response: Response, had_cookie: bool) -> Response:
+    """A page that showed (or dropped) a flash: never cached, and the cookie cleared."""
+    if had_cookie:
+        response.delete_cookie(FLASH_COOKIE, path=request.path, httponly=True,
+                               samesite="Strict")
+        response.headers["Cache-Control"] = "no-store"
+        response.headers.pop("ETag", None)
+    return response
+
+
+# --- Showing the flash in the page -------------------------------------------------------
+
+_FIELD_TAGS = ("input", "textarea", "select")
+
+
+def _find_form(doc: Any, outcome: dict[str, Any]) -> Any:
+    """The form that was sent: its action, and among several (a board's spots) the one
+    whose hidden fields hold what was sent."""
+    forms = [form for form in doc.iter("form") if form.get("action") == outcome["action"]]
+    sent: dict[str, list[str]] = {}
+    for name, value in outcome.get("values") or []:
+        sent.setdefault(name, []).append(value)
+    for form in forms:
+        hidden = [field for field in form.iter("input")
+                  if field.get("type") == "hidden" and field.get("name")]
+        if all(field.get("value", "") in sent.get(field.get("name"), []) for field in hidden):
+            return form
+    return forms[0] if forms else None
+
+
+def _refill(form: Any, values: list[list[str]]) -> None:
+    """Put back what the person typed (never hidden fields, which the page owns)."""
+    sent: dict[str, list[str]] = {}
+    for name, value in values:
+        sent.setdefault(name, []).append(value)
+    for field in form.iter(*_FIELD_TAGS):
+        name = field.get("name")
+        kind = (field.get("type") or "").lower()
+        if not name or kind in ("hidden", "submit", "button", "file", "password"):
+            continue
+        mine = sent.get(name, [])
+        if kind in ("checkbox", "radio"):
+            if field.get("value", "on") in mine:
+                field.set("checked", "checked")
+            elif "checked" in field.attrib:
+                del field.attrib["checked"]
+        elif field.tag == "select":
+            for option in field.iter("option"):
+                chosen = option.get("value", option.text_content()) in mine[-1:]
+                if chosen:
+                    option.set("selected", "selected")
+                elif "selected" in option.attrib and mine:
+                    del option.attrib["selected"]
+        elif field.tag == "textarea":
+            if mine:
+                for child in list(field):
+                    field.remove(child)
+                field.text = mine[-1]
+        elif mine:
+            field.set("value", mine[-1])
+
+
+def _field_target(form: Any, field: str) -> Any:
+    """As groupkit.js `fieldTarget`: the input named for the field, its list or group, or an
+    element marked `data-field`; a visible input before a hidden one of the same name."""
+    hidden = None
+    for element in form.iter():
+        if not isinstance(element.tag, str):
+            continue
+        name = element.get("name")
+        if name and ".".join(wire_path(name)[0]) == field:
+            if element.get("type") != "hidden":
+                return element
+            hidden = hidden if hidden is not None else element
+        elif field in (element.get("data-list"), element.get("data-group"),
+                       element.get("data-field")):
+            return element
+    return hidden
+
+
+def _after(target: Any, new: Any) -> None:
+    """Insert `new` right after `target`, keeping the text that followed it in place."""
+    new.tail, target.tail = target.tail, None
+    target.addnext(new)
+
+
+def _mark_field(form: Any, field: str, message: str, box_id: str, first: bool) -> bool:
+    target = _field_target(form, field)
+    if target is None:
+        return False
+    control = target if target.tag in _FIELD_TAGS else next(target.iter(*_FIELD_TAGS), target)
+    box = lxml_html.Element("p", {"class": "error field-error", "id": box_id,
+                                  "data-field-error": field})
+    if first:
+        box.set("role", "alert")
+    box.text = message
+    _after(target, box)
+    control.set("aria-invalid", "true")
+    described = control.get("aria-describedby")
+    control.set("aria-describedby", f"{described} {box_id}" if described else box_id)
+    if first:
+        control.set("autofocus", "autofocus")
+    return True
+
+
+def _notice(doc: Any, outcome: dict[str, Any], base: str) -> Any:
+    result = outcome.get("result") or {}
+    box = lxml_html.Element("div", {"class": "notice flash", "id": ANCHOR, "role": "status",
+                                    "tabindex": "-1"})
+
+    def line(text: str, link: str | None = None, code: str | None = None) -> None:
+        para = lxml_html.Element("p")
+        para.text = text
+        if link is not None:
+            anchor = lxml_html.Element("a", {"href": link})
+            anchor.text = f"{base}{link}"
+            para.append(anchor)
+        if code is not None:
+            element = lxml_html.Element("code")
+            element.text = code
+            para.append(element)
+        box.append(para)
+
+    token, edit_token, secret = (result.get(k) for k in ("token", "editToken", "secret"))
+    if isinstance(edit_token, str):
+        line("Created. Save your organiser link before you leave this page: ",
+             f"/e/{edit_token}")
+        if isinstance(result.get("slug"), str):
+            line("Share link for everyone taking part: ", f"/s/{result['slug']}")
+    elif result.get("deleted") is True:
+        line("Deleted.")
+    else:
+        line("Saved.")
+    if isinstance(token, str):
+        line("Your private link — keep it to come back later: ", f"/p/{token}")
+    if isinstance(secret, str):
+        line("Your code to change or release this later: ", code=secret)
+    return box
+
+
+def show(page: bytes, outcome: dict[str, Any], base: str) -> bytes:
+    """The page with the flash in place: a notice before the form that was sent, or the
+    error next to its field (aria-invalid, aria-describedby, autofocus) with what was
+    typed put back, as the script would show them."""
+    doc = lxml_html.document_fromstring(page.decode("utf-8"))
+    form = _find_form(doc, outcome)
+    main = next(doc.iter("main"), None)
+    if outcome.get("error") is None:
+        notice = _notice(doc, outcome, base)
+        if form is not None:
+            form.addprevious(notice)
+        elif main is not None:
+            main.insert(0, notice)
+        return _serialize(doc)
+    message: str = outcome["error"]
+    if form is None:
+        box = lxml_html.Element("p", {"class": "error", "id": ANCHOR, "role": "alert"})
+        box.text = message
+        if main is not None:
+            main.insert(0, box)
+        return _serialize(doc)
+    _refill(form, outcome.get("values") or [])
+    form_id = form.get("id") or "form"
+    placed = bool(outcome.get("field")) and _mark_field(form, outcome["field"], message,
+                                                       ANCHOR, True)
+    if not placed:
+        general = next((e for e in form.iter() if isinstance(e.tag, str)
+                        and e.get("data-error") is not None), None)
+        if general is None:
+            general = lxml_html.Element("p", {"class": "error", "data-error": ""})
+            form.insert(0, general)
+        general.text = message
+        general.set("id", ANCHOR)
+        general.set("role", "alert")
+        general.attrib.pop("hidden", None)
+    for extra in outcome.get("errors") or []:
+        if extra["field"] != outcome.get("field"):
+            safe = re.sub(r"[^\w-]", "", extra["field"])
+            _mark_field(form, extra["field"], extra["error"], f"{form_id}-error-{safe}", False)
+    if outcome.get("confirm"):
+        _confirm_box(form)
+    return _serialize(doc)
+
+
+def _confirm_box(form: Any) -> None:
+    """Without a script to ask, the question becomes a box to tick and send again."""
+    para = lxml_html.fragment_fromstring(
+        '<p class="confirm"><label><input type="checkbox" name="confirm:bool" value="true"> '
+        'Yes, go ahead</label></p>')
+    button = next((b for b in form.iter("button") if b.get("type", "submit") == "submit"),
+                  None)
+    if button is not None:
+        button.addprevious(para)
+    else:
+        form.append(para)
+
+
+def _serialize(doc: Any) -> bytes:
+    text: str = lxml_html.tostring(doc, doctype="<!doctype html>", encoding="unicode")
+    return text.encode("utf-8")
+
+
+async def flashed(body: bytes, status: int, storage: Storage, now: dt.datetime,
+                  base: str) -> Response:
+    """A page (its HTML and status) with the request's flash shown in it and taken; the
+    caller checks the cookie first (`FLASH_COOKIE in request.cookies`)."""
+    outcome = await pending(storage, now)
+    if outcome is not None and status == 200:
+        body = show(body, outcome, base)
+    return finish(Response(body, status, content_type="text/html; charset=utf-8"), True)

@@ -1,0 +1,179 @@
+"""Forms without JavaScript (groupkit._forms): the wire names decode to the body the script
+sends, a form post runs the same operation and redirects back, and its flash reaches the
+page once, from any worker, without a credential or a typed value in a URL, a cookie or a
+log line."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from groupkit._forms import FLASH_COOKIE, FLASH_SECONDS, Flash, decode, js_number
+from groupkit._logs import JsonFormatter
+from groupkit.testing import create
+
+FORM = {"Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin"}
+NO_RECIPIENT = "Who's the card for? Add their name."
+
+
+@pytest.mark.parametrize(("pairs", "body"), [
+    ([("title", "Lunch")], {"title": "Lunch"}),
+    ([("title", "a"), ("title", "b")], {"title": "b"}),
+    ([("names:lines", "Ann\r\n\n  \nBo\n")], {"names": ["Ann", "Bo"]}),
+    ([("count:number", " 5 "), ("cost:number", "2.50"), ("odd:number", "five"),
+      ("none:number", ""), ("big:number", "Infinity"), ("hex:number", "0x10")],
+     {"count": 5, "cost": 2.5, "odd": "five", "none": "", "big": None, "hex": 16}),
+    ([("open:bool", "false"), ("open:bool", "true"), ("shut:bool", "false")],
+     {"open": True, "shut": False}),
+    ([("id:json", "7"), ("slot:json", "null"), ("who:json", '"Ann"'), ("bad:json", "{")],
+     {"id": 7, "slot": None, "who": "Ann", "bad": "{"}),
+    ([("choices:json", "[]"), ("choices:list", "a"), ("choices:list", "c")],
+     {"choices": ["a", "c"]}),
+    ([("payment.method", "PayID"), ("payment.aliasId", "x@example.com")],
+     {"payment": {"method": "PayID", "aliasId": "x@example.com"}}),
+    ([("slots.1.date", "2026-12-05"), ("slots.0.date", "2026-12-04"), ("slots.0.start", ""),
+      ("teams.0.members:lines", "Ann\nBo")],
+     {"slots": [{"date": "2026-12-04", "start": ""}, {"date": "2026-12-05"}],
+      "teams": [{"members": ["Ann", "Bo"]}]}),
+    ([("slots..date", "x"), (".x", "y"), ("a.b.c.d", "z")], {}),
+])
+def test_wire_names_decode_to_the_scripts_body(pairs: list[tuple[str, str]],
+                                                body: dict[str, Any]) -> None:
+    assert decode(pairs) == body
+
+
+def test_numbers_read_as_the_script_reads_them() -> None:
+    assert [js_number(t) for t in ("1e3", "-0.5", ".5", "+7", "1.0", "1_000", "0b11")] == [
+        1000, -0.5, 0.5, 7, 1, "1_000", 3]
+
+
+def form_post(client: Any, path: str, fields: list[tuple[str, str]],
+              **headers: str) -> Any:
+    return client.post(path, data=urlencode(fields), headers={**FORM, **headers})
+
+
+async def test_a_wrong_create_lands_back_with_the_error_at_its_field_once(
+        make_app: Any) -> None:
+    client = make_app(tools=["card"]).test_client()
+    response = await form_post(client, "/api/card",
+                               [("recipient", ""), ("title", "Ta <b>Zelda</b>")],
+                               Referer="http://localhost/new/card?x=1")
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/new/card#groupkit-flash"
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/new/card;" in cookie
+    assert "Zelda" not in cookie
+    page = await (await client.get("/new/card")).get_data(as_text=True)
+    error = re.search(r'<p class="error field-error" id="groupkit-flash" '
+                      r'data-field-error="recipient" role="alert">([^<]*)</p>', page)
+    assert error and error[1].replace("&#39;", "'") == NO_RECIPIENT
+    assert re.search(r'<input id="recipient" name="recipient"[^>]* aria-invalid="true" '
+                     r'aria-describedby="groupkit-flash" autofocus', page)
+    # What was typed is put back, escaped.
+    assert 'value="Ta &lt;b&gt;Zelda&lt;/b&gt;"' in page
+    again = await (await client.get("/new/card")).get_data(as_text=True)
+    assert "groupkit-flash" not in again and "Zelda" not in again
+
+
+async def test_a_create_shows_its_links_without_putting_them_in_a_url(make_app: Any,
+                                                                       caplog: Any) -> None:
+    caplog.set_level(logging.INFO)
+    client = make_app(tools=["card"]).test_client()
+    response = await form_post(client, "/api/card", [("recipient", "Margaret")])
+    assert response.headers["Location"] == "/new/card#groupkit-flash"
+    page = await (await client.get("/new/card")).get_data(as_text=True)
+    edit = re.search(r'<a href="/e/(\w+)">', page)
+    slug = re.search(r'<a href="/s/([\w-]+)">', page)
+    assert edit and slug and "Save your organiser link" in page
+    cookie = response.headers["Set-Cookie"]
+    assert edit[1] not in cookie and edit[1] not in response.headers["Location"]
+    logged = caplog.text + "".join(JsonFormatter().format(r) for r in caplog.records)
+    assert edit[1] not in logged and "Margaret" not in logged
+    # A participation: its private link reaches the page the same way.
+    response = await form_post(client, "/api/card/sign",
+                               [("slug", slug[1]), ("message", "Thanks"), ("name", "Ann")])
+    assert response.headers["Location"] == f"/s/{slug[1]}#groupkit-flash"
+    page = await (await client.get(f"/s/{slug[1]}")).get_data(as_text=True)
+    token = re.search(r'<a href="/p/(\w+)">', page)
+    assert token and token[1] not in response.headers["Set-Cookie"]
+    logged = caplog.text + "".join(JsonFormatter().format(r) for r in caplog.records)
+    assert token[1] not in logged
+
+
+async def test_organiser_forms_come_back_to_the_organiser_page(make_app: Any) -> None:
+    client = make_app(tools=["sweeps"]).test_client()
+    made = await create(client, "sweeps", {"title": "Cup", "outcomes": ["A", "B"],
+                                           "names": ["Ann", "Bo"]})
+    response = await form_post(client, f"/api/sweeps/{made['editToken']}/redraw", [])
+    assert response.headers["Location"] == f"/e/{made['editToken']}#groupkit-flash"
+    page = await (await client.get(f"/e/{made['editToken']}")).get_data(as_text=True)
+    assert '<div class="notice flash" id="groupkit-flash" role="status"' in page
+    response = await form_post(client, f"/api/sweeps/{made['editToken']}/delete", [])
+    assert response.headers["Location"] == "/#groupkit-flash"
+    page = await (await client.get("/")).get_data(as_text=True)
+    assert "Deleted." in page
+
+
+async def test_a_flash_expires(make_app: Any) -> None:
+    now = [dt.datetime(2026, 11, 23, 9, 0, tzinfo=dt.UTC)]
+    client = make_app(tools=["card"], clock=lambda: now[0]).test_client()
+    await form_post(client, "/api/card", [("recipient", "")])
+    now[0] += dt.timedelta(seconds=FLASH_SECONDS + 1)
+    page = await (await client.get("/new/card")).get_data(as_text=True)
+    assert NO_RECIPIENT not in page.replace("&#39;", "'")
+
+
+async def test_the_flash_is_taken_once_by_whichever_worker_serves_the_page(
+        make_app: Any) -> None:
+    """Two apps on one database (PostgreSQL when $GROUPKIT_TEST_POSTGRES_URL is set), as two
+    workers: the second serves the flash the first stored, then neither has it."""
+    first = make_app(tools=["card"])
+    response = await form_post(first.test_client(), "/api/card", [("recipient", "")])
+    flash_id = re.search(rf"{FLASH_COOKIE}=([^;]+);", response.headers["Set-Cookie"])
+    assert flash_id
+    first.config["GROUPKIT_STORAGE"].close()
+    second = make_app(tools=["card"])
+    client = second.test_client()
+    cookie = {"Cookie": f"{FLASH_COOKIE}={flash_id[1]}"}
+    stored = second.config["GROUPKIT_STORAGE"].run_sync(
+        lambda: [row.key for row in Flash.select()], write=False)
+    assert len(stored) == 1 and flash_id[1] not in stored[0]  # only its digest is kept
+    page = await (await client.get("/new/card", headers=cookie)).get_data(as_text=True)
+    assert NO_RECIPIENT in page.replace("&#39;", "'")
+    page = await (await client.get("/new/card", headers=cookie)).get_data(as_text=True)
+    assert NO_RECIPIENT not in page.replace("&#39;", "'")
+
+
+@pytest.mark.parametrize("headers", [{"Sec-Fetch-Site": "cross-site"},
+                                     {"Sec-Fetch-Site": "same-site"},
+                                     {"Sec-Fetch-Site": "", "Origin": "https://evil.example"}])
+async def test_another_site_cannot_post_a_form(make_app: Any, headers: dict[str, str]) -> None:
+    client = make_app(tools=["card"]).test_client()
+    sent = {**FORM, **headers}
+    if not headers["Sec-Fetch-Site"]:
+        del sent["Sec-Fetch-Site"]
+    response = await client.post("/api/card", data="recipient=Margaret", headers=sent)
+    assert response.status_code == 403
+    assert await response.get_json() == {
+        "error": "That form came from another site, so nothing was changed."}
+    assert "Set-Cookie" not in response.headers
+
+
+async def test_json_requests_answer_as_before(make_app: Any) -> None:
+    client = make_app(tools=["sweeps"]).test_client()
+    response = await client.post("/api/sweeps", json={})
+    assert response.status_code == 400
+    first = (await response.get_json())["error"]
+    assert await response.get_json() == {"error": first}
+    response = await client.post("/api/sweeps", json={"outcomes": ["A"], "names": []},
+                                 headers={"X-Groupkit-Errors": "all"})
+    body = await response.get_json()
+    assert body["errors"][0] == {"field": body["field"], "error": body["error"]}
+    assert len(body["errors"]) >= 2
+    assert [e["field"] for e in body["errors"]] == sorted(
+        {e["field"] for e in body["errors"]}, key=[e["field"] for e in body["errors"]].index)
