@@ -116,6 +116,8 @@ FIXES: dict[str, Fix] = {
     "qotd": Fix({"teamName": "Platfrom"}, "teamName", "Platfrom", "Platform"),
     "poker": Fix({"team": "Paymnets squad"}, "team", "Paymnets", "Payments",
                  take=("join", {"name": "Bodhi"}, "Bodhi")),
+    "giftidea": Fix({"recipient": "Priya", "occasion": "Farwell lunch"}, "occasion", "Farwell",
+                    "Farewell", take=("suggest", {"idea": "Hiking socks"}, "Hiking socks")),
     # A name claimed before the edit stays claimed; the organiser page never shows a pairing.
     "kringle": Fix({"title": "Offcie Kris Kringle", "names": ["Ann", "Bodhi", "Cy"]},
                    "title", "Offcie", "Office", line("edit-names", "Dimitra"), ("Dimitra",),

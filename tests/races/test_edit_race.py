@@ -289,6 +289,13 @@ RACES: dict[str, Race] = {
         shows=lambda view: view["title"],
         fits=lambda view: view["title"] == "Trivia" or view["title"] in {
             member for team in view["teams"] for member in team["members"]}),
+    "giftidea": Race(
+        create={"recipient": "Priya"},
+        edit=lambda i: {"occasion": fix(i), "budget": "About $20 each"},
+        shows=lambda view: view["occasion"],
+        take=lambda c, i: ("suggest", {"slug": c["slug"], "idea": "Hiking socks",
+                                       "suggestedBy": f"P{i}"}, f"P{i}"),
+        taken=lambda view: [idea["suggestedBy"] for idea in view["ideas"]]),
     "kringle": roll(
         {"title": "Office"}, "title", claimed,
         refused=r'Already claimed: "P[0-3]"\. Remove anyway\? Their private links stop '
