@@ -5,8 +5,10 @@ overshot, and every edit is either applied whole or refused with its tool's docu
 
 Each tool is one `Race` row in RACES: its create body, the i-th edit's body (carrying the
 mark `fix(i)`), where the view shows that mark, the i-th participation call and what the
-view lists of everyone who took part. A tool with nothing for participants to do (a sweep,
-teams) races its edits against each other instead: the view must hold one edit whole."""
+view lists of everyone who took part. Where an edit may take away what a participation aims
+at (a name off the list), that participation's 404 is `gone`. A tool with nothing for
+participants to do (a sweep, teams) races its edits against each other instead: the view
+must hold one edit whole."""
 
 from __future__ import annotations
 
@@ -47,6 +49,8 @@ class Race:
     refused: str = "(?!)"  # the edit's documented 409 messages, a regular expression
     fits: Callable[[View], bool] = lambda view: True  # caps held, the view holds together
     read: str = ""  # another read merged into the view: /api/<tool>/<slug><read>
+    export: bool = False  # the organiser's export merged in (who claimed, where only it says)
+    gone: str = "(?!)"  # a participation's 404 once an edit took its aim away, a regex
     prepare: Callable[[httpx.AsyncClient, Context], Awaitable[Context]] | None = None
 
 
@@ -81,6 +85,62 @@ def board(groups: str, label: str, prefix: str, extra: dict[str, str], held: str
 
 def names(row: dict[str, Any]) -> list[str]:
     return [spot["name"] for spot in row["spots"] if spot["taken"]]
+
+
+# --- name lists: each edit takes one name off while its owner claims it ------------------
+
+NAMES = ["Ann", "Bo", "Cy", "Di", *(f"P{i}" for i in range(TAKERS))]
+
+
+def roll(create: dict[str, Any], mark: str, claimed: Callable[[View], list[str]],
+         refused: str, gone: str, export: bool = False,
+         private: Callable[[View], bool] = lambda view: True) -> Race:
+    """The i-th edit leaves P<i> out while P<i> claims it: whichever lands first wins (the
+    edit asks before taking a claimed name off; the claim of a name gone is a 404). Another
+    edit names P<i> again, as somebody new who has claimed nothing."""
+    def edit(i: int) -> dict[str, Any]:
+        return {mark: fix(i), "names": [name for name in NAMES if name != f"P{i}"]}
+
+    def fits(view: View) -> bool:
+        listed = [person["name"] for person in view["people"]] if "people" in view \
+            else view["names"]
+        last = view[mark]
+        whole = NAMES if not last.startswith("Fix ") else edit(int(last[4:]))["names"]
+        return listed == whole and private(view)
+
+    return Race(create={**create, "names": NAMES}, edit=edit, shows=lambda view: view[mark],
+                take=lambda c, i: ("claim", {"slug": c["slug"], "name": f"P{i}"}, f"P{i}"),
+                taken=claimed, refused=refused, gone=gone, fits=fits, export=export)
+
+
+def claimed(view: View) -> list[str]:
+    return [person["name"] for person in view["people"] if person["claimed"]]
+
+
+def pairings_unseen(view: View) -> bool:
+    """Kris Kringle: nothing the group or the organiser reads says who buys for whom."""
+    return not re.search(r"giftee|buysFor|santa|pair", str(view), re.IGNORECASE)
+
+
+async def poll_options(client: httpx.AsyncClient, made: Context) -> Context:
+    view = (await client.get(f"/api/poll/{made['slug']}")).raise_for_status().json()
+    return {**made, "ids": {entry["text"]: entry["id"] for entry in view["tally"]}}
+
+
+def picnic_votes(view: View) -> list[str]:
+    return ["a vote"] * sum(entry["count"] for entry in view["tally"]
+                            if entry["text"] == "Picnic")
+
+
+def poll_edit(i: int) -> dict[str, Any]:
+    # Every other edit leaves Picnic out: refused once someone voted for it.
+    return {"question": fix(i), "options": ["Thai", "Pub", "Picnic"][: 3 - i % 2]}
+
+
+def roles_edit(i: int) -> dict[str, Any]:
+    # Every other edit swaps the Spy for a Wolf (and back): refused while someone holds it.
+    return {"title": fix(i), "roles": ["Wolf" if i % 2 else "Spy", *["Villager"] * TAKERS,
+                                       "Villager"]}
 
 
 # --- the rest, one row each ---------------------------------------------------------------
@@ -229,8 +289,51 @@ RACES: dict[str, Race] = {
         shows=lambda view: view["title"],
         fits=lambda view: view["title"] == "Trivia" or view["title"] in {
             member for team in view["teams"] for member in team["members"]}),
-    # Kris Kringle, Group Vote, Secret Role Dealer, Fact Matcher and Coffee Roulette: a row
-    # each once their edit lands.
+    "giftidea": Race(
+        create={"recipient": "Priya"},
+        edit=lambda i: {"occasion": fix(i), "budget": "About $20 each"},
+        shows=lambda view: view["occasion"],
+        take=lambda c, i: ("suggest", {"slug": c["slug"], "idea": "Hiking socks",
+                                       "suggestedBy": f"P{i}"}, f"P{i}"),
+        taken=lambda view: [idea["suggestedBy"] for idea in view["ideas"]]),
+    "kringle": roll(
+        {"title": "Office"}, "title", claimed,
+        refused=r'Already claimed: "P[0-3]"\. Remove anyway\? Their private links stop '
+                r"working, and whoever drew them gets someone new\.",
+        gone=r"That name isn't in this draw\.", export=True, private=pairings_unseen),
+    "fact": roll(
+        {"title": "Offsite"}, "title", claimed,
+        refused=r"P[0-3] has already claimed their name\. Taking them off the list wipes any "
+                r"fact they sent, takes it off everyone's guessing grid along with the "
+                r"guesses about it, and their private link stops working\. Go ahead\?",
+        gone=r"That name isn't on this list\.", export=True),
+    "coffee": roll(
+        {"title": "Coffee"}, "title", claimed,
+        refused=r"P[0-3] has already claimed their name: taking them off the list stops their "
+                r"private link working\. Go ahead\?",
+        gone=r"That name isn't on this team's list\."),
+    "poll": Race(
+        # A vote for Picnic after it went is an empty ballot: 400, nothing recorded.
+        create={"question": "Lunch", "options": ["Thai", "Pub", "Picnic"]},
+        edit=poll_edit, shows=lambda view: view["question"],
+        take=lambda c, i: ("vote", {"slug": c["slug"], "choices": [c["ids"]["Picnic"]]},
+                           "a vote"),
+        taken=picnic_votes,
+        refused=r'People voted for "Picnic"\. Remove anyway\? Those votes go; every ballot '
+                r"keeps its other picks\.",
+        fits=lambda view: [entry["text"] for entry in view["tally"]] == (
+            poll_edit(int(view["question"][4:]))["options"]
+            if view["question"].startswith("Fix ") else ["Thai", "Pub", "Picnic"]),
+        prepare=poll_options),
+    "roles": Race(
+        # Roles are dealt at random: a list without the role one holds asks first.
+        create={"title": "Game night", "roles": roles_edit(0)["roles"]},
+        edit=roles_edit, shows=lambda view: view["title"],
+        take=lambda c, i: ("claim", {"slug": c["slug"], "name": f"P{i}"}, "a player"),
+        taken=lambda view: ["a player"] * view["dealt"],
+        refused=r"This takes away the role 1 player who joined already holds: they'll be "
+                r"dealt a new one from the roles left\. Go ahead\?",
+        fits=lambda view: view["total"] == TAKERS + 2 and view["dealt"] <= view["total"]),
 }
 
 
@@ -240,11 +343,15 @@ def race_server(request: pytest.FixtureRequest, live_server: Callable[..., Any])
     return live_server(workers=2, database=request.param, limits={"post_per_hour": 100_000})
 
 
-async def read(client: httpx.AsyncClient, tool: str, race: Race, slug: str) -> View:
+async def read(client: httpx.AsyncClient, tool: str, race: Race, made: Context) -> View:
+    slug = made["slug"]
     view = dict((await client.get(f"/api/{tool}/{slug}")).raise_for_status().json())
     if race.read:
         view.update((await client.get(f"/api/{tool}/{slug}{race.read}")).raise_for_status()
                     .json())
+    if race.export:
+        view.update((await client.post(f"/api/{tool}/{made['editToken']}/export"))
+                    .raise_for_status().json()["data"])
     return view
 
 
@@ -259,7 +366,7 @@ async def test_an_edit_and_the_group_together_lose_nothing(race_server: Any,
         assert created.status_code == 201, created.text
         made: Context = created.json()
         context = await race.prepare(client, made) if race.prepare else made
-        before = race.shows(await read(client, tool, race, made["slug"]))
+        before = race.shows(await read(client, tool, race, made))
         start = asyncio.Event()
 
         async def take(i: int) -> tuple[str, httpx.Response]:
@@ -281,11 +388,14 @@ async def test_an_edit_and_the_group_together_lose_nothing(race_server: Any,
         start.set()
         taken = await asyncio.gather(*takes)
         edited = await asyncio.gather(*edits)
-        view = await read(client, tool, race, made["slug"])
+        view = await read(client, tool, race, made)
 
     # Nothing lost, nothing invented: exactly the acknowledged participation is there.
     for _, response in taken:
-        assert response.status_code in (200, 201, 400, 409), response.text
+        if response.status_code == 404:  # what it aimed at went with an edit
+            assert re.fullmatch(race.gone, response.json()["error"]), response.text
+        else:
+            assert response.status_code in (200, 201, 400, 409), response.text
     acknowledged = sorted(who for who, response in taken if response.is_success)
     assert sorted(race.taken(view)) == acknowledged
     assert race.fits(view), view

@@ -7,6 +7,7 @@ from pathlib import Path
 from groupkit import Tool, hookimpl
 
 from .api import (
+    EDIT,
     MAX_IDEAS,
     board_schema,
     create,
@@ -34,7 +35,7 @@ def groupkit_tool() -> Tool:
                 "you'll buy — everyone in on it except the recipient.",
         create_schema=CreateGiftIdea, create=create, title_of=title_of,
         public_view=public_view, organiser_view=organiser_view, preview=preview,
-        operations=ops, models=[GiftIdea],
+        operations=ops, edit=EDIT, models=[GiftIdea],
         templates=HERE / "templates", static=HERE / "static",
         limits={"ideas": MAX_IDEAS}, public_schema=board_schema(),
         description="The share link goes to everyone except the recipient. Ideas are listed "

@@ -11,6 +11,7 @@ from groupkit import (
     ApiError,
     Call,
     Credential,
+    Edit,
     Instance,
     Operations,
     bad_request,
@@ -23,6 +24,7 @@ from groupkit import (
     remove_slot,
     revoke_tokens,
     run_prepared,
+    stored_values,
 )
 
 from .models import GiftIdea, fresh_code
@@ -257,3 +259,13 @@ def remove_idea(call: Call) -> dict[str, Any]:
         raise ApiError(404, UNKNOWN_IDEA)
     _remove(call.instance, _idea(call.instance, credential.ref))
     return {"ok": True}
+
+
+# --- the organiser's edit -----------------------------------------------------------------
+
+#: The board's details as create took them; ideas, votes and claims are not details, so an
+#: edit never touches them (the title follows the recipient, as at create).
+EDIT = Edit(fields=("recipient", "occasion", "budget", "note"),
+            current=stored_values("recipient", "occasion", "budget", "note"),
+            description="Every idea, vote and claim stays as it was; the title follows the "
+                        "recipient, as it does at create.")
