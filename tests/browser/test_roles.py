@@ -177,43 +177,47 @@ def test_roles_game(server: Any, api: httpx.Client, open_context: Callable[[], W
     token = join(ann.page, share, "Ann")
     expect(ann.page.locator(".roles-role")).to_have_text(role_of(api, edit, "Ann"))
 
-    # The organiser changes the roles: everyone who joined is re-dealt from the new list.
+    # The organiser changes the roles in "Change details": new rows replace the old ones, so
+    # the players holding them are dealt again from the new list, once the organiser confirms.
     page.reload()
     mark_page(ann.page)
-    editor = page.locator("form[data-roles-form]")
+    page.get_by_text("Change details").click()
+    editor = page.locator("section.edit-details form")
     editor_rows = editor.locator("[data-list='roles'] [data-row]")
-    for _ in range(editor_rows.count() - 2):
-        editor_rows.last.get_by_role("button", name="Remove this role").click()
-    editor_rows.nth(0).locator("[data-key='name']").fill("Spy")
-    editor_rows.nth(0).locator("[data-key='count']").fill("1")
-    editor_rows.nth(0).locator("[data-key='brief']").fill("Blend in.")
-    editor_rows.nth(1).locator("[data-key='name']").fill("Local")
-    editor_rows.nth(1).locator("[data-key='count']").fill("2")
-    editor_rows.nth(1).locator("[data-key='brief']").fill("")
+    old = editor_rows.count()
+    for _ in range(2):
+        editor.get_by_role("button", name="Add a role").click()
+    editor_rows.nth(old).locator("[data-key='name']").fill("Spy")
+    editor_rows.nth(old).locator("[data-key='count']").fill("1")
+    editor_rows.nth(old).locator("[data-key='brief']").fill("Blend in.")
+    editor_rows.nth(old + 1).locator("[data-key='name']").fill("Local")
+    editor_rows.nth(old + 1).locator("[data-key='count']").fill("2")
+    for _ in range(old):
+        editor_rows.first.get_by_role("button", name="Remove this role").click()
     organiser.check("roles-organiser-editing")
-    with page.expect_navigation():
-        editor.get_by_role("button", name="Save roles and re-deal").click()
-    assert export(api, edit)["roles"] == ["Spy", "Local", "Local"]
+    editor.get_by_role("button", name="Save changes").click()  # and yes to its question
     expect(notice).to_have_text(REDEALT)
+    expected_failure(organiser, 409, f"/api/roles/{edit}/edit")
+    assert export(api, edit)["roles"] == ["Spy", "Local", "Local"]
     ann_role = role_of(api, edit, "Ann")
     expect(ann.page.locator(".roles-role")).to_have_text(ann_role)
     expect(ann.page.locator(".roles-brief")).to_have_count(1 if ann_role == "Spy" else 0)
     assert_not_reloaded(ann.page)
 
-    # A too-short list is refused on the page with the spec's message.
+    # A too-short list is refused at the roles with the spec's message; the title changes.
+    page.reload()
+    page.get_by_text("Change details").click()
     for _ in range(editor_rows.count() - 1):
         editor_rows.last.get_by_role("button", name="Remove this role").click()
     editor_rows.nth(0).locator("[data-key='count']").fill("1")
-    editor.get_by_role("button", name="Save roles and re-deal").click()
-    expect(editor.locator("[data-error]")).to_have_text("Add at least two roles — one per line.")
-    expected_failure(organiser, 400, f"/api/roles/{edit}/roles")
+    editor.get_by_role("button", name="Save changes").click()
+    expect(editor).to_contain_text("Add at least two roles — one per line.")
+    expected_failure(organiser, 400, f"/api/roles/{edit}/edit")
     organiser.check("roles-organiser-refused")
-
-    # Title and note.
     page.reload()
-    page.fill("#details-title", "Saturday werewolf")
-    with page.expect_navigation():
-        page.get_by_role("button", name="Save title and note").click()
+    page.get_by_text("Change details").click()
+    page.fill("#edit-title", "Saturday werewolf")
+    editor.get_by_role("button", name="Save changes").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Saturday werewolf")
 
     # Restart: every link dies, and Ann's page says the game restarted.
