@@ -50,7 +50,7 @@ def test_migrations_apply_once(database_url: str) -> None:
                          "tool:demo": ["0001_initial"]}
         assert migrate(storage, registry) == {"groupkit": [], "tool:demo": []}
         count = storage.run_sync(lambda: MigrationRecord.select().count(), write=False)
-        assert count == 3
+        assert count == 4
     finally:
         storage.close()
 

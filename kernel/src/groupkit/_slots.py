@@ -87,6 +87,16 @@ def _number(group: Mapping[str, Any], index: int) -> int:
     return int(group.get(SLOT_NUMBER, index))
 
 
+def slot_group(groups: Sequence[Mapping[str, Any]], slot_id: str, prefix: str) -> int | None:
+    """The board position of the group holding `slot_id` (`<prefix><number>-<n>`), or None:
+    a group's number is not its position once an edit has moved it (see `regroup_slots`)."""
+    number, _, spot = slot_id[len(prefix):].partition("-")
+    if not slot_id.startswith(prefix) or not number.isdigit() or not spot.isdigit():
+        return None
+    return next((index for index, group in enumerate(groups)
+                 if _number(group, index) == int(number)), None)
+
+
 def slot_ids(groups: Sequence[Mapping[str, Any]], prefix: str) -> list[str]:
     """Every spot of a board of groups (categories, shifts, days) that each have a
     `capacity`: `<prefix><group number>-<n from 1>`, in board order. A group's number is its

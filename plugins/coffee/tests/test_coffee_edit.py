@@ -232,11 +232,11 @@ async def test_the_form_is_prefilled_with_names_only(client: Any, team: dict[str
     await draw(client, team)
     page = await (await client.get(f"/e/{team['editToken']}")).get_data(as_text=True)
     assert f'data-api="/api/coffee/{team["editToken"]}/edit"' in page
-    assert 'name="names" data-lines required>' + "\n".join(NAMES) + "</textarea>" in page
-    assert 'id="edit-cadence" name="cadence" maxlength="40" placeholder="Every second Monday" ' \
-           'value="Every second Monday"' in page
+    assert 'name="names:lines" data-lines required>' + "\n".join(NAMES) + "</textarea>" in page
+    assert ('id="edit-cadence" name="cadence" maxlength="40" '
+            'placeholder="e.g. Every second Monday" value="Every second Monday"') in page
     create_page = await (await client.get("/new/coffee")).get_data(as_text=True)
-    assert 'id="names" name="names" data-lines required></textarea>' in create_page
+    assert 'id="names" name="names:lines" data-lines required></textarea>' in create_page
 
 
 async def test_the_edit_is_in_the_openapi_document(client: Any) -> None:

@@ -159,9 +159,10 @@ async def test_the_form_is_prefilled_and_shows_nothing_about_facts(board: Any) -
     await board.token("Bo")
     before = await board.page(f"/e/{board.edit}")
     assert f'data-api="/api/fact/{board.edit}/edit"' in before
-    assert 'id="edit-names" name="names" data-lines required>Ann\nBo\nCy\nDi</textarea>' in before
-    assert 'id="edit-title" name="title" maxlength="80" placeholder="Team offsite icebreaker" ' \
-           'value="Offsite"' in before
+    assert ('id="edit-names" name="names:lines" data-lines required>Ann\nBo\nCy\nDi'
+            '</textarea>') in before
+    assert ('id="edit-title" name="title" maxlength="80" '
+            'placeholder="e.g. Team offsite icebreaker" value="Offsite"') in before
     # Writing a fact changes nothing the organiser sees of Bo (the form included).
     token = await board.claim("Cy")
     assert token.status_code == 200
@@ -171,7 +172,7 @@ async def test_the_form_is_prefilled_and_shows_nothing_about_facts(board: Any) -
     assert between.split("<main")[1].split("fact-board")[0] == \
         after.split("<main")[1].split("fact-board")[0]
     create = await board.page("/new/fact")
-    assert 'id="names" name="names" data-lines required></textarea>' in create
+    assert 'id="names" name="names:lines" data-lines required></textarea>' in create
 
 
 async def test_the_edit_is_in_the_openapi_document(client: Any) -> None:

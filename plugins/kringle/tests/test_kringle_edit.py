@@ -258,9 +258,10 @@ async def test_the_form_is_prefilled_and_the_create_page_is_not(client: Any) -> 
     html = await (await client.get(f"/e/{made['editToken']}")).get_data(as_text=True)
     assert f'data-api="/api/kringle/{made["editToken"]}/edit"' in html
     assert ">Ann Archer\nBo Bramble\nCy Cobb\nDi Dunlop\nEd Ekins</textarea>" in html
-    assert 'id="edit-budget" name="budget" maxlength="40" placeholder="$30" value="$30"' in html
+    assert ('id="edit-budget" name="budget" maxlength="40" placeholder="e.g. $30" '
+            'value="$30"') in html
     page = await (await client.get("/new/kringle")).get_data(as_text=True)
-    assert 'id="edit-' not in page and 'id="names" name="names"' in page
+    assert 'id="edit-' not in page and 'id="names" name="names:lines"' in page
 
 
 async def test_an_edit_reaches_open_pages(client: Any) -> None:

@@ -118,7 +118,7 @@ async def test_pages_show_the_closing_time_in_utc(api: Any) -> None:
 
 async def test_create_page_offers_the_new_options(api: Any) -> None:
     page = await api.page("/new/poll")
-    for name in ("ranked", "resultsAfterVote", "resultsAtClose", "closesAt"):
+    for name in ("ranked:bool", "resultsAfterVote:bool", "resultsAtClose:bool", "closesAt"):
         assert f'name="{name}"' in page
     assert 'type="datetime-local" data-poll-local-time' in page
 

@@ -214,7 +214,8 @@ async def test_the_form_is_prefilled_and_shows_no_votes(api: Any, client: Any) -
         return found[:found.index("</section>")]
 
     before = await form()
-    assert f'<input type="hidden" data-key="id" value="{ids["Pub"]}">' in before
+    assert (f'<input type="hidden" name="options.1.id" data-key="id" value="{ids["Pub"]}">'
+            in before)
     assert 'value="Where for lunch?"' in before
     assert 'data-key="text" maxlength="80" value="Pub"' in before
     for _ in range(6):  # past a secret ballot's batch: the organiser's tally moves

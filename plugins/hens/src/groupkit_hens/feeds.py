@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from groupkit import CalendarEvent, Instance, SlotClaim, read_day, read_hours
+from groupkit import CalendarEvent, Instance, SlotClaim, read_day, read_hours, slot_group
 
 
 def claim_events(instance: Instance, claim: SlotClaim, base_url: str) -> list[CalendarEvent]:
     data = instance.data
-    category, _, _ = claim.slot_id[1:].partition("-")
-    if not category.isdigit() or int(category) >= len(data["categories"]):
+    category = slot_group(data["categories"], claim.slot_id, "c")
+    if category is None:
         return []
     day = read_day(data["when"], instance.created.date())
     if day is None:
@@ -29,7 +29,7 @@ def claim_events(instance: Instance, claim: SlotClaim, base_url: str) -> list[Ca
     page = f"{base_url}/s/{instance.slug}"
     running = "\n".join(f"{number}. {activity}"
                         for number, activity in enumerate(data["activities"], start=1))
-    lines = [f"You're down for: {data['categories'][int(category)]['name']}.",
+    lines = [f"You're down for: {data['categories'][category]['name']}.",
              f"Running order:\n{running}" if running else "", data["note"], page]
     return [CalendarEvent(
         uid=f"hens-{instance.slug}@groupkit", summary=instance.title or "Hens & Shower",

@@ -4,14 +4,14 @@ spot up or it is cleared."""
 
 from __future__ import annotations
 
-from groupkit import CalendarEvent, Instance, SlotClaim
+from groupkit import CalendarEvent, Instance, SlotClaim, slot_group
 
 from .api import shift_event
 
 
 def claim_events(instance: Instance, claim: SlotClaim, base_url: str) -> list[CalendarEvent]:
-    shift, _, _ = claim.slot_id[1:].partition("-")
-    if not shift.isdigit() or int(shift) >= len(instance.data["shifts"]):
+    shift = slot_group(instance.data["shifts"], claim.slot_id, "s")
+    if shift is None:
         return []
-    event = shift_event(instance, int(shift), base_url)
+    event = shift_event(instance, shift, base_url)
     return [event] if event is not None else []
