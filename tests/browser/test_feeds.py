@@ -13,6 +13,7 @@ from collections.abc import Callable
 import httpx
 import icalendar
 import pytest
+from boards import open_spot
 from browsing import Watched
 from playwright.sync_api import expect
 
@@ -43,7 +44,7 @@ def test_the_claimer_subscribes_to_their_spot(tool: str, api: httpx.Client,
     page = volunteer.page
     page.set_viewport_size(PHONE)
     page.goto(f"/s/{slug}")
-    form = page.locator(f"form:has(input[name='slotId'][value='{slot}'])")
+    form = open_spot(page, slot)
     form.locator("input[name='name']").fill("Priya")
     with page.expect_navigation():
         form.locator("button[type='submit']").click()

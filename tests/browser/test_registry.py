@@ -27,7 +27,7 @@ TAKEN = "Someone beat you to that one by a whisker."
 
 
 def region(page: Page, part_id: str) -> Any:
-    return page.locator(f'.van a.part[data-part="{part_id}"]')
+    return page.locator(f'.van .part[data-part="{part_id}"]')
 
 
 def assert_private_absent(page: Page, references: list[str]) -> None:
