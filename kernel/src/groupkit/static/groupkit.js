@@ -82,9 +82,16 @@
   var shownLinks = {};
   function linkKey(button) { return button.dataset.post + " " + (button.dataset.secretKey || ""); }
   function showLink(button, address) {
-    var link = button.parentElement.querySelector("a[data-link]");
-    if (!link || !address) return;
-    shownLinks[linkKey(button)] = address;
+    if (!address) return;
+    var key = linkKey(button);
+    shownLinks[key] = address;
+    if (!button.isConnected) {  // a live update redrew the spot while the address was on its way
+      document.querySelectorAll("button[data-show-link]").forEach(function (fresh) {
+        if (linkKey(fresh) === key) button = fresh;
+      });
+    }
+    var link = button.isConnected && button.parentElement.querySelector("a[data-link]");
+    if (!link) return;
     link.href = address;
     link.hidden = false;
     button.hidden = true;
