@@ -172,8 +172,8 @@ def wrk(server: Server, path: str, script: str | None, workdir: Path,
     count = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),  # type: ignore[union-attr]
-            "p50_ms": _ms(re.search(r"50%\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
-            "p99_ms": _ms(re.search(r"99%\s+(\S+)", out).group(1)),  # type: ignore[union-attr]
+            "p50_ms": _ms(re.search(r"^\s*50%\s+(\S+)", out, re.M).group(1)),  # type: ignore[union-attr]
+            "p99_ms": _ms(re.search(r"^\s*99%\s+(\S+)", out, re.M).group(1)),  # type: ignore[union-attr]
             "cpu_ms": 1000 * cpu / max(count, 1), "requests": count,
             "errors": int(bad.group(1)) if bad else 0}
 
