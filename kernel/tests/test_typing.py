@@ -37,6 +37,38 @@ import groupkit
 groupkit.issue_token(1, 2, 3, 4, 5)
 '''
 
+# The decorators' options are typed keywords: a misspelt or mistyped one is reported where it
+# is written, not as a TypeError when the plugin loads (or never, for an option that is only
+# documentation).
+OPTIONS = '''
+import groupkit
+
+ops = groupkit.Operations()
+
+
+@ops.public("claim", bodyy=groupkit.Schema)
+def claim(call: groupkit.Call) -> dict[str, str]:
+    return {}
+
+
+@ops.organiser("remove", status="201", changes=False)
+def remove(call: groupkit.Call) -> dict[str, str]:
+    return {}
+
+
+@ops.read("feed", method="POST")
+def feed(call: groupkit.Call) -> dict[str, str]:
+    return {}
+
+
+@ops.participant("p/{token}/save", token_kinds=["player"], errors={409: 1})
+def save(call: groupkit.Call) -> dict[str, str]:
+    return {}
+
+
+groupkit.slot_group([{"name": "Mains"}], 7, "s")
+'''
+
 UNVERSIONED = '''
 from pathlib import Path
 
@@ -53,15 +85,16 @@ def mypy_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
     """mypy's errors per snippet, as a plugin author would run it: an empty configuration,
     the installed `groupkit` found through site-packages."""
     folder = tmp_path_factory.mktemp("typing")
-    for name, source in {"correct": CORRECT, "misused": MISUSED,
-                         "unversioned": UNVERSIONED}.items():
+    snippets = {"correct": CORRECT, "misused": MISUSED, "options": OPTIONS,
+                "unversioned": UNVERSIONED}
+    for name, source in snippets.items():
         (folder / f"{name}.py").write_text(source, encoding="utf-8")
     (folder / "mypy.ini").write_text("[mypy]\n", encoding="utf-8")
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--cache-dir", ".cache",
-         "--no-error-summary", "--hide-error-context", "correct.py", "misused.py",
-         "unversioned.py"], cwd=folder, capture_output=True, text=True, timeout=300)
-    errors: dict[str, list[str]] = {"correct": [], "misused": [], "unversioned": []}
+         "--no-error-summary", "--hide-error-context", *(f"{name}.py" for name in snippets)],
+        cwd=folder, capture_output=True, text=True, timeout=300)
+    errors: dict[str, list[str]] = {name: [] for name in snippets}
     for line in result.stdout.splitlines():
         match = re.match(r"(\w+)\.py:\d+: error: (.*)", line)
         if match:
@@ -90,6 +123,19 @@ def test_a_misused_kernel_helper_is_reported(mypy_report: dict[str, list[str]]) 
         mypy_report["misused"]
     assert 'Argument 1 to "issue_token" has incompatible type "int"; expected "Instance"  ' \
         "[arg-type]" in mypy_report["misused"]
+
+
+def test_a_misused_operation_option_is_reported(mypy_report: dict[str, list[str]]) -> None:
+    assert mypy_report["options"] == [
+        'Unexpected keyword argument "bodyy" for "public" of "Operations"; '
+        'did you mean "body"?  [call-arg]',
+        'Argument "status" to "organiser" of "Operations" has incompatible type "str"; '
+        'expected "int"  [arg-type]',
+        'Unexpected keyword argument "method" for "read" of "Operations"  [call-arg]',
+        'Dict entry 0 has incompatible type "int": "int"; expected "int": "str"  '
+        "[dict-item]",
+        'Argument 2 to "slot_group" has incompatible type "int"; expected "str"  [arg-type]',
+    ]
 
 
 def test_a_declaration_without_plugin_api_is_reported(

@@ -12,7 +12,7 @@ import dataclasses
 import datetime as dt
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, Unpack
 
 import marshmallow as ma
 import peewee as pw
@@ -105,6 +105,28 @@ class Operation:
         return self.method == "POST"
 
 
+class ReadOptions(TypedDict, total=False):
+    """The options every `Operations` decorator takes, as typed keywords (so mypy reports an
+    unknown or mistyped one); each defaults to the `Operation` field of the same name."""
+
+    body: type[ma.Schema] | None
+    status: int
+    returns: BodyDoc | None
+    content_type: str
+    errors: Mapping[int, str]
+    summary: str
+    description: str
+    changes: bool
+    not_found: str
+    partial: bool
+
+
+class OperationOptions(ReadOptions, total=False):
+    """`ReadOptions` plus `method`, which every decorator but `read` (always GET) takes."""
+
+    method: str
+
+
 class Operations:
     """A tool's route table, filled by decorators:
 
@@ -126,19 +148,26 @@ class Operations:
             return handler
         return register
 
-    def public(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
+    def public(self, path: str,
+               **options: Unpack[OperationOptions]) -> Callable[[Handler], Handler]:
+        """`POST /api/<tool>/<path>`: anyone with the public link; the body carries `slug`."""
         return self._add("public", path, **options)
 
-    def organiser(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
+    def organiser(self, path: str,
+                  **options: Unpack[OperationOptions]) -> Callable[[Handler], Handler]:
+        """`/api/<tool>/{editToken}/<path>`: the organiser link only."""
         return self._add("organiser", path, **options)
 
     def participant(self, path: str, *, token_kinds: Sequence[str],
-                    **options: Any) -> Callable[[Handler], Handler]:
+                    **options: Unpack[OperationOptions]) -> Callable[[Handler], Handler]:
+        """`/api/<tool>/<path>` with `{token}` in the path: a participant token of one of
+        `token_kinds`, issued by this tool."""
         if "{token}" not in path:
             raise ValueError("a participant path carries {token}")
         return self._add("participant", path, token_kinds=tuple(token_kinds), **options)
 
-    def read(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
+    def read(self, path: str, **options: Unpack[ReadOptions]) -> Callable[[Handler], Handler]:
+        """`GET /api/<tool>/{slug}/<path>`: a read with the public link (a feed, a CSV)."""
         return self._add("read", path, method="GET", **options)
 
 
