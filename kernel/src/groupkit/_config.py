@@ -25,6 +25,9 @@ class ConfigError(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class Settings:
+    """The operator's settings (`config/groupkit.toml`, read by `load_settings`), one field
+    per key, for `create_app`; tests vary them per app with `make_app(**changes)`."""
+
     mode: str = "development"
     database_url: str = "sqlite:///var/groupkit.db"
     database_threads: int = 8
@@ -35,7 +38,7 @@ class Settings:
     max_body_bytes: int = 256 * 1024
     base_url: str = ""
     prune_every_minutes: int = 60
-    #: Hosts chat webhooks may post to (`*.example.com`: its subdomains); see webhooks.py.
+    #: Hosts chat webhooks may post to (`*.example.com`: its subdomains); see `groupkit._webhooks`.
     webhook_hosts: tuple[str, ...] = (
         "hooks.slack.com", "*.webhook.office.com", "*.logic.azure.com", "discord.com",
         "discordapp.com")

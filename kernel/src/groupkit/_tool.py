@@ -291,7 +291,8 @@ GROUPS: Mapping[str, str] = {
 class Tool:
     """A tool plugin's whole declaration, returned by its `groupkit_tool` hook.
 
-    name:       url name, `[a-z][a-z0-9]*` (`/api/<name>`); the entry point must have this name.
+    name:       url name, `[a-z][a-z0-9]{1,29}` (`/api/<name>`), none of the kernel's own
+                (`api`, `new`, `static`, ...); the entry point must have this name.
     title:      human name for menus and headings.
     version:    the plugin's version string.
     summary:    one sentence for the home page.
@@ -325,7 +326,7 @@ class Tool:
     plugin_api: required, keyword only: the oldest and newest groupkit plugin API versions
                 the plugin works with, as literals, e.g. `plugin_api=(1, 1)`; a kernel
                 whose `PLUGIN_API_VERSION` is outside that range refuses the plugin at
-                start-up, by name (docs/plugins.md lists what changed in each version).
+                start-up, by name (the plugin docs list what changed in each version).
     limits:     capacity limits by name (e.g. `{"messages": 400}`), shown in the OpenAPI
                 document and enforced by the tool under the instance lock.
     preview:    `(instance) -> dict(title, description)` for link previews; default: title.
@@ -333,6 +334,11 @@ class Tool:
     example:    a valid create body: the OpenAPI example, and what the shared contract
                 tests create every installed tool with.
     edit:       what the organiser may change after creation (`Edit`); None: nothing.
+    chat:       optional: the tool posts to a team chat webhook (`ChatRitual`, made with
+                `chat_operations`).
+    feed:       optional: private calendar subscriptions of one claim or one participant
+                link (`FeedSource`, made by `slot_feed_operations` or
+                `participant_feed_operations`).
     group:      the home page group, a key of `GROUPS` ("work", "celebrations", "events",
                 "games"); default "other".
     icon:       one emoji (or a short symbol) shown beside the title on the home page.
@@ -369,10 +375,7 @@ class Tool:
     # so a kernel of another contract version can tell the plugin was not written for it.
     plugin_api: tuple[int, int] = dataclasses.field(kw_only=True)
     edit: Edit | None = None
-    #: Optional: the tool posts to a chat webhook (`groupkit.ChatRitual`); see webhooks.py.
     chat: ChatRitual | None = None
-    #: Optional: private calendar subscription feeds (`groupkit.FeedSource`, made by
-    #: `slot_feed_operations` or `participant_feed_operations`; see feeds.py).
     feed: FeedSource | None = None
     group: str = "other"
     icon: str = ""
