@@ -50,5 +50,5 @@ def test_the_plugin_docs_cover_every_hook_tool_field_and_public_name() -> None:
         assert f"### `{name}(" in docs, name
     for field in dataclasses.fields(groupkit.Tool):
         assert f"| `{field.name}` |" in docs, field.name
-    for name in groupkit.__all__:
-        assert f"`{name}`" in docs, name
+    for name in groupkit.__all__:  # a bare name or a call (test_plugin_docs checks which)
+        assert f"`{name}`" in docs or f"`{name}(" in docs, name

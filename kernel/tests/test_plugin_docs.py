@@ -1,0 +1,515 @@
+"""docs/plugins.md is checked against the code it describes (as Datasette's tests do for its
+hooks): every public name, kit helper and template macro has a reference entry whose
+signature matches the code; every `data-*` attribute the page scripts read, every template
+block a plugin can override and every variable the kernel gives a plugin's templates is
+documented, and nothing documented is gone; every documented item says in which plugin API
+version it came (as pytest's hookspecs do with `versionadded`).
+
+The conventions the page follows, so these tests can read it:
+- A reference entry is a list item that starts with a code span, under a `###` heading that is
+  one code span naming where the names live (`groupkit`, `groupkit.testing`,
+  `groupkit/_spots.html`): `` - `slot_group(groups, slot_id, prefix)` *added in 1*: ... ``.
+  Functions and classes with their own constructor give the whole parameter list as Python
+  writes it (order, `*`, `**options`, defaults as literals, `...` for a default that is no
+  literal, such as a function); constants, fixtures and classes built by a library's
+  constructor (peewee models, marshmallow's `Schema`) give the bare name; methods are written
+  `Class.method(...)` without `self`.
+- Tables whose first column is a code span (the `Tool` fields, the operation options, the
+  page script attributes, the template blocks and variables) have one row per item.
+- Every entry, row and hook heading carries `*added in N*` (and `*changed in N: ...*` or
+  `*removed in N: ...*` for later changes), N no newer than `PLUGIN_API_VERSION`.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import re
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pytest
+from jinja2 import nodes
+
+import groupkit
+import groupkit.testing as kit
+from groupkit import _plugins, _tool, hookspecs
+
+REPO = Path(__file__).resolve().parents[2]
+DOCS = (REPO / "docs" / "plugins.md").read_text("utf-8")
+PACKAGE = Path(groupkit.__file__).parent
+TEMPLATES = PACKAGE / "templates"
+SCRIPTS = sorted((PACKAGE / "static").glob("*.js"))
+
+#: Classes whose methods a plugin calls (or implements), each documented as an entry.
+DOCUMENTED_METHODS = {"Operations": ("public", "organiser", "participant", "read"),
+                      "Participation": ("public", "organiser", "participant", "read", "get",
+                                        "text")}
+VERSION = re.compile(r"\*(added|changed|removed) in (\d+)\b[^*]*\*")
+PAGES = ("create", "public", "organiser", "participant", "fields")
+
+
+# --- reading the page -------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Entry:
+    namespace: str
+    code: str
+    text: str
+
+    @property
+    def name(self) -> str:
+        return self.code.split("(", 1)[0].strip()
+
+    @property
+    def params(self) -> str | None:
+        return self.code[len(self.name):].strip() or None
+
+
+def reference_entries() -> list[Entry]:
+    entries: list[Entry] = []
+    namespace = ""
+    current: Entry | None = None
+    for line in DOCS.splitlines():
+        heading = re.match(r"(#+) (.*)", line)
+        if heading:
+            current = None
+            if len(heading.group(1)) <= 3:
+                named = re.fullmatch(r"`([\w./]+)`", heading.group(2).strip())
+                namespace = named.group(1) if named and len(heading.group(1)) == 3 else ""
+            continue
+        item = re.match(r"- `", line)
+        if namespace and item:
+            current = Entry(namespace, "", line[2:])
+            entries.append(current)
+        elif current is not None and line.startswith("  ") and line.strip():
+            current.text += " " + line.strip()
+        else:
+            current = None
+    for entry in entries:
+        entry.code = re.match(r"`([^`]+)`", entry.text).group(1)  # type: ignore[union-attr]
+        entry.code = re.sub(r"\s+", " ", entry.code)
+    return entries
+
+
+def table(title: str) -> list[list[str]]:
+    """The rows of the first table after the heading `title` (header row left out)."""
+    lines = DOCS.splitlines()
+    start = next(i for i, line in enumerate(lines) if re.fullmatch(rf"#+ {title}", line))
+    rows: list[list[str]] = []
+    for line in lines[start + 1:]:
+        if line.startswith("|"):
+            rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+        elif rows:
+            break
+    assert len(rows) > 2, title
+    return rows[2:]
+
+
+def first_code(cell: str) -> str:
+    match = re.match(r"`([^`]+)`", cell)
+    assert match, cell
+    return match.group(1)
+
+
+def versions(text: str) -> list[tuple[str, int]]:
+    return [(match.group(1), int(match.group(2))) for match in VERSION.finditer(text)]
+
+
+# --- signatures -------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str
+    default: Any = inspect.Parameter.empty
+
+
+class NoLiteral:
+    """A default written `...`: a function, a factory of objects, anything but a literal."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NoLiteral)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "..."
+
+
+def literal(value: Any) -> Any:
+    """`value` as the docs write it: itself if a literal reads back as it, else `...`."""
+    try:
+        if ast.literal_eval(repr(value)) == value:
+            return value
+    except (ValueError, SyntaxError):
+        pass
+    return NoLiteral()
+
+
+def documented_params(params: str) -> list[Param]:
+    source = re.sub(r"\bclass=", "class_=", params)
+    function = ast.parse(f"def f{source}: pass").body[0]
+    assert isinstance(function, ast.FunctionDef)
+    args = function.args
+
+    def default(node: ast.expr | None) -> Any:
+        if node is None:
+            return inspect.Parameter.empty
+        if isinstance(node, ast.Constant) and node.value is Ellipsis:
+            return NoLiteral()
+        return ast.literal_eval(node)
+
+    found: list[Param] = []
+    positional = [*args.posonlyargs, *args.args]
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    for arg, value in zip(positional, defaults, strict=True):
+        kind = "POSITIONAL_ONLY" if arg in args.posonlyargs else "POSITIONAL_OR_KEYWORD"
+        found.append(Param(arg.arg, kind, default(value)))
+    if args.vararg:
+        found.append(Param(args.vararg.arg, "VAR_POSITIONAL"))
+    for arg, value in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        found.append(Param(arg.arg, "KEYWORD_ONLY", default(value)))
+    if args.kwarg:
+        found.append(Param(args.kwarg.arg, "VAR_KEYWORD"))
+    return [dataclasses.replace(p, name="class") if p.name == "class_" else p for p in found]
+
+
+def code_params(obj: Any, owner: type | None = None) -> list[Param]:
+    signature = inspect.signature(obj)
+    fields = {f.name: f for f in dataclasses.fields(obj)} if dataclasses.is_dataclass(obj) \
+        else {}
+    found: list[Param] = []
+    for parameter in signature.parameters.values():
+        if owner is not None and parameter.name == "self":
+            continue
+        default = parameter.default
+        if repr(default) == "<factory>":  # a dataclass field's default_factory
+            default = fields[parameter.name].default_factory()  # type: ignore[misc]
+        if default is not inspect.Parameter.empty:
+            default = literal(default)
+        found.append(Param(parameter.name, parameter.kind.name, default))
+    return found
+
+
+def constructed_here(obj: Any) -> bool:
+    """Whether the docs owe `obj` a parameter list: a function of the kernel, or a class
+    whose constructor the kernel wrote (not peewee's, marshmallow's, typing's or pluggy's)."""
+    if inspect.isclass(obj):
+        init = next((vars(klass)["__init__"] for klass in obj.__mro__
+                     if "__init__" in vars(klass)), None)
+        return getattr(init, "__module__", "").startswith("groupkit")
+    if getattr(obj, "_fixture_function_marker", None) is not None or \
+            type(obj).__name__ == "FixtureFunctionDefinition":
+        return False
+    return inspect.isfunction(obj) and obj.__module__.startswith("groupkit")
+
+
+def macros(template: str) -> dict[str, list[Param]]:
+    tree = jinja2.Environment().parse((TEMPLATES / template).read_text("utf-8"))
+    found: dict[str, list[Param]] = {}
+    for macro in tree.find_all(nodes.Macro):
+        defaults: list[nodes.Expr | None] = [None] * (len(macro.args) - len(macro.defaults))
+        defaults += macro.defaults
+        found[macro.name] = [
+            Param(arg.name, "POSITIONAL_OR_KEYWORD",
+                  inspect.Parameter.empty if value is None else literal(value.as_const()))
+            for arg, value in zip(macro.args, defaults, strict=True)]
+    return found
+
+
+def kit_names() -> list[str]:
+    return [name for name, value in vars(kit).items()
+            if not name.startswith(("_", "pytest_")) and callable(value)
+            and getattr(value, "__module__", "") == kit.__name__]
+
+
+def partials() -> list[str]:
+    """Kernel templates of macros a plugin's templates import."""
+    return sorted(f"groupkit/{path.name}" for path in (TEMPLATES / "groupkit").glob("_*.html")
+                  if "{% macro" in path.read_text("utf-8"))
+
+
+def resolve(entry: Entry) -> tuple[Any, list[Param] | None]:
+    """The code an entry describes, and its parameters (None: it has no parameter list)."""
+    if entry.namespace.endswith(".html"):
+        return entry.name, macros(entry.namespace)[entry.name]
+    module = kit if entry.namespace == "groupkit.testing" else groupkit
+    owner_name, _, method = entry.name.rpartition(".")
+    if owner_name:
+        owner = getattr(module, owner_name)
+        return getattr(owner, method), code_params(getattr(owner, method), owner=owner)
+    obj = getattr(module, entry.name)
+    return obj, code_params(obj) if constructed_here(obj) else None
+
+
+def required_entries() -> set[tuple[str, str]]:
+    required = {("groupkit", name) for name in groupkit.__all__}
+    required |= {("groupkit", f"{owner}.{method}") for owner, methods in
+                 DOCUMENTED_METHODS.items() for method in methods}
+    required |= {("groupkit.testing", name) for name in kit_names()}
+    required |= {(template, name) for template in partials() for name in macros(template)}
+    return required
+
+
+def test_the_page_is_read_as_intended() -> None:
+    """The readers find the sections at all (a heading renamed would check nothing)."""
+    names = {(entry.namespace, entry.name) for entry in reference_entries()}
+    assert ("groupkit", "Tool") in names
+    assert ("groupkit.testing", "make_app") in names
+    assert ("groupkit/_forms.html", "action") in names
+    assert documented_params("(a, b=1, *, c, **d)") == [
+        Param("a", "POSITIONAL_OR_KEYWORD"), Param("b", "POSITIONAL_OR_KEYWORD", 1),
+        Param("c", "KEYWORD_ONLY"), Param("d", "VAR_KEYWORD")]
+
+
+def test_every_public_name_has_exactly_one_reference_entry() -> None:
+    documented = [(entry.namespace, entry.name) for entry in reference_entries()]
+    missing = sorted(required_entries() - set(documented))
+    assert not missing, f"no reference entry in docs/plugins.md for {missing}"
+    repeated = sorted({item for item in documented if documented.count(item) > 1})
+    assert not repeated
+
+
+def test_no_reference_entry_describes_what_is_not_public() -> None:
+    stale = sorted({(entry.namespace, entry.name) for entry in reference_entries()}
+                   - required_entries())
+    assert not stale, f"docs/plugins.md describes names the code does not export: {stale}"
+
+
+def entry_ids() -> Iterator[Any]:
+    for entry in reference_entries():
+        if (entry.namespace, entry.name) in required_entries():
+            yield pytest.param(entry, id=f"{entry.namespace}:{entry.name}")
+
+
+@pytest.mark.parametrize("entry", list(entry_ids()))
+def test_the_documented_signature_is_the_code_s(entry: Entry) -> None:
+    _, expected = resolve(entry)
+    if expected is None:
+        assert entry.params is None, f"{entry.code}: write the bare name, it takes no " \
+            "parameter list of the kernel's"
+        return
+    assert entry.params, f"{entry.code}: give its parameter list"
+    assert documented_params(entry.params) == expected, entry.code
+
+
+def test_the_operation_options_are_the_typed_ones_with_their_defaults() -> None:
+    rows = table("Operation options")
+    hints = typing.get_type_hints(_tool.OperationOptions)
+    assert [first_code(row[0]) for row in rows] == list(hints)
+    read_only = set(typing.get_type_hints(_tool.ReadOptions))
+    defaults = {field.name: field.default if field.default_factory is dataclasses.MISSING
+                else field.default_factory() for field in dataclasses.fields(_tool.Operation)}
+    for row in rows:
+        name = first_code(row[0])
+        assert literal(defaults[name]) == documented_params(f"(x={first_code(row[1])})")[0] \
+            .default, name
+        assert ("not `read`" in row[2]) == (name not in read_only), name
+    for method in ("public", "organiser", "participant"):
+        assert typing.get_type_hints(getattr(groupkit.Operations, method), include_extras=True)[
+            "options"] == typing.Unpack[_tool.OperationOptions]
+    assert typing.get_type_hints(groupkit.Operations.read, include_extras=True)["options"] == \
+        typing.Unpack[_tool.ReadOptions]
+
+
+# --- the Tool declaration ---------------------------------------------------------------
+
+def test_the_tool_table_lists_every_field_in_order() -> None:
+    fields = [field.name for field in dataclasses.fields(groupkit.Tool)]
+    assert [first_code(row[0]) for row in table("`Tool`: the declaration")] == fields
+
+
+def test_help_of_tool_describes_every_field() -> None:
+    """`help(groupkit.Tool)` and the page agree: both describe every field."""
+    doc = groupkit.Tool.__doc__ or ""
+    missing = [field.name for field in dataclasses.fields(groupkit.Tool)
+               if not re.search(rf"^    {field.name}:", doc, re.MULTILINE)]
+    assert not missing
+
+
+def test_the_documented_tool_constraints_are_the_code_s() -> None:
+    rows = {first_code(row[0]): row[1] for row in table("`Tool`: the declaration")}
+    pattern = _plugins.NAME_PATTERN.pattern.strip("^$")
+    assert f"`{pattern}`" in rows["name"]
+    assert f"`{pattern}`" in (groupkit.Tool.__doc__ or "")
+    for reserved in _plugins.RESERVED_NAMES:
+        assert f"`{reserved}`" in rows["name"], reserved
+    for group in _tool.GROUPS:
+        assert f'`"{group}"`' in rows["group"], group
+        assert f'"{group}"' in (groupkit.Tool.__doc__ or ""), group
+    api = rows["plugin_api"]
+    assert "keyword only" in api and "required" in api
+    assert groupkit.PLUGIN_API_VERSION == hookspecs.PLUGIN_API_VERSION
+
+
+# --- page scripts -----------------------------------------------------------------------
+
+def kebab(camel: str) -> str:
+    return "data-" + re.sub(r"[A-Z]", lambda match: "-" + match.group(0).lower(), camel)
+
+
+def attributes_scripts_read() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for script in SCRIPTS:
+        source = script.read_text("utf-8")
+        names = {kebab(name) for name in re.findall(r"\.dataset\.(\w+)", source)}
+        names |= set(re.findall(r"""["'\[](data-[a-z][a-z-]*)""", source))
+        found[script.name] = names
+    return found
+
+
+def attributes_the_kernel_knows() -> set[str]:
+    texts = [path.read_text("utf-8") for path in [*SCRIPTS, *PACKAGE.glob("*.py"),
+                                                  *TEMPLATES.rglob("*.html")]]
+    read = set().union(*attributes_scripts_read().values())
+    return read | set(re.findall(r"data-[a-z][a-z-]*[a-z]", "\n".join(texts)))
+
+
+def documented_attributes() -> dict[str, list[str]]:
+    return {first_code(row[0]).split("=")[0]: row for row in table("Page script attributes")}
+
+
+def test_every_attribute_a_page_script_reads_is_documented() -> None:
+    documented = set(documented_attributes())
+    missing = {script: sorted(names - documented)
+               for script, names in attributes_scripts_read().items() if names - documented}
+    assert not missing
+
+
+def test_every_documented_attribute_is_one_the_kernel_knows() -> None:
+    """No stale names: each `data-*` the page mentions is read by a kernel script (or the
+    kernel's Python, such as the page-state suite) or written by a kernel template."""
+    stale = sorted(set(re.findall(r"data-[a-z][a-z-]*[a-z]", DOCS))
+                   - attributes_the_kernel_knows())
+    assert not stale
+
+
+# --- templates --------------------------------------------------------------------------
+
+def kernel_rendered() -> set[str]:
+    """Kernel templates the kernel renders itself (its own pages) or includes."""
+    names: set[str] = set()
+    for path in PACKAGE.glob("*.py"):
+        names |= set(re.findall(r"""["'](groupkit/\w+\.html)["']""", path.read_text("utf-8")))
+    for path in (TEMPLATES / "groupkit").glob("*.html"):
+        names |= set(re.findall(r"""\{%-? include ["'](groupkit/\w+\.html)""",
+                                path.read_text("utf-8")))
+    return names
+
+
+def extendable() -> dict[str, str | None]:
+    """The kernel templates a plugin's pages extend, each with the one it extends."""
+    found: dict[str, str | None] = {}
+    for path in sorted((TEMPLATES / "groupkit").glob("[!_]*.html")):
+        name = f"groupkit/{path.name}"
+        if name in kernel_rendered():
+            continue
+        parent = re.search(r"""\{% extends ["']([\w/.]+)["']""", path.read_text("utf-8"))
+        found[name] = parent.group(1) if parent else None
+    return found
+
+
+def blocks_of(template: str) -> list[str]:
+    tree = jinja2.Environment().parse((TEMPLATES / template).read_text("utf-8"))
+    return [block.name for block in tree.find_all(nodes.Block)]
+
+
+def test_the_extendable_templates_are_the_documented_ones() -> None:
+    assert set(extendable()) == {"groupkit/base.html", "groupkit/create.html",
+                                 "groupkit/public.html", "groupkit/organiser.html"}
+    for name in extendable():
+        assert f"`{name}`" in DOCS, name
+
+
+def test_every_template_block_is_documented_where_it_comes_from() -> None:
+    """Each block a plugin can fill, with the kernel template that first offers it."""
+    templates = extendable()
+    introduced: dict[str, str] = {}
+    for name, parent in templates.items():
+        inherited = set(blocks_of(parent)) if parent else set()
+        for block in blocks_of(name):
+            if block not in inherited:
+                introduced[block] = name
+    documented = {first_code(row[0]): first_code(row[1]) for row in table("Template blocks")}
+    assert documented == introduced
+
+
+def rendered_context() -> dict[str, set[str]]:
+    """Per plugin page, the variables the kernel renders it with, read from the kernel's
+    render calls (`render(f"{tool.name}/public.html", tool=..., ...)`), plus the ones every
+    page gets (the request, the environment's globals and filters) and the ones the kernel's
+    templates set around the fields template they include."""
+    found: dict[str, set[str]] = {page: set() for page in PAGES}
+    every: set[str] = {"request"}
+    for path in PACKAGE.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Call) and node.args and \
+                    isinstance(node.args[0], ast.JoinedStr):
+                tail = node.args[0].values[-1]
+                text = tail.value if isinstance(tail, ast.Constant) else None
+                page = re.fullmatch(r"/(\w+)\.html", text if isinstance(text, str) else "")
+                if page and page.group(1) in found:
+                    found[page.group(1)] |= {keyword.arg for keyword in node.keywords
+                                             if keyword.arg and keyword.arg != "status"}
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr == "update" and "globals" in ast.unparse(node.func.value):
+                every |= {keyword.arg for keyword in node.keywords if keyword.arg}
+            if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith(
+                    "jinja_env.filters") and isinstance(node.slice, ast.Constant):
+                every.add(node.slice.value)
+    for name in extendable():
+        tree = jinja2.Environment().parse((TEMPLATES / name).read_text("utf-8"))
+        for scope in tree.find_all(nodes.With):
+            if any(True for _ in scope.find_all(nodes.Include)):
+                found["fields"] |= {target.name for target in scope.targets
+                                    if isinstance(target, nodes.Name)}
+    return {page: names | every for page, names in found.items()}
+
+
+def test_every_template_variable_is_documented_for_its_pages() -> None:
+    documented: dict[str, set[str]] = {page: set() for page in PAGES}
+    for row in table("Template variables"):
+        pages = set(PAGES) if "every page" in row[1] else \
+            set(re.findall(r"\b(" + "|".join(PAGES) + r")\b", row[1]))
+        assert pages, row
+        for page in pages:
+            documented[page].add(first_code(row[0]))
+    context = rendered_context()
+    assert context["public"] >= {"tool", "instance", "view", "request"}
+    assert documented == context
+
+
+# --- versions ---------------------------------------------------------------------------
+
+def versioned_items() -> Iterator[tuple[str, str]]:
+    for entry in reference_entries():
+        yield f"{entry.namespace}:{entry.name}", entry.text
+    for title in ("`Tool`: the declaration", "Operation options", "Page script attributes",
+                  "Template blocks", "Template variables"):
+        for row in table(title):
+            yield f"{title}:{first_code(row[0])}", " | ".join(row)
+    for name in [name for name, value in vars(hookspecs).items()
+                 if name.startswith("groupkit_") and inspect.isfunction(value)]:
+        section = DOCS.split(f"### `{name}(", 1)[1].split("\n#", 1)[0]
+        yield name, section
+
+
+def test_every_documented_item_says_in_which_version_it_came() -> None:
+    unversioned = [item for item, text in versioned_items()
+                   if not any(what == "added" for what, _ in versions(text))]
+    assert not unversioned, f"add *added in N* to {unversioned}"
+    future = [item for item, text in versioned_items()
+              if any(number > groupkit.PLUGIN_API_VERSION for _, number in versions(text))]
+    assert not future
+
+
+def test_the_plugin_api_change_is_noted_on_its_field() -> None:
+    row = next(row for row in table("`Tool`: the declaration")
+               if first_code(row[0]) == "plugin_api")
+    assert ("changed", 1) in versions(" ".join(row))
