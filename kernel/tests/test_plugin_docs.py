@@ -8,7 +8,7 @@ version it came (as pytest's hookspecs do with `versionadded`).
 The conventions the page follows, so these tests can read it:
 - A reference entry is a list item that starts with a code span, under a `###` heading that is
   one code span naming where the names live (`groupkit`, `groupkit.testing`,
-  `groupkit/_spots.html`): `` - `slot_group(groups, slot_id, prefix)` *added in 1*: ... ``.
+  `groupkit.allstates`, `groupkit/_spots.html`): `` - `slot_group(groups, slot_id, prefix)` *added in 1*: ... ``.
   Functions and classes with their own constructor give the whole parameter list as Python
   writes it (order, `*`, `**options`, defaults as literals, `...` for a default that is no
   literal, such as a function); constants, fixtures and classes built by a library's
@@ -36,6 +36,7 @@ import pytest
 from jinja2 import nodes
 
 import groupkit
+import groupkit.allstates as allstates
 import groupkit.testing as kit
 from groupkit import _plugins, _tool, hookspecs
 
@@ -45,6 +46,8 @@ PACKAGE = Path(groupkit.__file__).parent
 TEMPLATES = PACKAGE / "templates"
 SCRIPTS = sorted((PACKAGE / "static").glob("*.js"))
 
+#: The public modules besides `groupkit`, whose own public callables are their surface.
+KIT_MODULES = {"groupkit.testing": kit, "groupkit.allstates": allstates}
 #: Classes whose methods a plugin calls (or implements), each documented as an entry.
 DOCUMENTED_METHODS = {"Operations": ("public", "organiser", "participant", "read"),
                       "Participation": ("public", "organiser", "participant", "read", "get",
@@ -223,10 +226,10 @@ def macros(template: str) -> dict[str, list[Param]]:
     return found
 
 
-def kit_names() -> list[str]:
-    return [name for name, value in vars(kit).items()
+def kit_names(module: Any = kit) -> list[str]:
+    return [name for name, value in vars(module).items()
             if not name.startswith(("_", "pytest_")) and callable(value)
-            and getattr(value, "__module__", "") == kit.__name__]
+            and getattr(value, "__module__", "") == module.__name__]
 
 
 def partials() -> list[str]:
@@ -239,7 +242,7 @@ def resolve(entry: Entry) -> tuple[Any, list[Param] | None]:
     """The code an entry describes, and its parameters (None: it has no parameter list)."""
     if entry.namespace.endswith(".html"):
         return entry.name, macros(entry.namespace)[entry.name]
-    module = kit if entry.namespace == "groupkit.testing" else groupkit
+    module = KIT_MODULES.get(entry.namespace, groupkit)
     owner_name, _, method = entry.name.rpartition(".")
     if owner_name:
         owner = getattr(module, owner_name)
@@ -252,7 +255,8 @@ def required_entries() -> set[tuple[str, str]]:
     required = {("groupkit", name) for name in groupkit.__all__}
     required |= {("groupkit", f"{owner}.{method}") for owner, methods in
                  DOCUMENTED_METHODS.items() for method in methods}
-    required |= {("groupkit.testing", name) for name in kit_names()}
+    required |= {(namespace, name) for namespace, module in KIT_MODULES.items()
+                 for name in kit_names(module)}
     required |= {(template, name) for template in partials() for name in macros(template)}
     return required
 
