@@ -8,7 +8,8 @@ version it came (as pytest's hookspecs do with `versionadded`).
 The conventions the page follows, so these tests can read it:
 - A reference entry is a list item that starts with a code span, under a `###` heading that is
   one code span naming where the names live (`groupkit`, `groupkit.testing`,
-  `groupkit.allstates`, `groupkit/_spots.html`): `` - `slot_group(groups, slot_id, prefix)` *added in 1*: ... ``.
+  `groupkit.allstates`, `groupkit/_spots.html`):
+  `` - `slot_group(groups, slot_id, prefix)` *added in 1*: ... ``.
   Functions and classes with their own constructor give the whole parameter list as Python
   writes it (order, `*`, `**options`, defaults as literals, `...` for a default that is no
   literal, such as a function); constants, fixtures and classes built by a library's
@@ -517,3 +518,19 @@ def test_the_plugin_api_change_is_noted_on_its_field() -> None:
     row = next(row for row in table("`Tool`: the declaration")
                if first_code(row[0]) == "plugin_api")
     assert ("changed", 1) in versions(" ".join(row))
+
+
+def test_every_documented_callable_says_why_in_its_docstring() -> None:
+    """`help()` of every entry that is code (methods and the kit's modules included) says
+    why it exists; a dataclass's generated signature is no docstring."""
+    silent = []
+    for entry in reference_entries():
+        if entry.namespace.endswith(".html"):
+            continue
+        obj, _ = resolve(entry)
+        if not callable(obj):
+            continue
+        doc = (obj.__doc__ or "").strip()
+        if len(doc) < 20 or doc.startswith(f"{entry.name.rpartition('.')[2]}("):
+            silent.append(entry.name)
+    assert not silent
