@@ -228,6 +228,9 @@ def macros(template: str) -> dict[str, list[Param]]:
 
 
 def kit_names(module: Any = kit) -> list[str]:
+    """A module's `__all__` where it has one, else the callables it defines itself."""
+    if hasattr(module, "__all__"):
+        return list(module.__all__)
     return [name for name, value in vars(module).items()
             if not name.startswith(("_", "pytest_")) and callable(value)
             and getattr(value, "__module__", "") == module.__name__]

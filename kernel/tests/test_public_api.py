@@ -21,6 +21,8 @@ def test_all_is_the_public_surface() -> None:
 def public_testing_names() -> list[str]:
     import groupkit.testing as kit
 
+    if hasattr(kit, "__all__"):
+        return [name for name in kit.__all__ if callable(getattr(kit, name))]
     return [name for name, value in vars(kit).items()
             if not name.startswith(("_", "pytest_")) and callable(value)
             and getattr(value, "__module__", "") == kit.__name__]
