@@ -537,3 +537,12 @@ def test_every_documented_callable_says_why_in_its_docstring() -> None:
         if len(doc) < 20 or doc.startswith(f"{entry.name.rpartition('.')[2]}("):
             silent.append(entry.name)
     assert not silent
+
+
+def test_every_link_within_the_page_has_its_heading() -> None:
+    """The reference points at sections by anchor; a renamed heading must not strand it."""
+    def anchor(heading: str) -> str:
+        return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+    anchors = {anchor(heading) for heading in re.findall(r"^#+ (.*)$", DOCS, re.MULTILINE)}
+    assert set(re.findall(r"\]\(#([^)]+)\)", DOCS)) - anchors == set()
