@@ -546,3 +546,21 @@ def test_every_link_within_the_page_has_its_heading() -> None:
 
     anchors = {anchor(heading) for heading in re.findall(r"^#+ (.*)$", DOCS, re.MULTILINE)}
     assert set(re.findall(r"\]\(#([^)]+)\)", DOCS)) - anchors == set()
+
+
+def test_the_documented_numbers_are_the_code_s() -> None:
+    """Limits and timings the page states, read from the kernel's own constants."""
+    from groupkit import _fields, _forms, _live
+
+    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 10: "ten"}
+    live = (PACKAGE / "_live.py").read_text("utf-8")
+    retry = re.search(r"retry: (\d+)", live)
+    assert retry and f"`retry: {retry.group(1)}`" in DOCS
+    assert f"every {_live.KEEPALIVE_SECONDS:g} s" in DOCS
+    assert f"ends after {words[int(_live.STREAM_SECONDS // 60)]} minutes" in DOCS
+    assert f"gone after {words[_forms.FLASH_SECONDS // 60]} minutes" in DOCS
+    assert f"`#{_forms.ANCHOR}`" in DOCS
+    assert f"{_fields.MAX_DIGITS} significant" in DOCS
+    swap = re.search(r"swapRegions\(latest\); \}, (\d+)\)",
+                     (PACKAGE / "static" / "groupkit.js").read_text("utf-8"))
+    assert swap and f"retried every {int(swap.group(1)) / 1000:g} s" in DOCS
