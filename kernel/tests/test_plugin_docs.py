@@ -333,10 +333,12 @@ def test_the_tool_table_lists_every_field_in_order() -> None:
     assert [first_code(row[0]) for row in table("`Tool`: the declaration")] == fields
 
 
-def test_help_of_tool_describes_every_field() -> None:
+@pytest.mark.parametrize("declaration", [groupkit.Tool, groupkit.Edit],
+                         ids=lambda declaration: declaration.__name__)
+def test_help_of_a_declaration_describes_every_field(declaration: type) -> None:
     """`help(groupkit.Tool)` and the page agree: both describe every field."""
-    doc = groupkit.Tool.__doc__ or ""
-    missing = [field.name for field in dataclasses.fields(groupkit.Tool)
+    doc = declaration.__doc__ or ""
+    missing = [field.name for field in dataclasses.fields(declaration)
                if not re.search(rf"^    {field.name}:", doc, re.MULTILINE)]
     assert not missing
 

@@ -199,6 +199,7 @@ class Edit:
     schema:  the schema to check fields with; default the tool's `create_schema`. A subclass
              may add keys the form needs (e.g. which existing row an entry continues).
     errors:  the 409s `apply` raises, for the OpenAPI document.
+    description: notes on the edit operation for the OpenAPI document.
     template: the form's fields, default `<name>/_fields.html`: the same template the
              create page includes, rendered with `values` (the current values here, the
              defaults there) and `prefix` (prepended to every id; "edit-" here).
