@@ -37,6 +37,7 @@ from ._fields import (
 )
 from ._live import changed as instance_changed
 from ._schema import Schema
+from ._signup import SignUp, group_spots, signup_operations
 from ._slots import (
     SlotClaim,
     board_edit,
@@ -107,6 +108,7 @@ __all__ = [
     "Reply",
     "Schema",
     "Settings",
+    "SignUp",
     "SlotClaim",
     "SpecField",
     "StringList",
@@ -129,6 +131,7 @@ __all__ = [
     "csv_reply",
     "find_token",
     "first_duplicate",
+    "group_spots",
     "hookimpl",
     "instance_changed",
     "issue_token",
@@ -150,6 +153,7 @@ __all__ = [
     "revoke_tokens",
     "rotate_token",
     "run_prepared",
+    "signup_operations",
     "slot_feed_operations",
     "slot_group",
     "slot_ids",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from groupkit import (
     Count,
-    Exact,
     Line,
     ObjectList,
     Schema,
@@ -26,7 +25,6 @@ DUPLICATE_CATEGORY = "Two lists share a name — make each one different."
 MAX_CATEGORIES = 12
 MAX_SPOTS = 20
 MAX_ACTIVITIES = 20
-NAME_LIMIT = 40
 MESSAGE_LIMIT = 120
 
 
@@ -64,20 +62,3 @@ LIST_SHRUNK = ("{name} has {taken} spots taken — remove someone first, "
 
 
 SLOT_ID = "a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1"
-
-
-class ClaimBody(Schema):
-    """Never fails on its own: the operation checks slot id, then name."""
-
-    slotId = Exact(SLOT_ID)
-    name = Line(NAME_LIMIT)
-    message = Line(MESSAGE_LIMIT)
-
-
-class UnclaimBody(Schema):
-    slotId = Exact(SLOT_ID)
-    secret = Exact("the 16-character secret the claim returned")
-
-
-class RemoveBody(Schema):
-    slotId = Exact(SLOT_ID)

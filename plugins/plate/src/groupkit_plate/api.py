@@ -5,17 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from groupkit import (
-    CLAIM_SECRET_LENGTH,
-    Call,
     Edit,
     Instance,
+    Line,
     Operations,
-    bad_request,
+    SignUp,
     board_edit,
-    claim_slot,
-    release_slot,
-    remove_slot,
-    slot_ids,
+    group_spots,
+    signup_operations,
     spot_board,
 )
 
@@ -23,11 +20,8 @@ from .schema import (
     CATEGORY_HELD,
     CATEGORY_SHRUNK,
     DISH_LIMIT,
-    NAME_LIMIT,
-    ClaimBody,
+    SLOT_ID,
     EditPlate,
-    RemoveBody,
-    UnclaimBody,
 )
 
 ops = Operations()
@@ -91,53 +85,13 @@ def board_schema(organiser: bool = False) -> dict[str, Any]:
             "spots": {"type": "array", "items": _spot_schema(organiser)}}}}}}
 
 
-SECRET_REPLY = {"type": "object", "properties": {"secret": {
-    "type": "string", "minLength": CLAIM_SECRET_LENGTH, "maxLength": CLAIM_SECRET_LENGTH,
-    "description": "keep it: it is the only way to release this spot yourself"}}}
-OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
-REMOVED_REPLY = {"type": "object", "properties": {
-    "ok": {"type": "boolean"},
-    "removed": {"type": "boolean", "description": "false when the spot was already free"}}}
-
-
-def _known_slot(instance: Instance, slot_id: str) -> str:
-    if slot_id not in slot_ids(instance.data["categories"], "c"):
-        raise bad_request(BAD_SLOT)
-    return slot_id
-
-
-@ops.public("claim", body=ClaimBody, status=201, returns=SECRET_REPLY, errors={
-    400: f"Checked in this order: slot id not on this board: `{BAD_SLOT}`; "
-         f"name empty after cleaning (C({NAME_LIMIT})): `{NO_NAME}`; "
-         f"dish empty after cleaning (C({DISH_LIMIT})): `{NO_DISH}`",
-    409: f"The spot is already claimed: `{TAKEN}`"})
-def claim(call: Call) -> dict[str, Any]:
-    """Claim one spot with your name and dish; returns the secret that releases it."""
-    slot_id = _known_slot(call.instance, call.data["slotId"])
-    if not call.data["name"]:
-        raise bad_request(NO_NAME)
-    if not call.data["dish"]:
-        raise bad_request(NO_DISH)
-    secret = claim_slot(call.instance, slot_id, call.data["name"],
-                        {"dish": call.data["dish"]}, TAKEN)
-    return {"secret": secret}
-
-
-@ops.public("unclaim", body=UnclaimBody, returns=OK_REPLY, errors={
-    404: "Unknown, missing, deleted or wrong-tool slug; or the spot is not held with that "
-         f"secret (wrong or stale secret, free spot, unknown slot id): `{NOT_HELD}`"})
-def unclaim(call: Call) -> dict[str, Any]:
-    """Release your own spot with the secret its claim returned."""
-    release_slot(call.instance, call.data["slotId"], call.data["secret"], NOT_HELD)
-    return {"ok": True}
-
-
-@ops.organiser("remove", body=RemoveBody, returns=REMOVED_REPLY, errors={
-    400: f"Slot id not on this board: `{BAD_SLOT}`"})
-def remove(call: Call) -> dict[str, Any]:
-    """Free any spot; an already-free spot answers `removed: false`."""
-    slot_id = _known_slot(call.instance, call.data["slotId"])
-    return {"ok": True, "removed": remove_slot(call.instance, slot_id)}
+BOARD = SignUp(
+    spots=group_spots("categories", "c"), bad_slot=BAD_SLOT, no_name=NO_NAME, taken=TAKEN,
+    not_held=NOT_HELD, fields={"dish": Line(DISH_LIMIT)}, required={"dish": NO_DISH},
+    slot_doc=SLOT_ID, secret_use="release this spot yourself",
+    docs={"claim": "Claim one spot with your name and dish; returns the secret that "
+                   "releases it."})
+signup_operations(ops, BOARD)
 
 
 EDIT = Edit(fields=("title", "eventDate", "note", "categories"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from groupkit import Count, Exact, Line, ObjectList, Schema, SpecField, Text, WholeNumber, was_field
+from groupkit import Count, Line, ObjectList, Schema, SpecField, Text, WholeNumber, was_field
 
 NO_CATEGORIES = "Add at least one category."
 TOO_MANY_CATEGORIES = "Twelve categories is the limit — combine a couple."
@@ -12,7 +12,6 @@ DUPLICATE_CATEGORY = "Two categories share a name — make each one different."
 
 MAX_CATEGORIES = 12
 MAX_SPOTS = 20
-NAME_LIMIT = 40
 DISH_LIMIT = 80
 
 
@@ -48,21 +47,3 @@ CATEGORY_SHRUNK = ("{name} has {taken} spots taken — remove someone first, "
 SLOT_ID = ("a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1; "
            "an edit never changes a spot's id (a moved category keeps its number, a new one "
            "takes a fresh one)")
-
-
-class ClaimBody(Schema):
-    """Never fails on its own: the slot id is checked against the board first, so the
-    operation checks slot id, then name, then dish."""
-
-    slotId = Exact(SLOT_ID)  # the spec's field name
-    name = Line(NAME_LIMIT)
-    dish = Line(DISH_LIMIT)
-
-
-class UnclaimBody(Schema):
-    slotId = Exact(SLOT_ID)
-    secret = Exact("the 16-character secret the claim returned")
-
-
-class RemoveBody(Schema):
-    slotId = Exact(SLOT_ID)

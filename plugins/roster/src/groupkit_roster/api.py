@@ -7,36 +7,30 @@ import datetime as dt
 from typing import Any
 
 from groupkit import (
-    CLAIM_SECRET_LENGTH,
     ApiError,
     CalendarEvent,
     Call,
     Edit,
     Instance,
+    Line,
     Operations,
     Reply,
+    SignUp,
     SlotClaim,
-    bad_request,
     board_edit,
     calendar_reply,
-    claim_slot,
     csv_reply,
-    release_slot,
-    remove_slot,
-    slot_ids,
+    group_spots,
+    signup_operations,
     spot_board,
     written_time,
 )
 
 from .schema import (
     MESSAGE_LIMIT,
-    NAME_LIMIT,
     SHIFT_HELD,
     SHIFT_SHRUNK,
-    ClaimBody,
     EditRoster,
-    RemoveBody,
-    UnclaimBody,
 )
 
 ops = Operations()
@@ -155,55 +149,17 @@ def roster_schema(organiser: bool = False) -> dict[str, Any]:
             "spots": {"type": "array", "items": _spot_schema(organiser)}}}}}}
 
 
-SECRET_REPLY = {"type": "object", "properties": {"secret": {
-    "type": "string", "minLength": CLAIM_SECRET_LENGTH, "maxLength": CLAIM_SECRET_LENGTH,
-    "description": "keep it: it is the only way to hand this spot back yourself"}}}
-OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
-REMOVED_REPLY = {"type": "object", "properties": {
-    "ok": {"type": "boolean"},
-    "removed": {"type": "boolean", "description": "false when the spot was already free"}}}
-
-
-def _known_slot(instance: Instance, slot_id: object) -> str:
-    if not isinstance(slot_id, str) or slot_id not in slot_ids(instance.data["shifts"], "s"):
-        raise bad_request(BAD_SLOT)
-    return slot_id
-
-
-@ops.public("claim", body=ClaimBody, status=201, returns=SECRET_REPLY, description=(
-    f"Body `{{slug, slotId, name, message?}}`. Slot ids: {SLOT_IDS}. `name` is C({NAME_LIMIT}); "
-    f"`message` is C({MESSAGE_LIMIT}) and seen by the coordinator only: it is in no public "
-    "page or response, only on the organiser page, the export and the CSV."), errors={
-    400: f"Checked in this order: slot id not on this roster: `{BAD_SLOT}`; "
-         f"name empty after cleaning: `{NO_NAME}`",
-    409: f"The spot is already claimed: `{TAKEN}`"})
-def claim(call: Call) -> dict[str, Any]:
-    """Claim one shift spot with your name (and a note for the coordinator)."""
-    slot_id = _known_slot(call.instance, call.data.get("slotId"))
-    if not call.data["name"]:
-        raise bad_request(NO_NAME)
-    secret = claim_slot(call.instance, slot_id, call.data["name"],
-                        {"message": call.data["message"]}, TAKEN)
-    return {"secret": secret}
-
-
-@ops.public("unclaim", body=UnclaimBody, returns=OK_REPLY, description=(
-    "Body `{slug, slotId, secret}`: hands the spot back."), errors={
-    404: "Unknown, missing, deleted or wrong-tool slug; or the spot is not held with that "
-         f"secret (wrong or stale secret, free spot, unknown slot id): `{NOT_HELD}`"})
-def unclaim(call: Call) -> dict[str, Any]:
-    """Hand your own spot back with the secret its claim returned."""
-    release_slot(call.instance, call.data.get("slotId"), call.data.get("secret"), NOT_HELD)
-    return {"ok": True}
-
-
-@ops.organiser("remove", body=RemoveBody, returns=REMOVED_REPLY, description=(
-    "Body `{slotId}` (as every sign-up tool): clears that spot's claim."), errors={
-    400: f"Slot id not on this roster: `{BAD_SLOT}`"})
-def remove(call: Call) -> dict[str, Any]:
-    """Clear any spot; an already-free spot answers `removed: false`."""
-    slot_id = _known_slot(call.instance, call.data.get("slotId"))
-    return {"ok": True, "removed": remove_slot(call.instance, slot_id)}
+BOARD = SignUp(
+    spots=group_spots("shifts", "s"), bad_slot=BAD_SLOT, no_name=NO_NAME, taken=TAKEN,
+    not_held=NOT_HELD, fields={"message": Line(MESSAGE_LIMIT)}, slot_doc=SLOT_IDS,
+    secret_use="hand this spot back yourself",
+    docs={"claim": f"Body `{{slug, slotId, name, message?}}`. Slot ids: {SLOT_IDS}. "
+                   f"`message` is C({MESSAGE_LIMIT}) and seen by the coordinator only: it is "
+                   "in no public page or response, only on the organiser page, the export "
+                   "and the CSV.",
+          "release": "Body `{slug, slotId, secret}`: hands the spot back.",
+          "remove": "Body `{slotId}` (as every sign-up tool): clears that spot's claim."})
+signup_operations(ops, BOARD)
 
 
 def _plain_time(iso: str | None, length: int = 16) -> str:

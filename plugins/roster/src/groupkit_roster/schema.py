@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from groupkit import Count, Line, ObjectList, Raw, Schema, SpecField, Text, WholeNumber, was_field
+from groupkit import Count, Line, ObjectList, Schema, SpecField, Text, WholeNumber, was_field
 
 NO_SHIFTS = "Add at least one shift."
 TOO_MANY_SHIFTS = "Twenty shifts is the limit — split the day if you need more."
@@ -12,7 +12,6 @@ BAD_CAPACITY = "Spots per shift must be a whole number from 1 to 30."
 MAX_SHIFTS = 20
 MAX_SPOTS = 30
 LABEL_LIMIT = 50
-NAME_LIMIT = 40
 MESSAGE_LIMIT = 120
 
 
@@ -41,21 +40,3 @@ class EditRoster(CreateRoster):
 SHIFT_HELD = ("Someone is on {name} — remove them from it first, then the shift can go.")
 SHIFT_SHRUNK = ("{name} has {taken} volunteers — remove someone first, "
                 "or keep at least {taken} spots.")
-
-
-class ClaimBody(Schema):
-    """Never fails on its own: the operation checks slot id, then name (the spec's order).
-    `slotId` is taken as sent (a non-string is no spot)."""
-
-    slotId = Raw()  # the spec's field name
-    name = Line(NAME_LIMIT)
-    message = Line(MESSAGE_LIMIT)
-
-
-class UnclaimBody(Schema):
-    slotId = Raw()
-    secret = Raw()
-
-
-class RemoveBody(Schema):
-    slotId = Raw()
