@@ -37,7 +37,15 @@ from ._fields import (
 )
 from ._live import changed as instance_changed
 from ._schema import Schema
-from ._signup import SignUp, group_spots, signup_operations
+from ._signup import (
+    SignUp,
+    claim_details,
+    group_lists,
+    group_spots,
+    signup_operations,
+    spots_schema,
+    stored_groups,
+)
 from ._slots import (
     SlotClaim,
     board_edit,
@@ -122,6 +130,7 @@ __all__ = [
     "bounded_int",
     "calendar_reply",
     "chat_operations",
+    "claim_details",
     "claim_slot",
     "claims_by_slot",
     "clean_line",
@@ -131,6 +140,7 @@ __all__ = [
     "csv_reply",
     "find_token",
     "first_duplicate",
+    "group_lists",
     "group_spots",
     "hookimpl",
     "instance_changed",
@@ -158,6 +168,8 @@ __all__ = [
     "slot_group",
     "slot_ids",
     "spot_board",
+    "spots_schema",
+    "stored_groups",
     "stored_values",
     "text_key",
     "truthy",

@@ -19,9 +19,17 @@ from typing import Any
 
 from ._credentials import CLAIM_SECRET_LENGTH
 from ._errors import ApiError
-from ._fields import Exact, Line, SpecField
+from ._fields import Count, Exact, Line, ObjectList, SpecField
 from ._schema import Schema
-from ._slots import RELEASE_MISMATCH, claim_slot, release_slot, remove_slot, slot_ids
+from ._slots import (
+    RELEASE_MISMATCH,
+    SlotClaim,
+    claim_slot,
+    release_slot,
+    remove_slot,
+    slot_ids,
+    was_field,
+)
 from ._storage import Instance
 from ._tool import Call, Operations
 
@@ -147,3 +155,49 @@ def signup_operations(ops: Operations, board: SignUp) -> None:
         """Free any spot; an already-free spot answers `removed: false`."""
         slot_id, _ = board.spot(call.instance, call.data["slotId"])
         return {"ok": True, "removed": remove_slot(call.instance, slot_id)}
+
+
+def stored_groups(groups: Sequence[Mapping[str, Any]],
+                  name_key: str = "name") -> list[dict[str, Any]]:
+    """A create body's groups as a board keeps them: each one's `name_key` and `capacity`."""
+    return [{name_key: group[name_key], "capacity": group["capacity"]} for group in groups]
+
+
+def claim_details(*keys: str) -> Callable[[SlotClaim | None], dict[str, Any]]:
+    """`spot_board(extra=...)` showing the claim's own `keys` (a dish, a message): the
+    claimer's value on a taken spot, None on a free one."""
+    def details(claim: SlotClaim | None) -> dict[str, Any]:
+        return {key: claim.extra.get(key, "") if claim else None for key in keys}
+    return details
+
+
+def spots_schema(prefix: str, details: Mapping[str, str], organiser: bool,
+                 name_key: str = "name", most: int = 20,
+                 more: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The API document's schema of a `spot_board` of groups (`<prefix><n>-<k>` spots):
+    each group's `name_key`, `capacity` (1 to `most`), `more` properties, `taken` and
+    `spots`, each spot with the claim's `details` (key -> description) and, for the
+    organiser, `claimedAt`."""
+    spot: dict[str, Any] = {
+        "slotId": {"type": "string", "pattern": f"^{prefix}[0-9]+-[0-9]+$"},
+        "taken": {"type": "boolean"},
+        "name": {"type": ["string", "null"], "description": "the claimer's name, when taken"},
+        **{key: {"type": ["string", "null"], "description": f"{description}, when taken"}
+           for key, description in details.items()}}
+    if organiser:
+        spot["claimedAt"] = {"type": ["string", "null"], "format": "date-time"}
+    return {"type": "array", "items": {"type": "object", "properties": {
+        name_key: {"type": "string"},
+        "capacity": {"type": "integer", "minimum": 1, "maximum": most}, **(more or {}),
+        "taken": {"type": "integer", "description": "spots already claimed"},
+        "spots": {"type": "array", "items": {"type": "object", "properties": spot}}}}}
+
+
+def group_lists(entry: Mapping[str, SpecField], at_least: Count, at_most: Count,
+                distinct: tuple[str, str] | None = None) -> tuple[ObjectList, ObjectList]:
+    """A board's groups as its create schema and its edit schema take them: (create, edit),
+    the edit's entries also saying which group each continues (`was_field`)."""
+    def groups(**more: SpecField) -> ObjectList:
+        return ObjectList({**entry, **more}, at_least=at_least, at_most=at_most,
+                          distinct=distinct)
+    return groups(), groups(was=was_field())

@@ -12,9 +12,12 @@ from groupkit import (
     Operations,
     SignUp,
     board_edit,
+    claim_details,
     group_spots,
     signup_operations,
     spot_board,
+    spots_schema,
+    stored_groups,
 )
 
 from .schema import (
@@ -39,16 +42,13 @@ DETAILS = ("forWhom", "when", "where", "note", "kitty")
 def create(instance: Instance, data: dict[str, Any]) -> None:
     instance.data = {**{key: data[key] for key in DETAILS},
                      "activities": data["activities"],
-                     "categories": [{"name": category["name"],
-                                     "capacity": category["capacity"]}
-                                    for category in data["categories"]]}
+                     "categories": stored_groups(data["categories"])}
 
 
 def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
     data = instance.data
     categories = spot_board(instance, data["categories"], "c", organiser=organiser,
-                            extra=lambda claim: {"message": claim.extra.get("message", "")
-                                                  if claim else None})
+                            extra=claim_details("message"))
     return {"title": instance.title, **{key: data[key] for key in DETAILS},
             "activities": list(data["activities"]), "categories": categories}
 
@@ -75,18 +75,6 @@ def preview(instance: Instance) -> dict[str, Any]:
             "description": f"{lead}See the plans and put your name down for something."}
 
 
-def _spot_schema(organiser: bool) -> dict[str, Any]:
-    properties: dict[str, Any] = {
-        "slotId": {"type": "string", "pattern": "^c[0-9]+-[0-9]+$"},
-        "taken": {"type": "boolean"},
-        "name": {"type": ["string", "null"], "description": "the claimer's name, when taken"},
-        "message": {"type": ["string", "null"],
-                    "description": "the claimer's optional message (public), when taken"}}
-    if organiser:
-        properties["claimedAt"] = {"type": ["string", "null"], "format": "date-time"}
-    return {"type": "object", "properties": properties}
-
-
 def board_schema(organiser: bool = False) -> dict[str, Any]:
     return {"type": "object", "properties": {
         "title": {"type": "string"},
@@ -96,11 +84,8 @@ def board_schema(organiser: bool = False) -> dict[str, Any]:
         "note": {"type": "string"}, "kitty": {"type": "string"},
         "activities": {"type": "array", "items": {"type": "string"},
                        "description": "the running order; empty when none was given"},
-        "categories": {"type": "array", "items": {"type": "object", "properties": {
-            "name": {"type": "string"},
-            "capacity": {"type": "integer", "minimum": 1, "maximum": 20},
-            "taken": {"type": "integer", "description": "spots already claimed"},
-            "spots": {"type": "array", "items": _spot_schema(organiser)}}}}}}
+        "categories": spots_schema(
+            "c", {"message": "the claimer's optional message (public)"}, organiser)}}
 
 
 BOARD = SignUp(

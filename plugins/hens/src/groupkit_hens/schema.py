@@ -6,13 +6,11 @@ from __future__ import annotations
 from groupkit import (
     Count,
     Line,
-    ObjectList,
     Schema,
-    SpecField,
     StringList,
     Text,
     WholeNumber,
-    was_field,
+    group_lists,
 )
 
 NO_TITLE = "Give the event a name — whose hens or shower is it?"
@@ -28,14 +26,12 @@ MAX_ACTIVITIES = 20
 MESSAGE_LIMIT = 120
 
 
-def _categories(**entry: SpecField) -> ObjectList:
-    return ObjectList(
-        {"name": Line(40, required=NO_CATEGORY_NAME),
-         # "after numeric conversion": "4" passes and true counts as 1.
-         "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY, bools=True), **entry},
-        at_least=Count(1, NO_CATEGORIES),
-        at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
-        distinct=("name", DUPLICATE_CATEGORY))
+CATEGORIES, EDITED_CATEGORIES = group_lists(
+    # "after numeric conversion": "4" passes and true counts as 1.
+    {"name": Line(40, required=NO_CATEGORY_NAME),
+     "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY, bools=True)},
+    at_least=Count(1, NO_CATEGORIES), at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
+    distinct=("name", DUPLICATE_CATEGORY))
 
 
 class CreateHens(Schema):
@@ -45,14 +41,14 @@ class CreateHens(Schema):
     where = Line(120)
     note = Text(400)
     kitty = Text(200)
-    categories = _categories()
+    categories = CATEGORIES
     activities = StringList(100, keep_first=MAX_ACTIVITIES)
 
 
 class EditHens(CreateHens):
     """The create rules; each list may say which existing one it continues (`was`)."""
 
-    categories = _categories(was=was_field())
+    categories = EDITED_CATEGORIES
 
 
 #: An edit that would take away someone's spot (409).

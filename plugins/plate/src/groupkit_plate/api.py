@@ -11,9 +11,12 @@ from groupkit import (
     Operations,
     SignUp,
     board_edit,
+    claim_details,
     group_spots,
     signup_operations,
     spot_board,
+    spots_schema,
+    stored_groups,
 )
 
 from .schema import (
@@ -37,16 +40,13 @@ NOT_HELD = "That spot isn't held with that secret — it may already be free."
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
     instance.data = {"eventDate": data["eventDate"], "note": data["note"],
-                     "categories": [{"name": category["name"],
-                                     "capacity": category["capacity"]}
-                                    for category in data["categories"]]}
+                     "categories": stored_groups(data["categories"])}
 
 
 def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
     data = instance.data
     categories = spot_board(instance, data["categories"], "c", organiser=organiser,
-                            extra=lambda claim: {"dish": claim.extra.get("dish", "")
-                                                  if claim else None})
+                            extra=claim_details("dish"))
     return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
             "eventDate": data["eventDate"], "note": data["note"], "categories": categories}
 
@@ -61,28 +61,13 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
     return _board(instance, organiser=True)
 
 
-def _spot_schema(organiser: bool) -> dict[str, Any]:
-    properties: dict[str, Any] = {
-        "slotId": {"type": "string", "pattern": "^c[0-9]+-[0-9]+$"},
-        "taken": {"type": "boolean"},
-        "name": {"type": ["string", "null"], "description": "the claimer's name, when taken"},
-        "dish": {"type": ["string", "null"], "description": "what they're bringing, when taken"}}
-    if organiser:
-        properties["claimedAt"] = {"type": ["string", "null"], "format": "date-time"}
-    return {"type": "object", "properties": properties}
-
-
 def board_schema(organiser: bool = False) -> dict[str, Any]:
     return {"type": "object", "properties": {
         "title": {"type": "string"},
         "heading": {"type": "string", "description": f"title, or `{DEFAULT_HEADING}`"},
         "eventDate": {"type": "string"},
         "note": {"type": "string"},
-        "categories": {"type": "array", "items": {"type": "object", "properties": {
-            "name": {"type": "string"},
-            "capacity": {"type": "integer", "minimum": 1, "maximum": 20},
-            "taken": {"type": "integer", "description": "spots already claimed"},
-            "spots": {"type": "array", "items": _spot_schema(organiser)}}}}}}
+        "categories": spots_schema("c", {"dish": "what they're bringing"}, organiser)}}
 
 
 BOARD = SignUp(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from groupkit import Count, Line, ObjectList, Schema, SpecField, Text, WholeNumber, was_field
+from groupkit import Count, Line, Schema, Text, WholeNumber, group_lists
 
 NO_CATEGORIES = "Add at least one category."
 TOO_MANY_CATEGORIES = "Twelve categories is the limit — combine a couple."
@@ -15,26 +15,24 @@ MAX_SPOTS = 20
 DISH_LIMIT = 80
 
 
-def _categories(**entry: SpecField) -> ObjectList:
-    return ObjectList(
-        {"name": Line(40, required=NO_CATEGORY_NAME),
-         "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY), **entry},
-        at_least=Count(1, NO_CATEGORIES),
-        at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
-        distinct=("name", DUPLICATE_CATEGORY))
+CATEGORIES, EDITED_CATEGORIES = group_lists(
+    {"name": Line(40, required=NO_CATEGORY_NAME),
+     "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY)},
+    at_least=Count(1, NO_CATEGORIES), at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
+    distinct=("name", DUPLICATE_CATEGORY))
 
 
 class CreatePlate(Schema):
     title = Line(80)
     eventDate = Line(60)  # the spec's field name
     note = Text(300)
-    categories = _categories()
+    categories = CATEGORIES
 
 
 class EditPlate(CreatePlate):
     """The create rules; each category may say which existing one it continues (`was`)."""
 
-    categories = _categories(was=was_field())
+    categories = EDITED_CATEGORIES
 
 
 #: An edit that would take away someone's spot (409).

@@ -16,13 +16,15 @@ from groupkit import (
     Operations,
     Reply,
     SignUp,
-    SlotClaim,
     board_edit,
     calendar_reply,
+    claim_details,
     csv_reply,
     group_spots,
     signup_operations,
     spot_board,
+    spots_schema,
+    stored_groups,
     written_time,
 )
 
@@ -52,8 +54,7 @@ SLOT_IDS = ("`s<shift position>-<n>`: the shift's position in the list from 0 (a
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
     instance.data = {"eventDate": data["eventDate"], "note": data["note"],
-                     "shifts": [{"label": shift["label"], "capacity": shift["capacity"]}
-                                for shift in data["shifts"]]}
+                     "shifts": stored_groups(data["shifts"], "label")}
 
 
 def _when(instance: Instance, label: str) -> tuple[dt.datetime, dt.datetime] | None:
@@ -75,12 +76,8 @@ def _time_label(start: dt.datetime, end: dt.datetime) -> str:
 def _roster(instance: Instance, organiser: bool) -> dict[str, Any]:
     data = instance.data
 
-    def message(claim: SlotClaim | None) -> dict[str, Any]:
-        """The volunteer's message is for the coordinator only."""
-        if not organiser:
-            return {}
-        return {"message": claim.extra.get("message", "") if claim else None}
-
+    # The volunteer's message is for the coordinator only.
+    message = claim_details("message") if organiser else claim_details()
     shifts = []
     for index, shift in enumerate(spot_board(instance, data["shifts"], "s", extra=message,
                                              organiser=organiser)):
@@ -114,39 +111,25 @@ def preview(instance: Instance) -> dict[str, Any]:
             "description": f"{description} — {event_date}." if event_date else f"{description}."}
 
 
-def _spot_schema(organiser: bool) -> dict[str, Any]:
-    properties: dict[str, Any] = {
-        "slotId": {"type": "string", "pattern": "^s[0-9]+-[0-9]+$"},
-        "taken": {"type": "boolean"},
-        "name": {"type": ["string", "null"], "description": "the volunteer's name, when taken"}}
-    if organiser:
-        properties["message"] = {"type": ["string", "null"],
-                                 "description": "the volunteer's note to the coordinator"}
-        properties["claimedAt"] = {"type": ["string", "null"], "format": "date-time"}
-    return {"type": "object", "properties": properties}
-
-
 def roster_schema(organiser: bool = False) -> dict[str, Any]:
     return {"type": "object", "properties": {
         "title": {"type": "string"},
         "heading": {"type": "string", "description": f"title, or `{DEFAULT_HEADING}`"},
         "eventDate": {"type": "string"},
         "note": {"type": "string"},
-        "shifts": {"type": "array", "items": {"type": "object", "properties": {
-            "shiftId": {"type": "string", "pattern": "^s[0-9]+$",
-                        "description": "`s<shift position>`, position from 0"},
-            "label": {"type": "string"},
-            "capacity": {"type": "integer", "minimum": 1, "maximum": 30},
-            "taken": {"type": "integer", "description": "spots already claimed"},
-            "start": {"type": ["string", "null"], "description":
-                      "local wall-clock start (ISO 8601, no zone) when the event date and "
-                      "the label read as a time, else null"},
-            "end": {"type": ["string", "null"]},
-            "time": {"type": ["string", "null"],
-                     "description": "start and end for people: `Sat 14 Mar 2026, 07:00–09:00`"},
-            "calendar": {"type": ["string", "null"],
-                         "description": "path of the shift's .ics entry, or null"},
-            "spots": {"type": "array", "items": _spot_schema(organiser)}}}}}}
+        "shifts": spots_schema(
+            "s", {"message": "the volunteer's note to the coordinator"} if organiser else {},
+            organiser, "label", 30, more={
+                "shiftId": {"type": "string", "pattern": "^s[0-9]+$",
+                            "description": "`s<shift position>`, position from 0"},
+                "start": {"type": ["string", "null"], "description":
+                          "local wall-clock start (ISO 8601, no zone) when the event date "
+                          "and the label read as a time, else null"},
+                "end": {"type": ["string", "null"]},
+                "time": {"type": ["string", "null"], "description":
+                         "start and end for people: `Sat 14 Mar 2026, 07:00–09:00`"},
+                "calendar": {"type": ["string", "null"],
+                             "description": "path of the shift's .ics entry, or null"}})}}
 
 
 BOARD = SignUp(

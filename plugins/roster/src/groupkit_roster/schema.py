@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from groupkit import Count, Line, ObjectList, Schema, SpecField, Text, WholeNumber, was_field
+from groupkit import Count, Line, Schema, Text, WholeNumber, group_lists
 
 NO_SHIFTS = "Add at least one shift."
 TOO_MANY_SHIFTS = "Twenty shifts is the limit — split the day if you need more."
@@ -15,25 +15,23 @@ LABEL_LIMIT = 50
 MESSAGE_LIMIT = 120
 
 
-def _shifts(**entry: SpecField) -> ObjectList:
-    return ObjectList(
-        {"label": Line(LABEL_LIMIT, required=NO_LABEL),
-         "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY), **entry},
-        at_least=Count(1, NO_SHIFTS),
-        at_most=Count(MAX_SHIFTS, TOO_MANY_SHIFTS))
+SHIFTS, EDITED_SHIFTS = group_lists(
+    {"label": Line(LABEL_LIMIT, required=NO_LABEL),
+     "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY)},
+    at_least=Count(1, NO_SHIFTS), at_most=Count(MAX_SHIFTS, TOO_MANY_SHIFTS))
 
 
 class CreateRoster(Schema):
     title = Line(80)
     eventDate = Line(60)  # the spec's field name; free text, read only to offer calendar entries
     note = Text(300)
-    shifts = _shifts()
+    shifts = SHIFTS
 
 
 class EditRoster(CreateRoster):
     """The create rules; each shift may say which existing one it continues (`was`)."""
 
-    shifts = _shifts(was=was_field())
+    shifts = EDITED_SHIFTS
 
 
 #: An edit that would take away someone's shift (409).
