@@ -39,6 +39,7 @@ from ._live import changed as instance_changed
 from ._schema import Schema
 from ._signup import (
     SignUp,
+    board_views,
     claim_details,
     group_lists,
     group_spots,
@@ -127,6 +128,7 @@ __all__ = [
     "__version__",
     "bad_request",
     "board_edit",
+    "board_views",
     "bounded_int",
     "calendar_reply",
     "chat_operations",

@@ -201,3 +201,19 @@ def group_lists(entry: Mapping[str, SpecField], at_least: Count, at_most: Count,
         return ObjectList({**entry, **more}, at_least=at_least, at_most=at_most,
                           distinct=distinct)
     return groups(), groups(was=was_field())
+
+
+def board_views(board: Callable[[Instance, bool], dict[str, Any]]
+                ) -> tuple[Callable[[Instance], dict[str, Any]],
+                           Callable[[Instance], dict[str, Any]]]:
+    """(`Tool.public_view`, `Tool.organiser_view`) of a board drawn once as
+    `board(instance, organiser)`: the organiser's view adds what only they may see (when
+    each spot was claimed, private notes); the public one never has it."""
+    def public_view(instance: Instance) -> dict[str, Any]:
+        """The board as everyone sees it: who holds which spot, never a secret."""
+        return board(instance, False)
+
+    def organiser_view(instance: Instance) -> dict[str, Any]:
+        """The public board plus what only the organiser sees."""
+        return board(instance, True)
+    return public_view, organiser_view

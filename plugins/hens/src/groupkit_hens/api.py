@@ -12,6 +12,7 @@ from groupkit import (
     Operations,
     SignUp,
     board_edit,
+    board_views,
     claim_details,
     group_spots,
     signup_operations,
@@ -53,15 +54,10 @@ def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
             "activities": list(data["activities"]), "categories": categories}
 
 
-def public_view(instance: Instance) -> dict[str, Any]:
-    """The share page: event details (the place included), the running order, the kitty and
-    who has which spot with their message. No secrets."""
-    return _board(instance, organiser=False)
-
-
-def organiser_view(instance: Instance) -> dict[str, Any]:
-    """The public board plus when each spot was claimed."""
-    return _board(instance, organiser=True)
+#: The public view: the share page: event details (the place included), the running order, the
+#: kitty and who has which spot with their message. No secrets. The organiser's: the public
+#: board plus when each spot was claimed.
+public_view, organiser_view = board_views(_board)
 
 
 def preview(instance: Instance) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from groupkit import (
     SignUp,
     SlotClaim,
     bad_request,
+    board_views,
     calendar_reply,
     claims_by_slot,
     conflict,
@@ -142,14 +143,10 @@ def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
     return view
 
 
-def public_view(instance: Instance) -> dict[str, Any]:
-    """The board as helpers see it: who cooks when and what, allergies; never the drop-off."""
-    return _board(instance, organiser=False)
-
-
-def organiser_view(instance: Instance) -> dict[str, Any]:
-    """The public board plus the drop-off details and when each spot was claimed."""
-    return _board(instance, organiser=True)
+#: The public view: the board as helpers see it: who cooks when and what, allergies; never the
+#: drop-off. The organiser's: the public board plus the drop-off details and when each spot was
+#: claimed.
+public_view, organiser_view = board_views(_board)
 
 
 def preview(instance: Instance) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from groupkit import (
     Operations,
     SignUp,
     board_edit,
+    board_views,
     claim_details,
     group_spots,
     signup_operations,
@@ -51,14 +52,9 @@ def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
             "eventDate": data["eventDate"], "note": data["note"], "categories": categories}
 
 
-def public_view(instance: Instance) -> dict[str, Any]:
-    """The board as everyone sees it: who is bringing what (public on a potluck), no secrets."""
-    return _board(instance, organiser=False)
-
-
-def organiser_view(instance: Instance) -> dict[str, Any]:
-    """The public board plus when each spot was claimed."""
-    return _board(instance, organiser=True)
+#: The public view: the board as everyone sees it: who is bringing what (public on a potluck),
+#: no secrets. The organiser's: the public board plus when each spot was claimed.
+public_view, organiser_view = board_views(_board)
 
 
 def board_schema(organiser: bool = False) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from groupkit import (
     Reply,
     SignUp,
     board_edit,
+    board_views,
     calendar_reply,
     claim_details,
     csv_reply,
@@ -94,14 +95,10 @@ def _roster(instance: Instance, organiser: bool) -> dict[str, Any]:
             "eventDate": data["eventDate"], "note": data["note"], "shifts": shifts}
 
 
-def public_view(instance: Instance) -> dict[str, Any]:
-    """The roster as volunteers see it: who is on which shift, never their messages."""
-    return _roster(instance, organiser=False)
-
-
-def organiser_view(instance: Instance) -> dict[str, Any]:
-    """The public roster plus each volunteer's message and when they signed up."""
-    return _roster(instance, organiser=True)
+#: The public view: the roster as volunteers see it: who is on which shift, never their
+#: messages. The organiser's: the public roster plus each volunteer's message and when they
+#: signed up.
+public_view, organiser_view = board_views(_roster)
 
 
 def preview(instance: Instance) -> dict[str, Any]:
