@@ -432,7 +432,8 @@ def blocks_of(template: str) -> list[str]:
 
 def test_the_extendable_templates_are_the_documented_ones() -> None:
     assert set(extendable()) == {"groupkit/base.html", "groupkit/create.html",
-                                 "groupkit/public.html", "groupkit/organiser.html"}
+                                 "groupkit/public.html", "groupkit/organiser.html",
+                                 "groupkit/signup.html"}
     for name in extendable():
         assert f"`{name}`" in DOCS, name
 
@@ -440,12 +441,15 @@ def test_the_extendable_templates_are_the_documented_ones() -> None:
 def test_every_template_block_is_documented_where_it_comes_from() -> None:
     """Each block a plugin can fill, with the kernel template that first offers it."""
     templates = extendable()
+
+    def inherited(parent: str | None) -> set[str]:
+        return set(blocks_of(parent)) | inherited(templates.get(parent)) if parent else set()
+
     introduced: dict[str, str] = {}
     for name, parent in templates.items():
-        inherited = set(blocks_of(parent)) if parent else set()
         for block in blocks_of(name):
-            if block not in inherited:
-                introduced[block] = name
+            if block not in inherited(parent):
+                introduced.setdefault(block, name)
     documented = {first_code(row[0]): first_code(row[1]) for row in table("Template blocks")}
     assert documented == introduced
 

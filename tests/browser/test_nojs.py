@@ -3,8 +3,8 @@ and its main organiser action are plain form posts that land back on the page wi
 result, and a wrong input shows the spec's message next to its field with what was typed
 kept. One server and one browser profile for all tools (see groupkit._forms).
 
-The sign-up boards (plate, hens, roster, meal, giftidea) are not in the table yet: their
-board forms are being rewritten to the same convention."""
+A sign-up board's spot opens its claim form first (`opens`: the spot's Claim button, a
+<summary>), and its organiser action is Remove on the spot just claimed."""
 
 from __future__ import annotations
 
@@ -65,6 +65,17 @@ CASES: dict[str, Case] = {
     "roles": Case(Step("claim", (("name", "Ann"),)), Step("redeal"), wrong_page="public"),
     "sweeps": Case(None, Step("redraw")),
     "teams": Case(None, Step("edit", (("title", "Quiz night"),), opens="Change details")),
+    "hens": Case(Step("claim", (("name", "Ann"), ("message", "Balloons")),
+                      opens="Claim (Decorations, spot 1)"),
+                 Step("remove"), wrong_page="public"),
+    "meal": Case(Step("claim", (("name", "Ann"), ("dish", "Lasagne")),
+                      opens="Cook this day (Mon 2 Mar 2026)"),
+                 Step("remove"), wrong_page="public"),
+    "plate": Case(Step("claim", (("name", "Ann"), ("dish", "Pavlova")),
+                       opens="Claim (Mains, spot 1)"),
+                  Step("remove"), wrong_page="public"),
+    "roster": Case(Step("claim", (("name", "Ann"),), opens="Claim (Setup 7-9am, spot 1)"),
+                   Step("remove"), wrong_page="public"),
     "finddate": Case(Step("respond", (("name", "Ann"), ("answers.0.answer", "yes"))),
                      Step("choose", button="Choose this one")),
 }
@@ -158,7 +169,7 @@ def test_tool_without_javascript(tool: str, phone: Page, api: httpx.Client) -> N
         path, action = f"/s/{slug}", case.participate.action
         message, field, failing = expected_error(api, path, f"/api/{tool}/{action}")
         phone.goto(path)
-        send(phone, Step(action))
+        send(phone, Step(action, opens=case.participate.opens))
     assert phone.url.endswith(f"{path}#groupkit-flash")
     box = phone.locator("#groupkit-flash")
     expect(box).to_have_text(message)

@@ -282,7 +282,8 @@ _FIELD_TAGS = ("input", "textarea", "select")
 
 def _find_form(doc: Any, outcome: dict[str, Any]) -> Any:
     """The form that was sent: its action, and among several (a board's spots) the one
-    whose hidden fields hold what was sent."""
+    whose hidden fields hold what was sent; None when none of several does (the spot was
+    just taken, the row just removed): the flash then goes to the top of the page."""
     forms = [form for form in doc.iter("form") if form.get("action") == outcome["action"]]
     sent: dict[str, list[str]] = {}
     for name, value in outcome.get("values") or []:
@@ -292,7 +293,7 @@ def _find_form(doc: Any, outcome: dict[str, Any]) -> Any:
                   if field.get("type") == "hidden" and field.get("name")]
         if all(field.get("value", "") in sent.get(field.get("name"), []) for field in hidden):
             return form
-    return forms[0] if forms else None
+    return forms[0] if len(forms) == 1 else None
 
 
 def _refill(form: Any, values: list[list[str]]) -> None:
@@ -411,6 +412,8 @@ def show(page: bytes, outcome: dict[str, Any], base: str) -> bytes:
     typed put back, as the script would show them."""
     doc = lxml_html.document_fromstring(page.decode("utf-8"))
     form = _find_form(doc, outcome)
+    for disclosure in form.iterancestors("details") if form is not None else ():
+        disclosure.set("open", "open")  # a board spot's form: shown with its flash
     main = next(doc.iter("main"), None)
     if outcome.get("error") is None:
         notice = _notice(doc, outcome, base)

@@ -139,11 +139,11 @@ async def test_claimed_spot_shows_name_message_and_hidden_release(
     assert re.search(r"<strong data-slot-who>Bo</strong> <span class=\"spot-extra hens-message\">"
                      r"Bringing the quiz"
                      r"</span>", text)
-    buttons = re.findall(r"<button[^>]*>Let my spot go</button>", text)
+    buttons = re.findall(r"<button[^>]*data-post=[^>]*>Let my spot go</button>", text)
     assert len(buttons) == 1
     assert re.search(r"\shidden\s", buttons[0])
     assert f'data-secret-key="groupkit:hens:{slug}:c1-2"' in buttons[0]
-    body = json.loads(html.unescape(re.search(r"data-body='([^']*)'", buttons[0])[1]))
+    body = json.loads(html.unescape(re.search(r'data-body="([^"]*)"', buttons[0])[1]))
     assert body == {"slug": slug, "slotId": "c1-2"}
     response = await client.post("/api/hens/unclaim", json={**body, "secret": secret})
     assert response.status_code == 200
@@ -184,7 +184,7 @@ async def test_organiser_page_lists_claims_with_remove(client: Any, planner: dic
     buttons = re.findall(r"<button[^>]*data-post=[^>]*>Remove</button>", text)
     assert len(buttons) == 2
     assert all(f'data-post="/api/hens/{edit}/remove"' in button for button in buttons)
-    bodies = [json.loads(html.unescape(re.search(r"data-body='([^']*)'", b)[1]))
+    bodies = [json.loads(html.unescape(re.search(r'data-body="([^"]*)"', b)[1]))
               for b in buttons]
     assert bodies == [{"slotId": "c0-1"}, {"slotId": "c1-1"}]
     assert re.search(r'<time[^>]*datetime="\d{4}-\d\d-\d\dT[^"]*\+00:00"', text)

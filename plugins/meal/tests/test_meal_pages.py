@@ -175,7 +175,7 @@ async def test_claimed_day_offers_its_cook_a_calendar_and_give_back(
     assert len(link) == 1
     assert re.search(r"\shidden\s", link[0]) and f'data-secret-key="{key}"' in link[0]
     assert attributes(link[0], "href") == [f"/api/meal/{slug}/ics/d1-2"]
-    button = re.findall(r"<button[^>]*>Hand the day back</button>", text)
+    button = re.findall(r"<button[^>]*data-post=[^>]*>Hand the day back</button>", text)
     assert len(button) == 1 and f'data-secret-key="{key}"' in button[0]
     assert 'data-post="/api/meal/uncook"' in button[0]
     body = {**json.loads(attributes(button[0], "data-body")[0]), "secret": secret}

@@ -109,8 +109,14 @@ async def test_public_page_taken_spot_has_a_hidden_release_button(
     assert secret not in text
     assert "Bo" in text and "Pavlova" in text
     assert text.count('data-api="/api/plate/claim"') == 5
-    assert '<input type="hidden" name="slotId" value="c1-2">' not in text
-    buttons = re.findall(r"<button[^>]*>Release my spot</button>", text)
+    assert 'id="claim-c1-2"' not in text  # no claim form for a taken spot
+    # Without the script, the spot's code lets it go: a form in <noscript>, posted.
+    noscript = re.findall(r"<noscript>.*?</noscript>", text, re.S)
+    assert len(noscript) == 1
+    assert 'method="post" action="/api/plate/unclaim"' in noscript[0]
+    assert '<input type="hidden" name="slotId" value="c1-2">' in noscript[0]
+    assert 'name="secret"' in noscript[0]
+    buttons = re.findall(r"<button[^>]*data-post=[^>]*>Release my spot</button>", text)
     assert len(buttons) == 1
     button = buttons[0]
     assert re.search(r"\shidden\s", button)

@@ -6,29 +6,27 @@ from __future__ import annotations
 from typing import Any
 
 from groupkit import (
-    CLAIM_SECRET_LENGTH,
-    Call,
     Edit,
     Instance,
+    Line,
     Operations,
-    bad_request,
+    SignUp,
     board_edit,
-    claim_slot,
-    release_slot,
-    remove_slot,
-    slot_ids,
+    board_views,
+    claim_details,
+    group_spots,
+    signup_operations,
     spot_board,
+    spots_schema,
+    stored_groups,
 )
 
 from .schema import (
     LIST_HELD,
     LIST_SHRUNK,
     MESSAGE_LIMIT,
-    NAME_LIMIT,
-    ClaimBody,
+    SLOT_ID,
     EditHens,
-    RemoveBody,
-    UnclaimBody,
 )
 
 ops = Operations()
@@ -45,29 +43,21 @@ DETAILS = ("forWhom", "when", "where", "note", "kitty")
 def create(instance: Instance, data: dict[str, Any]) -> None:
     instance.data = {**{key: data[key] for key in DETAILS},
                      "activities": data["activities"],
-                     "categories": [{"name": category["name"],
-                                     "capacity": category["capacity"]}
-                                    for category in data["categories"]]}
+                     "categories": stored_groups(data["categories"])}
 
 
 def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
     data = instance.data
     categories = spot_board(instance, data["categories"], "c", organiser=organiser,
-                            extra=lambda claim: {"message": claim.extra.get("message", "")
-                                                  if claim else None})
+                            extra=claim_details("message"))
     return {"title": instance.title, **{key: data[key] for key in DETAILS},
             "activities": list(data["activities"]), "categories": categories}
 
 
-def public_view(instance: Instance) -> dict[str, Any]:
-    """The share page: event details (the place included), the running order, the kitty and
-    who has which spot with their message. No secrets."""
-    return _board(instance, organiser=False)
-
-
-def organiser_view(instance: Instance) -> dict[str, Any]:
-    """The public board plus when each spot was claimed."""
-    return _board(instance, organiser=True)
+#: The public view: the share page: event details (the place included), the running order, the
+#: kitty and who has which spot with their message. No secrets. The organiser's: the public
+#: board plus when each spot was claimed.
+public_view, organiser_view = board_views(_board)
 
 
 def preview(instance: Instance) -> dict[str, Any]:
@@ -81,18 +71,6 @@ def preview(instance: Instance) -> dict[str, Any]:
             "description": f"{lead}See the plans and put your name down for something."}
 
 
-def _spot_schema(organiser: bool) -> dict[str, Any]:
-    properties: dict[str, Any] = {
-        "slotId": {"type": "string", "pattern": "^c[0-9]+-[0-9]+$"},
-        "taken": {"type": "boolean"},
-        "name": {"type": ["string", "null"], "description": "the claimer's name, when taken"},
-        "message": {"type": ["string", "null"],
-                    "description": "the claimer's optional message (public), when taken"}}
-    if organiser:
-        properties["claimedAt"] = {"type": ["string", "null"], "format": "date-time"}
-    return {"type": "object", "properties": properties}
-
-
 def board_schema(organiser: bool = False) -> dict[str, Any]:
     return {"type": "object", "properties": {
         "title": {"type": "string"},
@@ -102,62 +80,18 @@ def board_schema(organiser: bool = False) -> dict[str, Any]:
         "note": {"type": "string"}, "kitty": {"type": "string"},
         "activities": {"type": "array", "items": {"type": "string"},
                        "description": "the running order; empty when none was given"},
-        "categories": {"type": "array", "items": {"type": "object", "properties": {
-            "name": {"type": "string"},
-            "capacity": {"type": "integer", "minimum": 1, "maximum": 20},
-            "taken": {"type": "integer", "description": "spots already claimed"},
-            "spots": {"type": "array", "items": _spot_schema(organiser)}}}}}}
+        "categories": spots_schema(
+            "c", {"message": "the claimer's optional message (public)"}, organiser)}}
 
 
-SECRET_REPLY = {"type": "object", "properties": {"secret": {
-    "type": "string", "minLength": CLAIM_SECRET_LENGTH, "maxLength": CLAIM_SECRET_LENGTH,
-    "description": "keep it: it is the only way to let this spot go yourself"}}}
-OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
-REMOVED_REPLY = {"type": "object", "properties": {
-    "ok": {"type": "boolean"},
-    "removed": {"type": "boolean", "description": "false when the spot was already free"}}}
-
-
-def _known_slot(instance: Instance, slot_id: str) -> str:
-    if slot_id not in slot_ids(instance.data["categories"], "c"):
-        raise bad_request(BAD_SLOT)
-    return slot_id
-
-
-@ops.public("claim", body=ClaimBody, status=201, returns=SECRET_REPLY,
-            description="The message is optional and public: it shows next to the name on "
-                        "the share page (e.g. what they're bringing).",
-            errors={
-                400: f"Checked in this order: slot id not on this board: `{BAD_SLOT}`; "
-                     f"name empty after cleaning (C({NAME_LIMIT})): `{NO_NAME}`. The "
-                     f"message is C({MESSAGE_LIMIT}) and never an error.",
-                409: f"The spot is already claimed: `{TAKEN}`"})
-def claim(call: Call) -> dict[str, Any]:
-    """Claim one spot with your name and an optional message; returns the secret that
-    lets it go again."""
-    slot_id = _known_slot(call.instance, call.data["slotId"])
-    if not call.data["name"]:
-        raise bad_request(NO_NAME)
-    secret = claim_slot(call.instance, slot_id, call.data["name"],
-                        {"message": call.data["message"]}, TAKEN)
-    return {"secret": secret}
-
-
-@ops.public("unclaim", body=UnclaimBody, returns=OK_REPLY, errors={
-    404: "Unknown, missing, deleted or wrong-tool slug; or the spot is not held with that "
-         f"secret (wrong or stale secret, free spot, unknown slot id): `{NOT_HELD}`"})
-def unclaim(call: Call) -> dict[str, Any]:
-    """Let your own spot go with the secret its claim returned."""
-    release_slot(call.instance, call.data["slotId"], call.data["secret"], NOT_HELD)
-    return {"ok": True}
-
-
-@ops.organiser("remove", body=RemoveBody, returns=REMOVED_REPLY, errors={
-    400: f"Slot id not on this board: `{BAD_SLOT}`"})
-def remove(call: Call) -> dict[str, Any]:
-    """Force-clear any spot; an already-free spot answers `removed: false`."""
-    slot_id = _known_slot(call.instance, call.data["slotId"])
-    return {"ok": True, "removed": remove_slot(call.instance, slot_id)}
+BOARD = SignUp(
+    spots=group_spots("categories", "c"), bad_slot=BAD_SLOT, no_name=NO_NAME, taken=TAKEN,
+    not_held=NOT_HELD, fields={"message": Line(MESSAGE_LIMIT)}, slot_doc=SLOT_ID,
+    secret_use="let this spot go yourself",
+    docs={"claim": "The message is optional and public: it shows next to the name on the "
+                   f"share page (e.g. what they're bringing). It is C({MESSAGE_LIMIT}) and "
+                   "never an error."})
+signup_operations(ops, BOARD)
 
 
 EDIT = Edit(fields=("title", *DETAILS, "activities", "categories"),

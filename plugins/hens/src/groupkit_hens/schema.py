@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from groupkit import (
     Count,
-    Exact,
     Line,
-    ObjectList,
     Schema,
-    SpecField,
     StringList,
     Text,
     WholeNumber,
-    was_field,
+    group_lists,
 )
 
 NO_TITLE = "Give the event a name — whose hens or shower is it?"
@@ -26,18 +23,15 @@ DUPLICATE_CATEGORY = "Two lists share a name — make each one different."
 MAX_CATEGORIES = 12
 MAX_SPOTS = 20
 MAX_ACTIVITIES = 20
-NAME_LIMIT = 40
 MESSAGE_LIMIT = 120
 
 
-def _categories(**entry: SpecField) -> ObjectList:
-    return ObjectList(
-        {"name": Line(40, required=NO_CATEGORY_NAME),
-         # "after numeric conversion": "4" passes and true counts as 1.
-         "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY, bools=True), **entry},
-        at_least=Count(1, NO_CATEGORIES),
-        at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
-        distinct=("name", DUPLICATE_CATEGORY))
+CATEGORIES, EDITED_CATEGORIES = group_lists(
+    # "after numeric conversion": "4" passes and true counts as 1.
+    {"name": Line(40, required=NO_CATEGORY_NAME),
+     "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY, bools=True)},
+    at_least=Count(1, NO_CATEGORIES), at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
+    distinct=("name", DUPLICATE_CATEGORY))
 
 
 class CreateHens(Schema):
@@ -47,14 +41,14 @@ class CreateHens(Schema):
     where = Line(120)
     note = Text(400)
     kitty = Text(200)
-    categories = _categories()
+    categories = CATEGORIES
     activities = StringList(100, keep_first=MAX_ACTIVITIES)
 
 
 class EditHens(CreateHens):
     """The create rules; each list may say which existing one it continues (`was`)."""
 
-    categories = _categories(was=was_field())
+    categories = EDITED_CATEGORIES
 
 
 #: An edit that would take away someone's spot (409).
@@ -64,20 +58,3 @@ LIST_SHRUNK = ("{name} has {taken} spots taken — remove someone first, "
 
 
 SLOT_ID = "a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1"
-
-
-class ClaimBody(Schema):
-    """Never fails on its own: the operation checks slot id, then name."""
-
-    slotId = Exact(SLOT_ID)
-    name = Line(NAME_LIMIT)
-    message = Line(MESSAGE_LIMIT)
-
-
-class UnclaimBody(Schema):
-    slotId = Exact(SLOT_ID)
-    secret = Exact("the 16-character secret the claim returned")
-
-
-class RemoveBody(Schema):
-    slotId = Exact(SLOT_ID)

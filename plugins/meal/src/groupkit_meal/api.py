@@ -7,23 +7,24 @@ import datetime as dt
 from typing import Any
 
 from groupkit import (
-    CLAIM_SECRET_LENGTH,
     ApiError,
     CalendarEvent,
     Call,
     Edit,
     Instance,
+    Line,
     Operations,
     Reply,
+    SignUp,
     SlotClaim,
     bad_request,
+    board_views,
     calendar_reply,
-    claim_slot,
     claims_by_slot,
     conflict,
     csv_reply,
-    release_slot,
     remove_slot,
+    signup_operations,
     whole_number,
 )
 
@@ -34,18 +35,14 @@ from .schema import (
     DISH_LIMIT,
     MAX_DAYS,
     MAX_TASKS,
-    NAME_LIMIT,
     NO_FOR_WHOM,
     NO_TASK_LABEL,
     SPACINGS,
     TOO_MANY_DAYS,
     AddDays,
     AddTask,
-    ClaimBody,
     Details,
-    SlotBody,
     TaskBody,
-    UncookBody,
     day_run,
     title_for,
 )
@@ -146,14 +143,10 @@ def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
     return view
 
 
-def public_view(instance: Instance) -> dict[str, Any]:
-    """The board as helpers see it: who cooks when and what, allergies; never the drop-off."""
-    return _board(instance, organiser=False)
-
-
-def organiser_view(instance: Instance) -> dict[str, Any]:
-    """The public board plus the drop-off details and when each spot was claimed."""
-    return _board(instance, organiser=True)
+#: The public view: the board as helpers see it: who cooks when and what, allergies; never the
+#: drop-off. The organiser's: the public board plus the drop-off details and when each spot was
+#: claimed.
+public_view, organiser_view = board_views(_board)
 
 
 def preview(instance: Instance) -> dict[str, Any]:
@@ -198,63 +191,25 @@ def board_schema(organiser: bool = False) -> dict[str, Any]:
     return {"type": "object", "properties": properties}
 
 
-SECRET_REPLY = {"type": "object", "properties": {"secret": {
-    "type": "string", "minLength": CLAIM_SECRET_LENGTH, "maxLength": CLAIM_SECRET_LENGTH,
-    "description": "keep it: it is the only way to hand this spot back yourself"}}}
 OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
-REMOVED_REPLY = {"type": "object", "properties": {
-    "ok": {"type": "boolean"},
-    "removed": {"type": "boolean", "description": "false when the spot was already free"}}}
-
-
-def _known_slot(instance: Instance, slot_id: object) -> tuple[str, str]:
-    kind = known_slots(instance).get(slot_id) if isinstance(slot_id, str) else None
-    if kind is None or not isinstance(slot_id, str):
-        raise bad_request(BAD_SLOT)
-    return slot_id, kind
 
 
 def _save(instance: Instance) -> None:
     instance.save(only=[Instance.data, Instance.title])
 
 
-@ops.public("claim", body=ClaimBody, status=201, returns=SECRET_REPLY, description=(
-    f"Body `{{slug, slotId, name, dish?}}`. Slot ids: {SLOT_IDS}. `name` is C({NAME_LIMIT}), "
-    f"`dish` C({DISH_LIMIT}), optional and public; a job's spot takes no dish (ignored)."),
-    errors={
-        400: f"Checked in this order: slot id not on this roster (day or job): `{BAD_SLOT}`; "
-             f"name empty after cleaning: `{NO_NAME}`",
-        409: f"A day's spot is already claimed: `{DAY_TAKEN}`; a job's spot: `{JOB_TAKEN}`"})
-def claim(call: Call) -> dict[str, Any]:
-    """Claim a day to cook (with your dish), or a spot on another job."""
-    slot_id, kind = _known_slot(call.instance, call.data.get("slotId"))
-    if not call.data["name"]:
-        raise bad_request(NO_NAME)
-    if kind == "day":
-        secret = claim_slot(call.instance, slot_id, call.data["name"],
-                            {"dish": call.data["dish"]}, DAY_TAKEN)
-    else:
-        secret = claim_slot(call.instance, slot_id, call.data["name"], {}, JOB_TAKEN)
-    return {"secret": secret}
-
-
-@ops.public("uncook", body=UncookBody, returns=OK_REPLY, description=(
-    "Body `{slug, slotId, secret}`: hands the day (or job spot) back."), errors={
-    404: "Unknown, missing, deleted or wrong-tool slug; or the spot is not held with that "
-         f"secret (wrong or stale secret, free spot, unknown slot id): `{NOT_HELD}`"})
-def uncook(call: Call) -> dict[str, Any]:
-    """Hand your own day back with the secret its claim returned."""
-    release_slot(call.instance, call.data.get("slotId"), call.data.get("secret"), NOT_HELD)
-    return {"ok": True}
-
-
-@ops.organiser("remove", body=SlotBody, returns=REMOVED_REPLY, description=(
-    "Body `{slotId}` (as every sign-up tool): clears that spot's claim."), errors={
-    400: f"Slot id not on this roster: `{BAD_SLOT}`"})
-def remove(call: Call) -> dict[str, Any]:
-    """Clear any spot; an already-free spot answers `removed: false`."""
-    slot_id, _ = _known_slot(call.instance, call.data.get("slotId"))
-    return {"ok": True, "removed": remove_slot(call.instance, slot_id)}
+BOARD = SignUp(
+    spots=known_slots, bad_slot=BAD_SLOT, no_name=NO_NAME,
+    taken={"day": DAY_TAKEN, "task": JOB_TAKEN}, not_held=NOT_HELD,
+    fields={"dish": Line(DISH_LIMIT)}, keeps={"day": ("dish",), "task": ()},
+    release="uncook", slot_doc=SLOT_IDS, secret_use="hand this spot back yourself",
+    docs={"claim": f"Body `{{slug, slotId, name, dish?}}`. Slot ids: {SLOT_IDS}. `name` is "
+                   f"C(40), `dish` C({DISH_LIMIT}), optional and public; a job's spot takes "
+                   "no dish (ignored). A day's spot taken answers the day's 409, a job's the "
+                   "job's.",
+          "release": "Body `{slug, slotId, secret}`: hands the day (or job spot) back.",
+          "remove": "Body `{slotId}` (as every sign-up tool): clears that spot's claim."})
+signup_operations(ops, BOARD)
 
 
 @ops.organiser("details", body=Details, returns={"type": "object", "properties": {

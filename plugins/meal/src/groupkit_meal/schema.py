@@ -33,7 +33,6 @@ MAX_TASK_SPOTS = 20
 MAX_LINKS = 8
 TITLE_PREFIX = "Meals for "
 TITLE_LIMIT = 120
-NAME_LIMIT = 40
 DISH_LIMIT = 120
 TASK_LABEL_LIMIT = 70
 LINK_LABEL_LIMIT = 70
@@ -275,23 +274,6 @@ class AddDays(Schema):
 class AddTask(Schema):
     label = Line(TASK_LABEL_LIMIT, required=NO_TASK_LABEL)
     capacity = Lenient(1, MAX_TASK_SPOTS, 1, clamp=False)
-
-
-class ClaimBody(Schema):
-    """Never fails on its own: the operation checks slot id, then name (the spec's order)."""
-
-    slotId = Raw()
-    name = Line(NAME_LIMIT)
-    dish = Line(DISH_LIMIT)
-
-
-class UncookBody(Schema):
-    slotId = Raw()
-    secret = Raw()
-
-
-class SlotBody(Schema):
-    slotId = Raw()
 
 
 class TaskBody(Schema):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from groupkit import Count, Exact, Line, ObjectList, Schema, SpecField, Text, WholeNumber, was_field
+from groupkit import Count, Line, Schema, Text, WholeNumber, group_lists
 
 NO_CATEGORIES = "Add at least one category."
 TOO_MANY_CATEGORIES = "Twelve categories is the limit — combine a couple."
@@ -12,30 +12,27 @@ DUPLICATE_CATEGORY = "Two categories share a name — make each one different."
 
 MAX_CATEGORIES = 12
 MAX_SPOTS = 20
-NAME_LIMIT = 40
 DISH_LIMIT = 80
 
 
-def _categories(**entry: SpecField) -> ObjectList:
-    return ObjectList(
-        {"name": Line(40, required=NO_CATEGORY_NAME),
-         "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY), **entry},
-        at_least=Count(1, NO_CATEGORIES),
-        at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
-        distinct=("name", DUPLICATE_CATEGORY))
+CATEGORIES, EDITED_CATEGORIES = group_lists(
+    {"name": Line(40, required=NO_CATEGORY_NAME),
+     "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY)},
+    at_least=Count(1, NO_CATEGORIES), at_most=Count(MAX_CATEGORIES, TOO_MANY_CATEGORIES),
+    distinct=("name", DUPLICATE_CATEGORY))
 
 
 class CreatePlate(Schema):
     title = Line(80)
     eventDate = Line(60)  # the spec's field name
     note = Text(300)
-    categories = _categories()
+    categories = CATEGORIES
 
 
 class EditPlate(CreatePlate):
     """The create rules; each category may say which existing one it continues (`was`)."""
 
-    categories = _categories(was=was_field())
+    categories = EDITED_CATEGORIES
 
 
 #: An edit that would take away someone's spot (409).
@@ -48,21 +45,3 @@ CATEGORY_SHRUNK = ("{name} has {taken} spots taken — remove someone first, "
 SLOT_ID = ("a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1; "
            "an edit never changes a spot's id (a moved category keeps its number, a new one "
            "takes a fresh one)")
-
-
-class ClaimBody(Schema):
-    """Never fails on its own: the slot id is checked against the board first, so the
-    operation checks slot id, then name, then dish."""
-
-    slotId = Exact(SLOT_ID)  # the spec's field name
-    name = Line(NAME_LIMIT)
-    dish = Line(DISH_LIMIT)
-
-
-class UnclaimBody(Schema):
-    slotId = Exact(SLOT_ID)
-    secret = Exact("the 16-character secret the claim returned")
-
-
-class RemoveBody(Schema):
-    slotId = Exact(SLOT_ID)

@@ -7,36 +7,33 @@ import datetime as dt
 from typing import Any
 
 from groupkit import (
-    CLAIM_SECRET_LENGTH,
     ApiError,
     CalendarEvent,
     Call,
     Edit,
     Instance,
+    Line,
     Operations,
     Reply,
-    SlotClaim,
-    bad_request,
+    SignUp,
     board_edit,
+    board_views,
     calendar_reply,
-    claim_slot,
+    claim_details,
     csv_reply,
-    release_slot,
-    remove_slot,
-    slot_ids,
+    group_spots,
+    signup_operations,
     spot_board,
+    spots_schema,
+    stored_groups,
     written_time,
 )
 
 from .schema import (
     MESSAGE_LIMIT,
-    NAME_LIMIT,
     SHIFT_HELD,
     SHIFT_SHRUNK,
-    ClaimBody,
     EditRoster,
-    RemoveBody,
-    UnclaimBody,
 )
 
 ops = Operations()
@@ -58,8 +55,7 @@ SLOT_IDS = ("`s<shift position>-<n>`: the shift's position in the list from 0 (a
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
     instance.data = {"eventDate": data["eventDate"], "note": data["note"],
-                     "shifts": [{"label": shift["label"], "capacity": shift["capacity"]}
-                                for shift in data["shifts"]]}
+                     "shifts": stored_groups(data["shifts"], "label")}
 
 
 def _when(instance: Instance, label: str) -> tuple[dt.datetime, dt.datetime] | None:
@@ -81,12 +77,8 @@ def _time_label(start: dt.datetime, end: dt.datetime) -> str:
 def _roster(instance: Instance, organiser: bool) -> dict[str, Any]:
     data = instance.data
 
-    def message(claim: SlotClaim | None) -> dict[str, Any]:
-        """The volunteer's message is for the coordinator only."""
-        if not organiser:
-            return {}
-        return {"message": claim.extra.get("message", "") if claim else None}
-
+    # The volunteer's message is for the coordinator only.
+    message = claim_details("message") if organiser else claim_details()
     shifts = []
     for index, shift in enumerate(spot_board(instance, data["shifts"], "s", extra=message,
                                              organiser=organiser)):
@@ -103,14 +95,10 @@ def _roster(instance: Instance, organiser: bool) -> dict[str, Any]:
             "eventDate": data["eventDate"], "note": data["note"], "shifts": shifts}
 
 
-def public_view(instance: Instance) -> dict[str, Any]:
-    """The roster as volunteers see it: who is on which shift, never their messages."""
-    return _roster(instance, organiser=False)
-
-
-def organiser_view(instance: Instance) -> dict[str, Any]:
-    """The public roster plus each volunteer's message and when they signed up."""
-    return _roster(instance, organiser=True)
+#: The public view: the roster as volunteers see it: who is on which shift, never their
+#: messages. The organiser's: the public roster plus each volunteer's message and when they
+#: signed up.
+public_view, organiser_view = board_views(_roster)
 
 
 def preview(instance: Instance) -> dict[str, Any]:
@@ -120,90 +108,38 @@ def preview(instance: Instance) -> dict[str, Any]:
             "description": f"{description} — {event_date}." if event_date else f"{description}."}
 
 
-def _spot_schema(organiser: bool) -> dict[str, Any]:
-    properties: dict[str, Any] = {
-        "slotId": {"type": "string", "pattern": "^s[0-9]+-[0-9]+$"},
-        "taken": {"type": "boolean"},
-        "name": {"type": ["string", "null"], "description": "the volunteer's name, when taken"}}
-    if organiser:
-        properties["message"] = {"type": ["string", "null"],
-                                 "description": "the volunteer's note to the coordinator"}
-        properties["claimedAt"] = {"type": ["string", "null"], "format": "date-time"}
-    return {"type": "object", "properties": properties}
-
-
 def roster_schema(organiser: bool = False) -> dict[str, Any]:
     return {"type": "object", "properties": {
         "title": {"type": "string"},
         "heading": {"type": "string", "description": f"title, or `{DEFAULT_HEADING}`"},
         "eventDate": {"type": "string"},
         "note": {"type": "string"},
-        "shifts": {"type": "array", "items": {"type": "object", "properties": {
-            "shiftId": {"type": "string", "pattern": "^s[0-9]+$",
-                        "description": "`s<shift position>`, position from 0"},
-            "label": {"type": "string"},
-            "capacity": {"type": "integer", "minimum": 1, "maximum": 30},
-            "taken": {"type": "integer", "description": "spots already claimed"},
-            "start": {"type": ["string", "null"], "description":
-                      "local wall-clock start (ISO 8601, no zone) when the event date and "
-                      "the label read as a time, else null"},
-            "end": {"type": ["string", "null"]},
-            "time": {"type": ["string", "null"],
-                     "description": "start and end for people: `Sat 14 Mar 2026, 07:00–09:00`"},
-            "calendar": {"type": ["string", "null"],
-                         "description": "path of the shift's .ics entry, or null"},
-            "spots": {"type": "array", "items": _spot_schema(organiser)}}}}}}
+        "shifts": spots_schema(
+            "s", {"message": "the volunteer's note to the coordinator"} if organiser else {},
+            organiser, "label", 30, more={
+                "shiftId": {"type": "string", "pattern": "^s[0-9]+$",
+                            "description": "`s<shift position>`, position from 0"},
+                "start": {"type": ["string", "null"], "description":
+                          "local wall-clock start (ISO 8601, no zone) when the event date "
+                          "and the label read as a time, else null"},
+                "end": {"type": ["string", "null"]},
+                "time": {"type": ["string", "null"], "description":
+                         "start and end for people: `Sat 14 Mar 2026, 07:00–09:00`"},
+                "calendar": {"type": ["string", "null"],
+                             "description": "path of the shift's .ics entry, or null"}})}}
 
 
-SECRET_REPLY = {"type": "object", "properties": {"secret": {
-    "type": "string", "minLength": CLAIM_SECRET_LENGTH, "maxLength": CLAIM_SECRET_LENGTH,
-    "description": "keep it: it is the only way to hand this spot back yourself"}}}
-OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
-REMOVED_REPLY = {"type": "object", "properties": {
-    "ok": {"type": "boolean"},
-    "removed": {"type": "boolean", "description": "false when the spot was already free"}}}
-
-
-def _known_slot(instance: Instance, slot_id: object) -> str:
-    if not isinstance(slot_id, str) or slot_id not in slot_ids(instance.data["shifts"], "s"):
-        raise bad_request(BAD_SLOT)
-    return slot_id
-
-
-@ops.public("claim", body=ClaimBody, status=201, returns=SECRET_REPLY, description=(
-    f"Body `{{slug, slotId, name, message?}}`. Slot ids: {SLOT_IDS}. `name` is C({NAME_LIMIT}); "
-    f"`message` is C({MESSAGE_LIMIT}) and seen by the coordinator only: it is in no public "
-    "page or response, only on the organiser page, the export and the CSV."), errors={
-    400: f"Checked in this order: slot id not on this roster: `{BAD_SLOT}`; "
-         f"name empty after cleaning: `{NO_NAME}`",
-    409: f"The spot is already claimed: `{TAKEN}`"})
-def claim(call: Call) -> dict[str, Any]:
-    """Claim one shift spot with your name (and a note for the coordinator)."""
-    slot_id = _known_slot(call.instance, call.data.get("slotId"))
-    if not call.data["name"]:
-        raise bad_request(NO_NAME)
-    secret = claim_slot(call.instance, slot_id, call.data["name"],
-                        {"message": call.data["message"]}, TAKEN)
-    return {"secret": secret}
-
-
-@ops.public("unclaim", body=UnclaimBody, returns=OK_REPLY, description=(
-    "Body `{slug, slotId, secret}`: hands the spot back."), errors={
-    404: "Unknown, missing, deleted or wrong-tool slug; or the spot is not held with that "
-         f"secret (wrong or stale secret, free spot, unknown slot id): `{NOT_HELD}`"})
-def unclaim(call: Call) -> dict[str, Any]:
-    """Hand your own spot back with the secret its claim returned."""
-    release_slot(call.instance, call.data.get("slotId"), call.data.get("secret"), NOT_HELD)
-    return {"ok": True}
-
-
-@ops.organiser("remove", body=RemoveBody, returns=REMOVED_REPLY, description=(
-    "Body `{slotId}` (as every sign-up tool): clears that spot's claim."), errors={
-    400: f"Slot id not on this roster: `{BAD_SLOT}`"})
-def remove(call: Call) -> dict[str, Any]:
-    """Clear any spot; an already-free spot answers `removed: false`."""
-    slot_id = _known_slot(call.instance, call.data.get("slotId"))
-    return {"ok": True, "removed": remove_slot(call.instance, slot_id)}
+BOARD = SignUp(
+    spots=group_spots("shifts", "s"), bad_slot=BAD_SLOT, no_name=NO_NAME, taken=TAKEN,
+    not_held=NOT_HELD, fields={"message": Line(MESSAGE_LIMIT)}, slot_doc=SLOT_IDS,
+    secret_use="hand this spot back yourself",
+    docs={"claim": f"Body `{{slug, slotId, name, message?}}`. Slot ids: {SLOT_IDS}. "
+                   f"`message` is C({MESSAGE_LIMIT}) and seen by the coordinator only: it is "
+                   "in no public page or response, only on the organiser page, the export "
+                   "and the CSV.",
+          "release": "Body `{slug, slotId, secret}`: hands the spot back.",
+          "remove": "Body `{slotId}` (as every sign-up tool): clears that spot's claim."})
+signup_operations(ops, BOARD)
 
 
 def _plain_time(iso: str | None, length: int = 16) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from groupkit import Count, Line, ObjectList, Raw, Schema, SpecField, Text, WholeNumber, was_field
+from groupkit import Count, Line, Schema, Text, WholeNumber, group_lists
 
 NO_SHIFTS = "Add at least one shift."
 TOO_MANY_SHIFTS = "Twenty shifts is the limit — split the day if you need more."
@@ -12,50 +12,29 @@ BAD_CAPACITY = "Spots per shift must be a whole number from 1 to 30."
 MAX_SHIFTS = 20
 MAX_SPOTS = 30
 LABEL_LIMIT = 50
-NAME_LIMIT = 40
 MESSAGE_LIMIT = 120
 
 
-def _shifts(**entry: SpecField) -> ObjectList:
-    return ObjectList(
-        {"label": Line(LABEL_LIMIT, required=NO_LABEL),
-         "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY), **entry},
-        at_least=Count(1, NO_SHIFTS),
-        at_most=Count(MAX_SHIFTS, TOO_MANY_SHIFTS))
+SHIFTS, EDITED_SHIFTS = group_lists(
+    {"label": Line(LABEL_LIMIT, required=NO_LABEL),
+     "capacity": WholeNumber(1, MAX_SPOTS, BAD_CAPACITY)},
+    at_least=Count(1, NO_SHIFTS), at_most=Count(MAX_SHIFTS, TOO_MANY_SHIFTS))
 
 
 class CreateRoster(Schema):
     title = Line(80)
     eventDate = Line(60)  # the spec's field name; free text, read only to offer calendar entries
     note = Text(300)
-    shifts = _shifts()
+    shifts = SHIFTS
 
 
 class EditRoster(CreateRoster):
     """The create rules; each shift may say which existing one it continues (`was`)."""
 
-    shifts = _shifts(was=was_field())
+    shifts = EDITED_SHIFTS
 
 
 #: An edit that would take away someone's shift (409).
 SHIFT_HELD = ("Someone is on {name} — remove them from it first, then the shift can go.")
 SHIFT_SHRUNK = ("{name} has {taken} volunteers — remove someone first, "
                 "or keep at least {taken} spots.")
-
-
-class ClaimBody(Schema):
-    """Never fails on its own: the operation checks slot id, then name (the spec's order).
-    `slotId` is taken as sent (a non-string is no spot)."""
-
-    slotId = Raw()  # the spec's field name
-    name = Line(NAME_LIMIT)
-    message = Line(MESSAGE_LIMIT)
-
-
-class UnclaimBody(Schema):
-    slotId = Raw()
-    secret = Raw()
-
-
-class RemoveBody(Schema):
-    slotId = Raw()

@@ -1,0 +1,193 @@
+"""The sign-up helper (`SignUp`, `signup_operations`): claim, release and remove in the
+spec's check order with the tool's own messages, kinds of spot, and the board templates
+(`groupkit/signup.html`, `spots.groups`, `spots.organised`) with and without the script."""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from groupkit import (
+    Instance,
+    Line,
+    Operations,
+    Schema,
+    SignUp,
+    Tool,
+    group_spots,
+    hookimpl,
+    signup_operations,
+    spot_board,
+)
+from groupkit.testing import create
+
+BAD_SLOT, NO_NAME, NO_ITEM = "No such spot.", "Your name, please.", "What are you bringing?"
+GROUP_TAKEN, EXTRA_TAKEN, NOT_HELD = "Group spot gone.", "Extra spot gone.", "Not yours."
+
+
+def spots(instance: Instance) -> dict[str, str]:
+    """Two kinds of spot: the groups' (`g<n>-<k>`) and one extra spot (`x-1`)."""
+    return {**group_spots("groups", "g")(instance), "x-1": "extra"}
+
+
+BOARD = SignUp(spots=spots, bad_slot=BAD_SLOT, no_name=NO_NAME,
+               taken={"": GROUP_TAKEN, "extra": EXTRA_TAKEN}, not_held=NOT_HELD,
+               fields={"item": Line(20), "note": Line(30)}, required={"item": NO_ITEM},
+               keeps={"": ("item", "note"), "extra": ("item",)}, release="giveBack")
+ops = Operations()
+signup_operations(ops, BOARD)
+
+
+class CreateBoard(Schema):
+    title = Line(40)
+
+PUBLIC = """{% extends "groupkit/signup.html" %}
+{% import "groupkit/_spots.html" as spots %}
+{% block details %}<p>Details</p>{% endblock %}
+{% block board %}<div id="board">
+{% call(spot, group, number) spots.groups(view.groups, "board", "group") %}
+{% if spot.taken %}{% call spots.taken(spot.slotId, spot.name, spot.item) %}
+{{ spots.mine("board", slug, spot.slotId, "Give it back", "Sure?", path="giveBack") }}
+{% endcall %}{% else %}
+{% call spots.open(spot.slotId, group.name ~ " " ~ number, "/api/board/claim",
+                   {"slug": slug, "slotId": spot.slotId}) %}
+<input name="name"><input name="item">
+{% endcall %}{% endif %}
+{% endcall %}</div>{% endblock %}"""
+ORGANISER = """{% extends "groupkit/organiser.html" %}
+{% import "groupkit/_spots.html" as spots %}
+{% block organiser %}
+{% call(spot, group, number) spots.groups(view.groups, "board", "group", "h3") %}
+{{ spots.organised(spot, api, "Take {name} off?", spot.item, note=spot.note) }}
+{% endcall %}{% endblock %}"""
+
+
+def view(instance: Instance, organiser: bool) -> dict[str, Any]:
+    def details(claim: Any) -> dict[str, Any]:
+        return {key: claim.extra.get(key, "") if claim else None for key in ("item", "note")}
+    return {"title": instance.title,
+            "groups": spot_board(instance, instance.data["groups"], "g", extra=details,
+                                 organiser=organiser)}
+
+
+TEMPLATES = {"create.html": '{% extends "groupkit/create.html" %}', "public.html": PUBLIC,
+             "organiser.html": ORGANISER}
+
+
+@pytest.fixture
+def client(make_app: Callable[..., Any], tmp_path: Path) -> Any:
+    """An app with only the board tool, its templates written to a temporary folder."""
+    (tmp_path / "board").mkdir()
+    for name, text in TEMPLATES.items():
+        (tmp_path / "board" / name).write_text(text)
+    tool = Tool(name="board", title="Board", version="1", plugin_api=(1, 1),
+                create_schema=CreateBoard,
+                create=lambda instance, data: setattr(instance, "data", {
+                    "groups": [{"name": "Mains", "capacity": 2}]}),
+                public_view=lambda instance: view(instance, False),
+                organiser_view=lambda instance: view(instance, True),
+                operations=ops, templates=tmp_path)
+    module = types.SimpleNamespace(groupkit_tool=hookimpl(lambda: tool))
+    return make_app(tools=["board"], extra_plugins=[module],
+                    entry_points=False).test_client()
+
+
+async def post(client: Any, path: str, body: Any) -> tuple[int, Any]:
+    response = await client.post(path, json=body)
+    return response.status_code, await response.get_json()
+
+
+async def test_claim_checks_slot_then_name_then_required_fields(client: Any) -> None:
+    slug = (await create(client, "board", {"title": "Lunch"}))["slug"]
+    claim = {"slug": slug, "slotId": "g0-1", "name": "Ann", "item": "Pie", "note": "hot"}
+    assert await post(client, "/api/board/claim", {**claim, "slotId": "g9-1", "name": ""}) == (
+        400, {"error": BAD_SLOT})
+    assert await post(client, "/api/board/claim", {**claim, "slotId": 7}) == (
+        400, {"error": BAD_SLOT})
+    assert await post(client, "/api/board/claim", {**claim, "name": " ", "item": ""}) == (
+        400, {"error": NO_NAME})
+    assert await post(client, "/api/board/claim", {**claim, "item": ""}) == (
+        400, {"error": NO_ITEM})
+    status, body = await post(client, "/api/board/claim", claim)
+    assert status == 201 and len(body["secret"]) == 16
+    assert await post(client, "/api/board/claim", {**claim, "name": "Bo"}) == (
+        409, {"error": GROUP_TAKEN})
+    status, _ = await post(client, "/api/board/claim", {**claim, "slotId": "x-1"})
+    assert status == 201
+    assert await post(client, "/api/board/claim", {**claim, "slotId": "x-1"}) == (
+        409, {"error": EXTRA_TAKEN})
+    board = await (await client.get(f"/api/board/{slug}")).get_json()
+    spot = board["groups"][0]["spots"][0]
+    assert (spot["name"], spot["item"], spot["note"]) == ("Ann", "Pie", "hot")
+
+
+async def test_release_needs_the_secret_and_remove_is_the_organisers(client: Any) -> None:
+    made = await create(client, "board", {"title": "Lunch"})
+    slug, edit = made["slug"], made["editToken"]
+    _, body = await post(client, "/api/board/claim", {
+        "slug": slug, "slotId": "g0-2", "name": "Ann", "item": "Pie"})
+    release = {"slug": slug, "slotId": "g0-2", "secret": "x" * 16}
+    assert await post(client, "/api/board/giveBack", release) == (404, {"error": NOT_HELD})
+    assert await post(client, "/api/board/giveBack", {**release, "secret": body["secret"]}) \
+        == (200, {"ok": True})
+    assert await post(client, "/api/board/giveBack", {**release, "secret": body["secret"]}) \
+        == (404, {"error": NOT_HELD})
+    await post(client, "/api/board/claim", {
+        "slug": slug, "slotId": "g0-1", "name": "Bo", "item": "Cake"})
+    assert await post(client, f"/api/board/{edit}/remove", {"slotId": "g5-1"}) == (
+        400, {"error": BAD_SLOT})
+    assert await post(client, f"/api/board/{edit}/remove", {"slotId": "g0-1"}) == (
+        200, {"ok": True, "removed": True})
+    assert await post(client, f"/api/board/{edit}/remove", {"slotId": "g0-1"}) == (
+        200, {"ok": True, "removed": False})
+
+
+async def test_the_api_document_names_every_message(client: Any) -> None:
+    document = await (await client.get("/openapi.json")).get_json()
+    text = str({path: item for path, item in document["paths"].items() if "/board/" in path})
+    for message in (BAD_SLOT, NO_NAME, NO_ITEM, GROUP_TAKEN, EXTRA_TAKEN, NOT_HELD):
+        assert message in text
+
+
+FORM = {"Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin"}
+
+
+async def test_without_the_script_a_blank_name_shows_at_its_field(client: Any) -> None:
+    slug = (await create(client, "board", {"title": "Lunch"}))["slug"]
+    response = await client.post("/api/board/claim", headers=FORM,
+                                 data=f"slug={slug}&slotId=g0-1&name=&item=Pie")
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/s/{slug}#groupkit-flash"
+    text = (await (await client.get(f"/s/{slug}")).get_data()).decode()
+    # The spot's disclosure is open, the message sits after the name with the field marked.
+    assert '<details class="spot-claim" name="spot-claim" id="claim-g0-1" open="open">' in text
+    assert '<details class="spot-claim" name="spot-claim" id="claim-g0-2">' in text
+    assert ('<input name="name" value="" aria-invalid="true" aria-describedby="groupkit-flash" '
+            'autofocus="autofocus"><p class="error field-error" id="groupkit-flash"') in text
+    assert f'data-field-error="name" role="alert">{NO_NAME}</p>' in text
+    assert '<input name="item" value="Pie">' in text
+
+
+async def test_without_the_script_claim_release_and_remove_post_forms(client: Any) -> None:
+    made = await create(client, "board", {"title": "Lunch"})
+    slug, edit = made["slug"], made["editToken"]
+    response = await client.post("/api/board/claim", headers=FORM,
+                                 data=f"slug={slug}&slotId=g0-1&name=Ann&item=Pie")
+    assert response.status_code == 303
+    text = (await (await client.get(f"/s/{slug}")).get_data()).decode()
+    assert "Saved." in text and "Your code to change or release this later" in text
+    secret = text.split("release this later: <code>")[1][:16]
+    assert '<form class="spot-form" method="post" action="/api/board/giveBack"' in text
+    organiser = (await (await client.get(f"/e/{edit}")).get_data()).decode()
+    assert f'<form class="action-form" method="post" action="/api/board/{edit}/remove">' \
+        in organiser
+    assert "Take Ann off?" in organiser and '<span class="spot-extra ">Pie</span>' in organiser
+    response = await client.post("/api/board/giveBack", headers=FORM,
+                                 data=f"slug={slug}&slotId=g0-1&secret={secret}")
+    assert response.status_code == 303 and secret not in response.headers["Location"]
+    board = await (await client.get(f"/api/board/{slug}")).get_json()
+    assert board["groups"][0]["taken"] == 0
