@@ -66,6 +66,7 @@ from ._tokens import find_token, issue_token, retire_tokens, revoke_tokens, rota
 from ._tool import (
     Call,
     Edit,
+    Hidden,
     Operations,
     Participation,
     Reply,
@@ -96,6 +97,7 @@ __all__ = [
     "Exact",
     "FeedSource",
     "Flag",
+    "Hidden",
     "Instance",
     "JsonField",
     "Line",
