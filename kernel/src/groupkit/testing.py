@@ -240,10 +240,10 @@ from ._kit_suites import (
     KitSuite,
     PrivacySuite,
     ToolSuites,
-    parametrize_suites,
 )
+from ._kit_suites import parametrize_suites as _parametrize_suites
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Run each test of a `KitSuite` subclass once per tool it names (`kit_tool`)."""
-    parametrize_suites(metafunc)
+    _parametrize_suites(metafunc)

@@ -50,6 +50,8 @@ def add(call: Call) -> dict[str, Any]:
 @ops.organiser("remove", body=RemoveEntry)
 def remove(call: Call) -> dict[str, Any]:
     """Remove one note (organiser only)."""
+    if call.data["id"] is None:
+        raise not_found()
     removed = Entry.delete().where((Entry.instance == call.instance)
                                    & (Entry.id == call.data["id"])).execute()
     if not removed:
