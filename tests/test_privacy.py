@@ -24,6 +24,7 @@ no check passes because nothing was written.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import html.parser
 import json
 import re
@@ -38,9 +39,9 @@ from chat_receiver import Receiver
 from participation import REVEALS, SCENARIOS, Session, string_leaves
 from qrdecode import qr_text
 
-from groupkit._kit_privacy import api_document, installed_tools
+from groupkit._kit_privacy import UNDECLARED, api_document, installed_tools
 from groupkit.testing import Look as KitLook
-from groupkit.testing import PrivacySuite, Surface
+from groupkit.testing import PrivacySuite, Surface, scan_declared
 
 pytestmark = pytest.mark.server
 
@@ -618,6 +619,18 @@ class TestDeclaredHiddenValues(PrivacySuite):
         return server
 
 
+def test_a_tool_that_declares_nothing_is_reported_with_what_to_declare(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An outside tool with no `hidden` declaration gets the kit's report (the privacy
+    test fails with it), before any request: never a crash, never a silent pass."""
+    monkeypatch.setitem(INSTALLED, "plate", dataclasses.replace(INSTALLED["plate"], hidden=None))
+    with httpx.Client(base_url="http://127.0.0.1:9") as unused:
+        look = KitLook(unused, "plate")
+        scan_declared(look)
+    assert look.controls == [UNDECLARED.format(tool="plate")] and look.read_count == 0
+    assert "plate declares no hidden values: declare" in look.report()
+
+
 @pytest.mark.parametrize("tool_name", sorted(set(PRIVACY) & set(INSTALLED)))
 def test_private_values_stay_private(tool_name: str, client: httpx.Client) -> None:
     look = Look(client, tool_name)
@@ -670,7 +683,8 @@ def test_chat_posts_carry_no_hidden_value_and_the_address_stays_with_the_organis
     connected = client.post(f"/api/{tool_name}/{s.edit}/chat", json={
         "url": chat.url(path), "hour": 0, "format": "slack"})
     assert connected.status_code == 200, connected.text
-    SCENARIOS[tool_name](s)
+    if look.scenario is not None:
+        look.scenario(s)
     client.post(f"/api/{tool_name}/{s.edit}/chat/test")
     hidden = {"edit token": s.edit, **{f"participant token {index}": token
                                        for index, (_, token) in enumerate(s.tokens)}}
