@@ -19,6 +19,7 @@ import pytest
 from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 
 from groupkit import Settings, create_app
+from groupkit._kit_suites import capability_headers
 
 pytestmark = pytest.mark.server
 
@@ -93,25 +94,9 @@ def plate(http: httpx.Client) -> dict[str, str]:
 # --- page headers ---------------------------------------------------------------------------
 
 
-def csp_directives(header: str) -> dict[str, list[str]]:
-    directives: dict[str, list[str]] = {}
-    for part in header.split(";"):
-        words = part.split()
-        if words:
-            directives.setdefault(words[0].lower(), words[1:])
-    return directives
-
-
 def assert_capability_page_headers(response: httpx.Response, private: bool) -> None:
-    headers = response.headers
-    assert headers.get("referrer-policy") == "same-origin"
-    assert "noindex" in headers.get("x-robots-tag", "").lower()
-    directives = csp_directives(headers.get("content-security-policy", ""))
-    script_sources = directives.get("script-src", directives.get("default-src"))
-    assert script_sources, f"no script-src in {headers.get('content-security-policy')!r}"
-    assert "'unsafe-inline'" not in script_sources
-    if private:
-        assert "no-store" in headers.get("cache-control", "").lower()
+    """The kit's check (the one its contract suite applies to every tool's pages)."""
+    capability_headers(response.headers, private=private, what=str(response.url))
 
 
 @pytest.mark.parametrize("tool", ["sweeps", "plate"])

@@ -25,12 +25,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import difflib
 import html.parser
 import json
 import re
-import secrets
-import string
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
@@ -39,74 +36,20 @@ from urllib.parse import urlencode
 import httpx
 import pytest
 from chat_receiver import Receiver
-from participation import REVEALS, SCENARIOS, Session, create_instance, string_leaves
+from participation import REVEALS, SCENARIOS, Session, string_leaves
 from qrdecode import qr_text
 
-from groupkit._config import Settings
-from groupkit._openapi import openapi_document
-from groupkit._plugins import load_tools
+from groupkit._kit_privacy import UNDECLARED, api_document, installed_tools
+from groupkit.testing import Look as KitLook
+from groupkit.testing import PrivacySuite, Surface, scan_declared
 
 pytestmark = pytest.mark.server
 
-INSTALLED = load_tools(Settings()).tools
-DOCUMENT = openapi_document(INSTALLED)
-
-
-# --- markers ------------------------------------------------------------------------------------
-
-class Markers:
-    """label -> a random lower-case marker, letters only (digits would meet scores, prices and
-    version numbers) and short enough for the tightest field (a BSB: 10 characters)."""
-
-    def __init__(self) -> None:
-        self.by_label: dict[str, str] = {}
-
-    def __call__(self, label: str) -> str:
-        if label not in self.by_label:
-            self.by_label[label] = "qz" + "".join(
-                secrets.choice(string.ascii_lowercase) for _ in range(7))
-        return self.by_label[label]
+INSTALLED = installed_tools()
+DOCUMENT = api_document()
 
 
 # --- what can be read ---------------------------------------------------------------------------
-
-@dataclasses.dataclass
-class Surface:
-    """One thing someone can read: its name and its text."""
-
-    name: str
-    text: str
-
-    def has(self, value: str) -> bool:
-        return value.lower() in self.text.lower()
-
-
-class _Meta(html.parser.HTMLParser):
-    """The link-preview part of a page: `<title>` and every `<meta>`."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self._in_title = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "meta":
-            self.parts.append(" ".join(f"{key}={value}" for key, value in attrs))
-        self._in_title = tag == "title"
-
-    def handle_endtag(self, tag: str) -> None:
-        self._in_title = False
-
-    def handle_data(self, data: str) -> None:
-        if self._in_title:
-            self.parts.append(data)
-
-
-def preview_of(page: str) -> str:
-    parser = _Meta()
-    parser.feed(page)
-    return "\n".join(parser.parts)
-
 
 class _Elements(html.parser.HTMLParser):
     """The text of every element (its children's included)."""
@@ -177,156 +120,20 @@ def ties(groups: list[str], partners: dict[str, str], page: str | None = None,
     return found
 
 
-def masked(text: str) -> str:
-    """Versions, counts and times move on between two reads; nothing else may."""
-    return re.sub(r"\d+", "0", text)
-
-
 # --- one tool's scenario ----------------------------------------------------------------------
 
-class Look:
-    """What one tool's scenario needs: a client, markers, the readers, and the findings."""
+class Look(KitLook):
+    """The kit's scanner (groupkit.testing.Look) with this repository's scenarios for tools
+    that declare no walkthrough, and a QR reader for the share sheet."""
 
-    def __init__(self, client: httpx.Client, tool: str) -> None:
-        self.client, self.tool = client, tool
-        self.mark = Markers()
-        self.leaks: list[str] = []
-        self.controls: list[str] = []
-        self.read_count = 0
+    def __init__(self, client: httpx.Client, tool: str,
+                 scenario: Callable[[Session], None] | None = None) -> None:
+        super().__init__(client, tool, scenario or SCENARIOS.get(tool))
 
-    # creating and taking part -------------------------------------------------------------
-
-    def session(self, example: dict[str, Any] | None = None, keep: tuple[str, ...] = (),
-                participate: bool = True) -> Session:
-        body = dict(example if example is not None else INSTALLED[self.tool].example)
-        made = create_instance(self.client, self.tool, body, self.mark, keep)
-        session = Session(self.client, made, self.mark)
-        if participate:
-            SCENARIOS[self.tool](session)
-        return session
-
-    # reading ------------------------------------------------------------------------------
-
-    def _get(self, path: str, name: str) -> Surface:
-        response = self.client.get(path)
-        self.read_count += 1
-        return Surface(f"{name} ({response.status_code})", response.text)
-
-    def _reads(self, prefix: str, values: dict[str, str], needs: str = "") -> list[str]:
-        """GET operations of this tool whose path starts with `prefix` (and holds the
-        placeholder `needs`), filled in."""
-        found = []
-        for template, operations in DOCUMENT["paths"].items():
-            if "get" not in operations or not template.startswith(prefix) \
-                    or template.endswith("/events") or needs not in template:
-                continue
-            missing = set(re.findall(r"\{(\w+)\}", template)) - set(values)
-            assert not missing, f"{self.tool}: the scenario gives no {missing} for {template}"
-            found.append(template.format(**values))
-        return found
-
-    def first_event(self, slug: str) -> Surface:
-        with self.client.stream("GET", f"/api/{self.tool}/{slug}/events",
-                                timeout=10.0) as response:
-            text = ""
-            for chunk in response.iter_text():
-                text += chunk
-                if re.search(r"data:[^\n]*\n\n", text):
-                    break
-        self.read_count += 1
-        return Surface("live stream's first event", text)
-
-    def public(self, s: Session) -> list[Surface]:
-        """Everything anyone with the share link can read."""
-        page = self._get(f"/s/{s.slug}", "public page")
-        assert page.name.endswith("(200)"), page
-        surfaces = [page, Surface("link preview", preview_of(page.text)),
-                    self._get(f"/api/{self.tool}/{s.slug}", "public read")]
-        values = {"slug": s.slug, **s.params}
-        surfaces += [self._get(path, f"read {path}")
-                     for path in self._reads(f"/api/{self.tool}/{{slug}}/", values)]
-        surfaces.append(self.first_event(s.slug))
-        surfaces += self.share_sheet(s)
-        return surfaces
-
-    def share_sheet(self, s: Session) -> list[Surface]:
-        """The printable share sheet and what its QR code says when read back."""
-        sheet = self._get(f"/s/{s.slug}/sheet", "share sheet")
-        qr = self._get(f"/s/{s.slug}/qr.svg", "share QR code")
-        assert sheet.name.endswith("(200)") and qr.name.endswith("(200)"), (sheet, qr)
-        decoded = qr_text(qr.text)
+    def decoded_qr(self, s: Session, svg: str) -> list[Surface]:
+        decoded = qr_text(svg)
         assert decoded.endswith(f"/s/{s.slug}"), decoded
-        return [sheet, qr, Surface("share QR code, decoded", decoded)]
-
-    def organiser(self, s: Session) -> list[Surface]:
-        """The organiser's page, export and read operations."""
-        surfaces = [self._get(f"/e/{s.edit}", "organiser page")]
-        export = self.client.post(f"/api/{self.tool}/{s.edit}/export")
-        self.read_count += 1
-        surfaces.append(Surface("organiser export", export.text))
-        surfaces += [self._get(path, f"organiser read {path}")
-                     for path in self._reads(f"/api/{self.tool}/{{editToken}}/",
-                                             {"editToken": s.edit, **s.params})]
-        return surfaces
-
-    def participants(self, s: Session) -> dict[str, list[Surface]]:
-        """token -> that participant's private page (and its JSON), for every token that
-        opens one."""
-        pages = {}
-        for _, token in s.tokens:
-            page = self._get(f"/p/{token}", "a participant's page")
-            if not page.name.endswith("(200)"):
-                continue
-            surfaces = [page]
-            surfaces += [self._get(path, "participant read") for path in self._reads(
-                f"/api/{self.tool}/", {"token": token}, needs="{token}")]
-            pages[token] = surfaces
-        return pages
-
-    def snapshot(self, surfaces: list[Surface]) -> dict[str, str]:
-        return {surface.name: masked(surface.text) for surface in surfaces}
-
-    # judging ------------------------------------------------------------------------------
-
-    def absent(self, values: dict[str, str], surfaces: list[Surface], why: str) -> None:
-        for label, value in values.items():
-            for surface in surfaces:
-                if value and surface.has(value):
-                    self.leaks.append(f"{why}: {label} {value!r} is on the {surface.name}")
-
-    def present(self, value: str, surfaces: list[Surface], what: str) -> None:
-        if not any(surface.has(value) for surface in surfaces):
-            self.controls.append(f"{what} ({value!r}) reached none of "
-                                 f"{[surface.name for surface in surfaces]}")
-
-    def same(self, before: dict[str, str], after: dict[str, str], why: str) -> None:
-        for name, text in before.items():
-            if after.get(name) != text:
-                diff = [line for line in difflib.unified_diff(
-                    text.splitlines(), after.get(name, "").splitlines(), lineterm="", n=0)
-                    if line[:1] in "+-" and line[:3] not in ("+++", "---")]
-                self.leaks.append(f"{why}: the {name} changed: {diff[:4]}")
-
-    def common(self, s: Session, pages: dict[str, list[Surface]] | None = None,
-               public: list[Surface] | None = None) -> None:
-        """What no tool may show: the edit token anywhere but the organiser's page, a
-        participant token or a claim secret on the public side or on anyone else's page."""
-        public = public if public is not None else self.public(s)
-        pages = pages if pages is not None else self.participants(s)
-        everyone = [surface for surfaces in pages.values() for surface in surfaces]
-        self.absent({"the editToken": s.edit}, public + everyone, "edit token")
-        tokens = {f"participant token {index}": token
-                  for index, (_, token) in enumerate(s.tokens)}
-        self.absent(tokens, public, "participant token")
-        claim_secrets = {f"claim secret {index}": secret
-                         for index, secret in enumerate(s.secrets)}
-        self.absent(claim_secrets, public + everyone, "claim secret")
-        for owner, surfaces in pages.items():
-            others = {label: token for label, token in tokens.items() if token != owner}
-            self.absent(others, surfaces, "another participant's token")
-
-    def report(self) -> str:
-        return f"{self.tool}: " + "; ".join(self.controls + self.leaks)
+        return [Surface("share QR code, decoded", decoded)]
 
 
 # --- the scenarios ----------------------------------------------------------------------------
@@ -336,11 +143,6 @@ def claimed_names(s: Session) -> dict[str, str]:
     return {sent.reply["token"]: sent.body["name"] for sent in s.sent
             if isinstance(sent.reply, dict) and "token" in sent.reply
             and isinstance(sent.body, dict) and "name" in sent.body}
-
-
-def _plain(look: Look) -> None:
-    """No private field beyond the credentials."""
-    look.common(look.session())
 
 
 def _meal(look: Look) -> None:
@@ -773,13 +575,12 @@ def _poker(look: Look) -> None:
         look.controls.append("the cards never showed, even after the reveal")
 
 
-#: tool -> its privacy scenario. Every installed tool must have one.
+#: tool -> the privacy checks its declaration cannot say (pairings, ties, batches, reveals,
+#: values over time), beyond the kit's scan of what every tool declares (`Tool.hidden`).
 PRIVACY: dict[str, Callable[[Look], None]] = {
-    "baby": _plain, "bracket": _plain, "card": _plain, "coffee": _coffee, "fact": _fact,
-    "finddate": _plain, "giftidea": _giftidea, "hens": _hens, "kringle": _kringle,
-    "kudos": _plain, "meal": _meal, "plate": _plain, "poker": _poker, "poll": _poll,
-    "pulse": _pulse, "qotd": _plain, "recipe": _recipe, "registry": _registry,
-    "roles": _roles, "roster": _roster, "sweeps": _plain, "teams": _plain,
+    "coffee": _coffee, "fact": _fact, "giftidea": _giftidea, "hens": _hens,
+    "kringle": _kringle, "meal": _meal, "poker": _poker, "poll": _poll, "pulse": _pulse,
+    "recipe": _recipe, "registry": _registry, "roles": _roles, "roster": _roster,
 }
 
 
@@ -804,9 +605,34 @@ def test_kringle_options_stay_private(client: httpx.Client) -> None:
     assert not look.controls and not look.leaks, look.report()
 
 
-@pytest.mark.parametrize("tool_name", sorted(INSTALLED))
+class TestDeclaredHiddenValues(PrivacySuite):
+    """The kit's scan over every installed tool (a tool that declares nothing fails, with
+    what to declare), taking part through the scenarios here or its walkthrough."""
+
+    scenarios = SCENARIOS
+    look_class = Look
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def privacy_server(cls, server: Any) -> Any:
+        """The module's server (with webhooks allowed), not one more."""
+        return server
+
+
+def test_a_tool_that_declares_nothing_is_reported_with_what_to_declare(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An outside tool with no `hidden` declaration gets the kit's report (the privacy
+    test fails with it), before any request: never a crash, never a silent pass."""
+    monkeypatch.setitem(INSTALLED, "plate", dataclasses.replace(INSTALLED["plate"], hidden=None))
+    with httpx.Client(base_url="http://127.0.0.1:9") as unused:
+        look = KitLook(unused, "plate")
+        scan_declared(look)
+    assert look.controls == [UNDECLARED.format(tool="plate")] and look.read_count == 0
+    assert "plate declares no hidden values: declare" in look.report()
+
+
+@pytest.mark.parametrize("tool_name", sorted(set(PRIVACY) & set(INSTALLED)))
 def test_private_values_stay_private(tool_name: str, client: httpx.Client) -> None:
-    assert tool_name in PRIVACY, f"{tool_name} has no privacy scenario: write one"
     look = Look(client, tool_name)
     PRIVACY[tool_name](look)
     assert look.read_count > 0
@@ -857,7 +683,8 @@ def test_chat_posts_carry_no_hidden_value_and_the_address_stays_with_the_organis
     connected = client.post(f"/api/{tool_name}/{s.edit}/chat", json={
         "url": chat.url(path), "hour": 0, "format": "slack"})
     assert connected.status_code == 200, connected.text
-    SCENARIOS[tool_name](s)
+    if look.scenario is not None:
+        look.scenario(s)
     client.post(f"/api/{tool_name}/{s.edit}/chat/test")
     hidden = {"edit token": s.edit, **{f"participant token {index}": token
                                        for index, (_, token) in enumerate(s.tokens)}}

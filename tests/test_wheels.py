@@ -11,7 +11,9 @@ machine that has run `uv sync` has them all.
 from __future__ import annotations
 
 import fcntl
+import importlib.metadata
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -92,6 +94,12 @@ def build(work: Path) -> Built:
     run([uv, "pip", "install", "--quiet", "--python", built.python, "--no-index",
          "--find-links", built.dist, "groupkit", "groupkit-plate", "groupkit-poll",
          "groupkit-finddate", "groupkit-karaoke"], cwd=built.work)
+    # What a plugin author adds to run the kit's suites: pytest and pytest-asyncio, at the
+    # versions this workspace runs (uv's cache has them, so this too stays offline).
+    runners = [f"{name}=={importlib.metadata.version(name)}"
+               for name in ("pytest", "pytest-asyncio")]
+    run([uv, "pip", "install", "--quiet", "--offline", "--python", built.python, *runners],
+        cwd=built.work)
     return built
 
 
@@ -133,6 +141,31 @@ def test_the_installed_kernel_generates_a_plugin_without_the_repository(
     package = tmp_path / "groupkit-darts" / "src" / "groupkit_darts"
     assert (package / "__init__.py").read_text("utf-8").count('name="darts"') == 1
     assert (package / "templates" / "darts" / "public.html").is_file()
+
+
+def test_the_kits_suites_pass_over_the_generated_plugin_installed_from_its_wheel(
+        built: Built, tmp_path: Path) -> None:
+    """The generated plugin's tests, its kit suites among them (contract, hostile input,
+    privacy: tests/test_kit.py), run by the environment's own pytest against the installed
+    wheels; the source folder is kept off the path, so the wheel is what is tested."""
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTEST_ADDOPTS")
+           and not key.startswith("PYTEST_XDIST")}
+    result = subprocess.run(
+        [str(built.python), "-m", "pytest", "-v", "-p", "no:cacheprovider", "-o",
+         "pythonpath=", "--basetemp", str(tmp_path / "pytest")],
+        cwd=built.work / "groupkit-karaoke", env=env, capture_output=True, text=True,
+        timeout=900)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
+    passed = [line.split(" ")[0] for line in result.stdout.splitlines()
+              if line.endswith("%]") and " PASSED " in line]
+    suites = [test for test in passed if "::TestKaraokeQueueSuites::" in test]
+    for check in ("test_lifecycle", "test_every_bad_link_is_the_same_404",
+                  "test_wrong_types_in_every_field", "test_ten_megabyte_strings",
+                  "test_declared_hidden_values_stay_hidden"):
+        assert any(f"::{check}[" in test and "karaoke" in test for test in suites), (
+            check, suites)
+    assert any(test.startswith("tests/test_karaoke.py::") for test in passed), passed
 
 
 def test_the_installed_environment_serves_its_tools(built: Built,

@@ -76,6 +76,7 @@ from ._tokens import find_token, issue_token, retire_tokens, revoke_tokens, rota
 from ._tool import (
     Call,
     Edit,
+    Hidden,
     Operations,
     Participation,
     Reply,
@@ -106,6 +107,7 @@ __all__ = [
     "Exact",
     "FeedSource",
     "Flag",
+    "Hidden",
     "Instance",
     "JsonField",
     "Line",

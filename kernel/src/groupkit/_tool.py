@@ -278,6 +278,36 @@ class Walkthrough:
     reveal: Callable[[Participation], None] | None = None
 
 
+#: Where a `Hidden` value may (and must) be seen.
+HIDDEN_PLACES = ("organiser", "participant", "reply")
+
+
+@dataclasses.dataclass(frozen=True)
+class Hidden:
+    """A value the tool keeps off the public side, declared in `Tool.hidden` so the kit's
+    privacy suite (`groupkit.testing.PrivacySuite`) can check any tool: whatever is written
+    into `field` of `operation` ("create" for the create body, else an operation's path as
+    declared: "claim", "details", "p/{token}/wishlist"; a dotted field such as "payment"
+    covers everything inside it) never shows on the public page, its link preview, the
+    public JSON and read operations, the live stream, the share sheet or the server's log.
+
+    shown_to: the places that do show it, and must (so the scan is never vacuous):
+              "organiser" (organiser page, export, organiser reads), "participant" (the
+              `/p/{token}` pages and their reads), "reply" (the answer to the call that
+              sent it). Any place not named must not show it either.
+    """
+
+    field: str
+    operation: str = "create"
+    shown_to: tuple[str, ...] = ("organiser",)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.shown_to) - set(HIDDEN_PLACES)
+        if not self.shown_to or unknown:
+            raise ValueError(f"Hidden({self.field!r}): shown_to names one or more of "
+                             f"{HIDDEN_PLACES}, not {sorted(unknown) or 'nothing'}")
+
+
 #: Home page groups a tool may name in `Tool.group`, in the order the home page shows them.
 GROUPS: Mapping[str, str] = {
     "work": "Work team",
@@ -345,6 +375,9 @@ class Tool:
     icon:       one emoji (or a short symbol) shown beside the title on the home page.
     walkthrough: how an instance of `example` reaches each page state (`Walkthrough`),
                 for the all-states browser suite; None: only the pages creation makes.
+    hidden:     the values the tool keeps off the public side (`Hidden`), for the kit's
+                privacy suite; `()` declares that nothing but the links themselves is
+                private. None (the default) declares nothing: the suite reports the tool.
     """
 
     name: str
@@ -381,6 +414,7 @@ class Tool:
     group: str = "other"
     icon: str = ""
     walkthrough: Walkthrough | None = None
+    hidden: Sequence[Hidden] | None = None
 
     def export_of(self, instance: Instance) -> dict[str, Any]:
         return (self.export or self.organiser_view)(instance)

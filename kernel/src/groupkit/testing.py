@@ -217,3 +217,33 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+# --- the kit's live server and suites (defined in groupkit._kit_*; public from here) ---------
+# ruff: noqa: E402, F401 (imported last, for their names: groupkit.testing is the kit's surface)
+
+from ._kit_participation import (
+    Free,
+    Made,
+    Sent,
+    Session,
+    create_instance,
+    fill_example,
+    sibling_index,
+    string_leaves,
+)
+from ._kit_privacy import Look, Markers, Surface, installed_tools, scan_declared
+from ._kit_server import LiveServer, ServerFailed, live_server
+from ._kit_suites import (
+    ContractSuite,
+    HostileInputSuite,
+    KitSuite,
+    PrivacySuite,
+    ToolSuites,
+)
+from ._kit_suites import parametrize_suites as _parametrize_suites
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run each test of a `KitSuite` subclass once per tool it names (`kit_tool`)."""
+    _parametrize_suites(metafunc)

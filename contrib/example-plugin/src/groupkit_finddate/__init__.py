@@ -42,6 +42,7 @@ def choose(api: Participation) -> None:
 def groupkit_tool() -> Tool:
     return Tool(
         name="finddate", title="Find a Date", version=__version__, plugin_api=(1, 1),
+        hidden=(),
         group="events", icon="📅",
         walkthrough=Walkthrough(take_part=take_part, reveal=choose),
         summary="Propose a few dates or times; everyone marks yes, if need be or no, "

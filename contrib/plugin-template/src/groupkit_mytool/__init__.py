@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Tool, Walkthrough, hookimpl
 
-from .api import MAX_ENTRIES, create, ops, organiser_view, public_view
+from .api import MAX_ENTRIES, create, ops, organiser_view, public_view, take_part
 from .models import Entry
 from .schema import CreateMyTool
 
@@ -22,4 +22,9 @@ def groupkit_tool() -> Tool:
         organiser_view=organiser_view, operations=ops, models=[Entry],
         templates=Path(__file__).parent / "templates", limits={"entries": MAX_ENTRIES},
         example={"title": "Team shout-outs", "prompt": "Who helped you this week?"},
+        walkthrough=Walkthrough(take_part),
+        # What the tool keeps off the public side, for the kit's privacy suite. Every note
+        # here is public, so nothing is; a private field would be declared as, e.g.,
+        # `hidden=(Hidden("text", operation="add", shown_to=("organiser",)),)`.
+        hidden=(),
     )

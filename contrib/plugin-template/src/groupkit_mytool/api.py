@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import Call, Instance, Operations, conflict, not_found
+from groupkit import Call, Instance, Operations, Participation, conflict, not_found
 
 from .models import Entry
 from .schema import AddEntry, RemoveEntry
@@ -50,8 +50,19 @@ def add(call: Call) -> dict[str, Any]:
 @ops.organiser("remove", body=RemoveEntry)
 def remove(call: Call) -> dict[str, Any]:
     """Remove one note (organiser only)."""
+    if call.data["id"] is None:
+        raise not_found()
     removed = Entry.delete().where((Entry.instance == call.instance)
                                    & (Entry.id == call.data["id"])).execute()
     if not removed:
         raise not_found()
     return {"ok": True}
+
+
+def take_part(p: Participation) -> None:
+    """Ordinary participation, for the kit's suites (`Tool.walkthrough`): two notes. Every
+    free text goes through `p.text(label, example)`, so the suites can put their markers
+    and payloads there."""
+    for index in range(2):
+        p.public("add", {"name": p.text(f"add.name.{index}", "Ann"),
+                         "text": p.text(f"add.text.{index}", "Thanks for the help")})

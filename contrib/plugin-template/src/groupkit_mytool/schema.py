@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from groupkit import Line, Schema, Text
+from groupkit import Line, RecordId, Schema, Text
 
 
 class CreateMyTool(Schema):
@@ -16,4 +16,6 @@ class AddEntry(Schema):
 
 
 class RemoveEntry(Schema):
-    id = Line(12, required="Which note?")
+    # A row id as the organiser page shows it; anything else cleans to None, the 404 below
+    # (never a database error on PostgreSQL, whose integer column refuses text).
+    id = RecordId("The note's id, as the organiser page shows it.")

@@ -20,6 +20,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="baby", title="Baby Guess Pool", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="celebrations", icon="👶",
         summary="Everyone guesses the arrival date and birth weight; "
                 "the closest guess wins once bub is here.",

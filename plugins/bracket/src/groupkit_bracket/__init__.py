@@ -35,6 +35,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="bracket", title="Tournament Bracket", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="games", icon="🏆",
         summary="A knockout bracket for up to 64 names, with byes sorted out for you: "
                 "tap in the winners and everyone can follow along.",

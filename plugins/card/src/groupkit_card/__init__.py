@@ -32,6 +32,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="card", title="Group Card", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="celebrations", icon="💌",
         summary="A card for someone special that everyone signs with a message — "
                 "share it, print it, or both.",

@@ -51,6 +51,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="coffee", title="Coffee Roulette", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="work", icon="☕",
         summary="Pair up a team for a coffee each round, with someone they haven't met "
                 "lately; everyone sees their partner on their own private page.",

@@ -58,6 +58,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="fact", title="Fact Matcher", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="games", icon="🧩",
         summary="An icebreaker: everyone sends in a fact about themselves, the room guesses "
                 "who wrote which, then you reveal the answers.",

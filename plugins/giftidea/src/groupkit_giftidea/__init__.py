@@ -30,6 +30,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="giftidea", title="Gift Idea Board", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="celebrations", icon="💡",
         summary="Collect gift ideas for someone, upvote the favourites and claim the one "
                 "you'll buy — everyone in on it except the recipient.",

@@ -41,6 +41,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="hens", title="Hens & Shower Planner", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="events", icon="🥂",
         summary="Plan a hens party or a shower: the details, the running order, and who's "
                 "bringing or sorting what.",

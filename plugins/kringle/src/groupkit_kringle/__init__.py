@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Hidden, Tool, hookimpl
 
 from .api import (
     NO_LOOP_MESSAGES,
@@ -75,6 +75,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="kringle", title="Kris Kringle", version=__version__,
         plugin_api=(1, 1),
+        hidden=(Hidden("text", operation="p/{token}/wishlist", shown_to=("participant",)),),
         group="celebrations", icon="🎁",
         summary="A Secret Santa draw in one loop: everyone claims their name and sees only "
                 "who they're buying for.",

@@ -34,6 +34,7 @@ def groupkit_tool() -> Tool:
         view_time=lambda instance, now: local_date(now, SYDNEY),
         name="kudos", title="Kudos Wall", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="work", icon="🙌",
         summary="A wall of thank-you notes for a team: this week's on top, recent weeks "
                 "in the archive.",

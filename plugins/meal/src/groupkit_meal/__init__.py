@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl, slot_feed_operations
+from groupkit import Hidden, Tool, hookimpl, slot_feed_operations
 
 from .api import (
     EDIT,
@@ -31,6 +31,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="meal", title="Meal Train", version=__version__,
         plugin_api=(1, 1),
+        hidden=(Hidden("dropoff"),),
         group="events", icon="🍲",
         summary="Days on which friends sign up to cook for someone who needs it, "
                 "plus other jobs and useful links.",

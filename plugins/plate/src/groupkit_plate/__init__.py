@@ -19,6 +19,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="plate", title="Bring a Plate", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="events", icon="🥗",
         summary="A potluck sign-up board: categories with a few spots each, "
                 "so everyone can see who's bringing what.",

@@ -33,6 +33,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="poker", title="Scrum Poker", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="work", icon="🃏",
         summary="Planning poker for a team: everyone picks a card in private, then the "
                 "facilitator turns them all over at once.",

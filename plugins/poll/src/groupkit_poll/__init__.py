@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Hidden, Tool, hookimpl
 
 from .api import (
     BALLOT,
@@ -58,6 +58,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="poll", title="Group Vote", version=__version__,
         plugin_api=(1, 1),
+        hidden=(Hidden("voterName", operation="vote", shown_to=("organiser", "participant")),),
         group="events", icon="🗳️",
         summary="A quick vote on a few options: single, multiple or ranked choice, open or "
                 "secret ballot, results live as people vote or kept until it closes.",

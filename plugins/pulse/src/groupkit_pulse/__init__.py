@@ -33,6 +33,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="pulse", title="Weekly Pulse", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="work", icon="📈",
         summary="An anonymous weekly check-in: everyone scores their week from 1 to 5, "
                 "with a few words if they like.",

@@ -47,6 +47,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="qotd", title="Question of the Day", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="work", icon="❓",
         # Today's question is Sydney's day: a cached page lasts at most that day.
         view_time=lambda instance, now: sydney_day(now),

@@ -31,6 +31,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="recipe", title="Recipe Collection", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="celebrations", icon="📖",
         summary="A shared recipe book: everyone adds their favourites, and it reads well "
                 "on screen and on paper.",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl
+from groupkit import Hidden, Tool, hookimpl
 
 from .api import (
     EDIT,
@@ -30,6 +30,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="registry", title="Pixel Gift Registry", version=__version__,
         plugin_api=(1, 1),
+        hidden=(Hidden("payment", shown_to=("organiser", "reply")),),
         group="celebrations", icon="🎀",
         summary="A wedding registry drawn as a pixel-art campervan: guests build it one "
                 "part at a time, and chip in to the fuel fund.",

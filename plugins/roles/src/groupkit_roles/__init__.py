@@ -54,6 +54,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="roles", title="Secret Role Dealer", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="games", icon="🎭",
         summary="Deal hidden game roles: each player joins from the share link and sees "
                 "only their own role.",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from groupkit import Tool, hookimpl, slot_feed_operations
+from groupkit import Hidden, Tool, hookimpl, slot_feed_operations
 
 from .api import (
     EDIT,
@@ -30,6 +30,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="roster", title="Volunteer Roster", version=__version__,
         plugin_api=(1, 1),
+        hidden=(Hidden("message", operation="claim"),),
         group="events", icon="📋",
         summary="Timed shifts with a few spots each: volunteers put their names down, "
                 "the coordinator gets the list.",

@@ -17,6 +17,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="sweeps", title="Office Sweep", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="games", icon="🏇",
         summary="Draw grand-final teams or Cup horses to names, fixed the moment you create it.",
         create_schema=CreateSweep, create=create, public_view=public_view,

@@ -27,6 +27,7 @@ def groupkit_tool() -> Tool:
     return Tool(
         name="teams", title="Team Picker", version=__version__,
         plugin_api=(1, 1),
+        hidden=(),
         group="games", icon="🎲",
         summary="Shuffle a list of names into teams and share the result at one link.",
         create_schema=CreateTeams, create=create, public_view=public_view,
