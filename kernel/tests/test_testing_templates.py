@@ -105,10 +105,16 @@ async def test_after_a_migration_record_dropped(make_app):
     await fresh_and_filled(build(make_app))
 
 
+async def test_other_settings_same_tools(make_app):
+    app = make_app(tools=["demo"], extra_plugins=[demo_plugin], entry_points=False,
+                   mode="production", create_per_hour=1000)
+    await fresh_and_filled(app)
+
+
 def test_templates_were_used(_groupkit_templates):
     kept = _groupkit_templates.sqlite or _groupkit_templates.postgres
     assert kept
-    assert max(_groupkit_templates.seen.values()) == 11
+    assert max(_groupkit_templates.seen.values()) == 12
 '''
 
 
@@ -124,4 +130,4 @@ def test_every_test_sees_a_freshly_migrated_database(
     result = pytester.runpytest_inprocess(
         "-p", "no:xdist", "-p", "no:randomly", "-o", "addopts=", "-o", "asyncio_mode=auto",
         "-o", "asyncio_default_fixture_loop_scope=function", "-q")
-    result.assert_outcomes(passed=12)
+    result.assert_outcomes(passed=13)

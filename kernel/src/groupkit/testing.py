@@ -190,9 +190,9 @@ class _PgState:
 
 class _Templates:
     """Migrated databases kept by one test process, so `make_app` need not migrate a fresh
-    database again for a set of tools (and settings and extra plugins) it has already met
-    twice. On SQLite the first database migrated for such a set is copied aside (the backup
-    API, while it is still empty) and later tests start from a copy of that file. On
+    database again for a set of tools (and extra plugins) it has already met twice. On
+    SQLite the first database migrated for such a set is copied aside (the backup API,
+    while it is still empty) and later tests start from a copy of that file. On
     PostgreSQL a test's schema is kept when the test ends: its rows are removed and its
     sequences restarted (TRUNCATE ... RESTART IDENTITY), then it is renamed and lent, under
     the next test's schema name, to the next test of the same set. A schema whose
@@ -210,9 +210,10 @@ class _Templates:
     @staticmethod
     def key(chosen: Settings, extra_plugins: Sequence[object], entry_points: bool
             ) -> Hashable | None:
-        """What decides the migrations that run: everything given to `create_app` but the
-        database itself (the plugin objects by identity), or None if it cannot be a key."""
-        key = (dataclasses.replace(chosen, database_url=chosen.database_url.split(":", 1)[0]),
+        """What decides the migrations that run (`create_app` loads the tools from these
+        alone, and `migrate` reads nothing else): the enabled tools, the plugin objects by
+        identity, entry points or not, and the kind of database; None if no key."""
+        key = (chosen.enabled_tools, chosen.database_url.split(":", 1)[0],
                tuple(extra_plugins), entry_points)
         try:
             hash(key)
