@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from groupkit.testing import POSTGRES_ENV, external_missing, postgres_url
+from groupkit.testing import BACKENDS_ENV, POSTGRES_ENV, external_missing, postgres_url
 
 pytest_plugins = ("pytester",)
 
@@ -125,7 +125,9 @@ def test_every_test_sees_a_freshly_migrated_database(
         monkeypatch.delenv(POSTGRES_ENV, raising=False)
     elif postgres_url() is None:
         external_missing("PostgreSQL")
-    monkeypatch.delenv("GROUPKIT_TEST_TEMPLATES", raising=False)
+    # Every inner test must run, the last (which reaches no database) too.
+    for name in ("GROUPKIT_TEST_TEMPLATES", BACKENDS_ENV):
+        monkeypatch.delenv(name, raising=False)
     pytester.makepyfile(test_inner=INNER)
     result = pytester.runpytest_inprocess(
         "-p", "no:xdist", "-p", "no:randomly", "-o", "addopts=", "-o", "asyncio_mode=auto",
