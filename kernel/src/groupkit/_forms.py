@@ -284,7 +284,10 @@ async def submit(storage: Storage, now: dt.datetime, fallback: Callable[[dict[st
                 receipt = _receipt(answer)
                 if receipt:
                     result["receipt"] = receipt
-        outcome = Outcome(action=request.path, result=result)
+        # What was sent finds the form the notice belongs to (its hidden fields), as for
+        # an error; it is read back once with the notice and gone with it.
+        outcome = Outcome(action=request.path, result=result,
+                          values=[[name, value] for name, value in pairs])
         if result.get("deleted") is True:
             target = "/"
         elif group is not None and await storage.read(_group_of_link, target) is None:
