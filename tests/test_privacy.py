@@ -980,6 +980,7 @@ def test_form_posts_keep_hidden_values_out_of_urls_cookies_and_logs(
     calls += [(sent.path, sent.body) for sent in s.sent if sent.method == "POST"]
     log_before = len(server.log())
     problems = []
+    receipts = 0
     for path, body in calls:
         response = client.post(path, content=urlencode(form_fields(body)), headers={
             "Content-Type": "application/x-www-form-urlencoded",
@@ -993,7 +994,39 @@ def test_form_posts_keep_hidden_values_out_of_urls_cookies_and_logs(
                 continue  # the link the form was posted to, or the public one
             if value in location or value in cookie:
                 problems.append(f"{path}: {label} in the redirect or its cookie")
+        if response.status_code == 303:
+            leaks, paid = landing_leaks(client, server, path, location.split("#")[0], look)
+            problems += leaks
+            receipts += paid
     logged = server.log()[log_before:]
     problems += [f"{label} in the server's log" for label, value in secret_values.items()
                  if value in logged]
     assert not problems, f"{tool_name}: " + "; ".join(problems)
+    if tool_name == "registry":  # shown to the sender, so its absence elsewhere means something
+        assert receipts >= 1
+
+
+#: What a flash hands its sender: private and organiser links, claim secrets and a registry
+#: receipt's reference.
+HANDED_OVER = re.compile(r'href="/[pe]/(\w{16,})"|<code>(\w+)</code>|'
+                         r'class="registry-reference">([^<]+)<')
+
+
+def landing_leaks(client: httpx.Client, server: Any, path: str, landing: str,
+                  look: Look) -> tuple[list[str], int]:
+    """The page a form post lands on, as its sender sees it (the flash, once) and as anyone
+    else does: what the flash handed over (links, secrets, a receipt's reference and
+    payment details) must not be on the other visitor's page, nor on the sender's next
+    visit. Also says whether the sender was shown payment details."""
+    sender = client.get(landing).text
+    handed = {value for match in HANDED_OVER.finditer(sender) for value in match.groups()
+              if value and value not in landing}
+    payment = [value for label, value in look.mark.by_label.items()
+               if label.startswith("create.payment.") and value in sender]
+    with server.client() as other:
+        seen = other.get(landing).text
+    again = client.get(landing).text
+    return [f"{path}: what its flash handed over ({value}) on {who} page"
+            for value in [*handed, *payment] for who, text in
+            (("another visitor's", seen), ("the sender's next", again)) if value in text
+            ], int(bool(payment))

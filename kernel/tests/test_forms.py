@@ -177,3 +177,53 @@ async def test_json_requests_answer_as_before(make_app: Any) -> None:
     assert len(body["errors"]) >= 2
     assert [e["field"] for e in body["errors"]] == sorted(
         {e["field"] for e in body["errors"]}, key=[e["field"] for e in body["errors"]].index)
+
+
+async def test_a_button_that_asks_first_asks_without_the_script_too(make_app: Any) -> None:
+    """Every `data-confirm` button is sent under ASK: the first post changes nothing and
+    shows the button's question at its form; the form sent again (AGREED) goes ahead."""
+    client = make_app(tools=["sweeps"]).test_client()
+    made = await create(client, "sweeps", {"title": "Cup", "outcomes": ["A", "B"],
+                                           "names": ["Ann", "Bo"]})
+    edit = made["editToken"]
+    page = await (await client.get(f"/e/{edit}")).get_data(as_text=True)
+    delete = re.search(r'<button type="submit"[^>]* name="groupkit-ask" value="1" '
+                       r'data-confirm="Delete this for everyone\?[^"]*"[^>]*>', page)
+    assert delete and page.count('name="groupkit-ask"') == page.count("data-confirm=")
+    response = await form_post(client, f"/api/sweeps/{edit}/delete", [("groupkit-ask", "1")],
+                               Referer=f"http://localhost/e/{edit}")
+    assert response.headers["Location"] == f"/e/{edit}#groupkit-flash"
+    page = await (await client.get(f"/e/{edit}")).get_data(as_text=True)
+    assert re.search(r'<form class="action-form asking" method="post" '
+                     rf'action="/api/sweeps/{edit}/delete"><p class="notice ask" '
+                     r'id="groupkit-flash" role="alert" tabindex="-1">Delete this for '
+                     r"everyone\? This can(&#39;|')t be undone.</p><input type=\"hidden\" "
+                     r'name="groupkit-agreed" value="1">', page)
+    assert f'<a href="/e/{edit}" class="ask-cancel">Cancel</a>' in page
+    assert (await client.get(f"/s/{made['slug']}")).status_code == 200  # nothing changed
+    response = await form_post(client, f"/api/sweeps/{edit}/delete",
+                               [("groupkit-agreed", "1"), ("groupkit-ask", "1")],
+                               Referer=f"http://localhost/e/{edit}")
+    assert response.headers["Location"] == "/#groupkit-flash"
+    assert (await client.get(f"/s/{made['slug']}")).status_code == 404
+
+
+async def test_a_claim_that_lost_its_race_says_who_won_at_the_spot(make_app: Any) -> None:
+    """The page no longer has the spot's form (it was taken meanwhile): the message goes to
+    the spot itself with who got there first, not to another spot's form."""
+    client = make_app(tools=["giftidea"]).test_client()
+    made = await create(client, "giftidea", {"recipient": "Priya"})
+    slug = made["slug"]
+    ideas = [(await (await client.post("/api/giftidea/suggest", json={
+        "slug": slug, "idea": idea})).get_json())["id"] for idea in ("Mug", "Socks")]
+    await client.post("/api/giftidea/claim", json={"slug": slug, "ideaId": ideas[0],
+                                                   "name": "Bo"})
+    response = await form_post(client, "/api/giftidea/claim",
+                               [("slug", slug), ("ideaId", ideas[0]), ("name", "Ann")],
+                               Referer=f"http://localhost/s/{slug}")
+    assert response.headers["Location"] == f"/s/{slug}#groupkit-flash"
+    page = await (await client.get(f"/s/{slug}")).get_data(as_text=True)
+    spot = page[page.index(f'id="idea-{ideas[0]}"'):page.index(f'id="idea-{ideas[1]}"')]
+    assert re.search(r'<p class="error" id="groupkit-flash" role="alert">Someone(&#39;|\')s '
+                     r"already getting that one\. Bo got there first\.</p>", spot)
+    assert page.count("groupkit-flash") == 1

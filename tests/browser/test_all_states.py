@@ -1,7 +1,8 @@
 """Every page state of every installed tool, on two phones, light and dark (the kit's
-`groupkit.allstates`): create, public, organiser, private, after participation, after the
-reveal, deleted. No horizontal overflow, no tap target under 24x24 CSS px, nothing axe-core
-objects to; a full-page screenshot of each state and view in artifacts/screens/.
+`groupkit.allstates`): create, public, the printable share sheet, organiser, private, after
+participation, after the reveal, deleted; and the home page. No horizontal overflow, no tap
+target under 24x24 CSS px, nothing axe-core objects to; a full-page screenshot of each state
+and view in artifacts/screens/.
 
 Tools that declare a `Walkthrough` (third-party plugins such as Find a Date) are walked with
 it; this repository's tools with the participation the security suites already use."""
@@ -18,7 +19,7 @@ from playwright.sync_api import Browser, Page
 
 from groupkit._config import Settings
 from groupkit._plugins import load_tools
-from groupkit.allstates import ApiParticipation, Checker, Finding, Step, walk_tool
+from groupkit.allstates import ApiParticipation, Checker, Finding, Step, walk_home, walk_tool
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -80,6 +81,14 @@ def test_every_state_fits_a_phone_and_passes_axe(tool: str, server: Any, tab: Pa
         found = walk_tool(tab, client, INSTALLED[tool], SCREENS, take_part, reveal, checker)
     report = SCREENS / f"{tool}-findings.txt"
     report.write_text("".join(f"{finding}\n" for finding in found), encoding="utf-8")
+    assert not found, summary(found)
+
+
+def test_the_home_page_fits_a_phone_and_passes_axe(server: Any, tab: Page,
+                                                   checker: Checker) -> None:
+    found = walk_home(tab, SCREENS, checker)
+    (SCREENS / "home-findings.txt").write_text("".join(f"{f}\n" for f in found),
+                                               encoding="utf-8")
     assert not found, summary(found)
 
 

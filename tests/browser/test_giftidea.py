@@ -125,14 +125,14 @@ def test_giftidea_board(server: Any, api: httpx.Client,
     coffee = idea_card(bo, "Camp coffee kit")
     coffee.locator("summary").click()  # the claim form opens in place, for this idea only
     expect(bo.locator("input[name='name']:visible")).to_have_count(1)
-    coffee.locator("form button[type='submit']").click()
+    coffee.locator("form.spot-form button[type='submit']").click()
     expect(idea_card(bo, "Camp coffee kit").locator("form [role='alert']")).to_have_text(
         "Add your name so nobody else buys it too.")
     expected_refusals(other, 400, "/api/giftidea/claim", 1)
     coffee = idea_card(bo, "Camp coffee kit")
     coffee.get_by_placeholder("Your name").fill("Bo")
     with bo.expect_navigation():
-        coffee.locator("form button[type='submit']").click()
+        coffee.locator("form.spot-form button[type='submit']").click()
     coffee = idea_card(bo, "Camp coffee kit")
     expect(coffee).to_contain_text("Bo is getting this one.")
     expect(coffee.get_by_role("button", name="I'm not getting it after all")).to_be_visible()
@@ -154,7 +154,7 @@ def test_giftidea_board(server: Any, api: httpx.Client,
     socks_b.locator("summary").click()
     socks_b.get_by_placeholder("Your name").fill("Bo")
     with bo.expect_navigation():
-        socks_b.locator("form button[type='submit']").click()
+        socks_b.locator("form.spot-form button[type='submit']").click()
     other.check("giftidea-phone-claimed-socks")
     claimed = {i["idea"]: i["claimedBy"] for i in board(api, slug)["ideas"]}
     assert claimed == {"Hiking socks": "Bo", "Camp coffee kit": None}

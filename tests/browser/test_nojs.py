@@ -4,12 +4,17 @@ result, and a wrong input shows the spec's message next to its field with what w
 kept. One server and one browser profile for all tools (see groupkit._forms).
 
 A sign-up board's spot opens its claim form first (`opens`: the spot's Claim button, a
-<summary>), and its organiser action is Remove on the spot just claimed."""
+<summary>), and its organiser action is Remove on the spot just claimed. Tools with more than
+one main form (Gift Idea Board's upvote and claim, Group Vote's ranked ballot) have their own
+tests below, as do destructive actions that ask first and hidden values shown only to whoever
+sent the form."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -76,6 +81,8 @@ CASES: dict[str, Case] = {
                   Step("remove"), wrong_page="public"),
     "roster": Case(Step("claim", (("name", "Ann"),), opens="Claim (Setup 7-9am, spot 1)"),
                    Step("remove"), wrong_page="public"),
+    "giftidea": Case(Step("suggest", (("idea", "Hiking socks"), ("suggestedBy", "Ann"))),
+                     Step("removeIdea"), wrong_page="public"),
     "finddate": Case(Step("respond", (("name", "Ann"), ("answers.0.answer", "yes"))),
                      Step("choose", button="Choose this one")),
 }
@@ -119,8 +126,16 @@ def send(page: Page, step: Step) -> None:
             form.locator(f'select[name="{name}"]').select_option(target)
         else:
             field.first.fill(value)
+    button = form.locator("button[type=submit]").first
+    question = button.get_attribute("data-confirm")
     with page.expect_navigation():
-        form.locator("button[type=submit]").first.click()
+        button.click()
+    if question:  # a destructive action asks first, at its form, and goes ahead when sent again
+        asked = page.locator("form.asking")
+        expect(asked.locator("#groupkit-flash")).to_have_text(question)
+        expect(asked.get_by_role("link", name="Cancel")).to_be_visible()
+        with page.expect_navigation():
+            asked.locator("button[type=submit]").first.click()
 
 
 def expected_error(api: httpx.Client, path: str, action: str
@@ -190,3 +205,217 @@ def test_tool_without_javascript(tool: str, phone: Page, api: httpx.Client) -> N
     send(phone, case.organise)
     assert phone.url.endswith(f"/e/{edit}#groupkit-flash")
     expect(phone.locator("#groupkit-flash")).to_contain_text("Saved.")
+
+
+# --- tools and actions the table does not cover ----------------------------------------------
+
+def fresh_phone(browser: Browser, server: Any) -> Page:
+    """Another visitor without JavaScript: a browser profile of their own."""
+    context = browser.new_context(base_url=server.base_url, java_script_enabled=False,
+                                  viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    return context.new_page()
+
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+def shoot(page: Page, name: str) -> None:
+    """A full-page screenshot in light and in dark, as the visitor without JavaScript sees
+    the page (390x844), and no horizontal overflow in either."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        page.screenshot(path=str(SCREENSHOTS / f"nojs-{name}-{scheme}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), name
+    page.emulate_media(color_scheme="light")
+
+
+def private_link(page: Page) -> str:
+    """The private link a flash hands over (its path only)."""
+    href = page.locator('#groupkit-flash a[href^="/p/"]').get_attribute("href")
+    assert href is not None
+    return href
+
+
+def test_a_destructive_action_asks_first_and_cancel_changes_nothing(
+        phone: Page, api: httpx.Client) -> None:
+    made = api.post("/api/sweeps", json=example(api, "sweeps")).json()
+    edit = made["editToken"]
+    phone.goto(f"/e/{edit}")
+    delete = phone.get_by_role("button", name="Delete permanently")
+    question = delete.get_attribute("data-confirm")
+    assert question == "Delete this for everyone? This can't be undone."
+    with phone.expect_navigation():
+        delete.click()
+    assert phone.url.endswith(f"/e/{edit}#groupkit-flash")
+    expect(phone.locator("form.asking #groupkit-flash")).to_have_text(question)
+    phone.locator("form.asking").scroll_into_view_if_needed()
+    shoot(phone, "asks-first")
+    assert api.get(f"/s/{made['slug']}").status_code == 200  # asked, nothing done
+    with phone.expect_navigation():
+        phone.get_by_role("link", name="Cancel").click()
+    expect(phone.locator("form.asking")).to_have_count(0)
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Delete permanently").click()
+    assert api.get(f"/s/{made['slug']}").status_code == 200
+    with phone.expect_navigation():
+        phone.locator("form.asking").get_by_role("button", name="Delete permanently").click()
+    assert phone.url.endswith("/#groupkit-flash")
+    expect(phone.locator("#groupkit-flash")).to_have_text("Deleted.")
+    assert api.get(f"/s/{made['slug']}").status_code == 404
+
+
+def test_gift_idea_board_upvote_claim_a_lost_race_and_the_suggesters_own_page(
+        phone: Page, api: httpx.Client, browser: Browser, server: Any) -> None:
+    made = api.post("/api/giftidea", json=example(api, "giftidea")).json()
+    slug = made["slug"]
+    for idea in ("Camp mug", "Hiking socks"):
+        api.post("/api/giftidea/suggest", json={"slug": slug, "idea": idea})
+    phone.goto(f"/s/{slug}")
+
+    def idea(name: str) -> Any:
+        return phone.locator("li.giftidea-idea").filter(has=phone.get_by_role(
+            "heading", name=name, exact=True))
+
+    with phone.expect_navigation():
+        idea("Hiking socks").get_by_role("button", name=re.compile("^Upvote Hiking socks")).click()
+    expect(phone.locator("#groupkit-flash")).to_have_text("Saved.")
+    expect(phone.locator("li.giftidea-idea").first).to_contain_text("Hiking socks")  # 1 vote
+    expect(idea("Hiking socks").locator("[data-votes]")).to_have_text("1")
+
+    # A claim: the secret that undoes it is shown once, at the idea's place.
+    socks = idea("Hiking socks")
+    socks.locator("summary").click()
+    socks.locator('[name="name"]').fill("Ann")
+    with phone.expect_navigation():
+        socks.get_by_role("button", name="I'll get this").click()
+    expect(phone.locator("#groupkit-flash")).to_contain_text("Saved.")
+    expect(phone.locator("#groupkit-flash code")).to_have_text(re.compile(r"^\w{16}$"))
+    expect(idea("Hiking socks")).to_contain_text("Ann is getting this one.")
+
+    # A lost race: Bo claims the mug while Ann's form is open; Ann is told who won, there.
+    idea("Camp mug").locator("summary").click()
+    mug = api.get(f"/api/giftidea/{slug}").json()["ideas"][1]
+    assert mug["idea"] == "Camp mug"
+    api.post("/api/giftidea/claim", json={"slug": slug, "ideaId": mug["id"], "name": "Bo"})
+    form = idea("Camp mug").locator('form[action="/api/giftidea/claim"]')
+    form.locator('[name="name"]').fill("Ann")
+    with phone.expect_navigation():
+        form.get_by_role("button", name="I'll get this").click()
+    expect(idea("Camp mug").locator("#groupkit-flash")).to_have_text(
+        "Someone's already getting that one. Bo got there first.")
+    shoot(phone, "giftidea-lost-race")
+
+    # Suggesting hands over a private link: the suggester's own page removes the idea.
+    phone.goto(f"/s/{slug}")
+    send(phone, Step("suggest", (("idea", "Trail map"),), opens="Suggest an idea"))
+    own = private_link(phone)
+    phone.goto(own)
+    expect(phone.get_by_role("heading", name="Trail map")).to_be_visible()
+    shoot(phone, "giftidea-own-idea")
+    send(phone, Step(own.replace("/p/", "i/") + "/remove"))
+    assert phone.url.endswith(f"/s/{slug}#groupkit-flash")  # the link has ended: the board
+    expect(phone.locator("#groupkit-flash")).to_have_text("Saved.")
+    expect(phone.get_by_role("heading", name="Trail map")).to_have_count(0)
+    assert api.get(own).status_code == 404
+    other = fresh_phone(browser, server)
+    other.goto(f"/s/{slug}")
+    expect(other.locator("#groupkit-flash")).to_have_count(0)
+    other.context.close()
+
+
+def test_a_ranked_vote_without_javascript(phone: Page, api: httpx.Client) -> None:
+    made = api.post("/api/poll", json={**example(api, "poll"), "ranked": True}).json()
+    phone.goto(f"/s/{made['slug']}")
+    phone.get_by_label("Your 1st choice").select_option(label="Picnic in the park")
+    phone.get_by_label("Your 2nd choice").select_option(label="Thai on King St")
+    shoot(phone, "poll-ranked-ballot")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Vote").click()
+    expect(phone.locator("#groupkit-flash")).to_contain_text("Saved.")
+    phone.goto(private_link(phone))
+    ids = {o["text"]: o["id"] for o in api.get(f"/api/poll/{made['slug']}").json()["tally"]}
+    expect(phone.get_by_label("Your 1st choice")).to_have_value(ids["Picnic in the park"])
+    expect(phone.get_by_label("Your 2nd choice")).to_have_value(ids["Thai on King St"])
+    expect(phone.get_by_label("Your 3rd choice")).to_have_value("")
+    # Changing it: Thai first now.
+    phone.get_by_label("Your 1st choice").select_option(label="Thai on King St")
+    phone.get_by_label("Your 2nd choice").select_option(value="")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Change my vote").click()
+    expect(phone.locator("#groupkit-flash")).to_contain_text("Saved.")
+    expect(phone.get_by_label("Your 1st choice")).to_have_value(ids["Thai on King St"])
+    expect(phone.get_by_label("Your 2nd choice")).to_have_value("")
+
+
+def test_roles_are_set_up_and_edited_without_javascript(phone: Page, api: httpx.Client) -> None:
+    phone.goto("/new/roles")
+    rows = phone.locator("[data-list='roles'] [data-row]")
+    expect(rows).to_have_count(4)  # two to start, two spare: no "Add a role" without script
+    expect(phone.get_by_role("button", name="Add a role")).to_be_hidden()
+    for index, (name, count) in enumerate((("Wolf", "2"), ("Seer", "1"), ("Doctor", ""))):
+        rows.nth(index).locator("[data-key='name']").fill(name)
+        rows.nth(index).locator("[data-key='count']").fill(count)
+    rows.nth(1).locator("[data-key='brief']").fill("Ask about one player.")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Set up the game").click()
+    edit = phone.locator('#groupkit-flash a[href^="/e/"]').get_attribute("href")
+    assert edit is not None
+    game = api.post(f"/api/roles{edit.removeprefix('/e')}/export").json()["data"]
+    assert game["roles"] == ["Wolf", "Wolf", "Seer", "Doctor"]
+    assert game["briefs"] == {"Seer": "Ask about one player."}
+
+    # The organiser's editor: a cleared name takes a role off, a spare row adds one.
+    phone.goto(edit)
+    phone.get_by_text("Change details", exact=True).click()
+    editor = phone.locator("section.edit-details form")
+    rows = editor.locator("[data-list='roles'] [data-row]")
+    expect(rows).to_have_count(5)
+    rows.nth(2).locator("[data-key='name']").fill("")
+    rows.nth(3).locator("[data-key='name']").fill("Hunter")
+    rows.nth(1).locator("[data-key='name']").fill("Oracle")  # renamed
+    shoot(phone, "roles-editor")
+    with phone.expect_navigation():
+        editor.get_by_role("button", name="Save changes").click()
+    expect(phone.locator("#groupkit-flash")).to_contain_text("Saved.")
+    game = api.post(f"/api/roles{edit.removeprefix('/e')}/export").json()["data"]
+    assert game["roles"] == ["Wolf", "Wolf", "Oracle", "Hunter"]
+    assert game["briefs"] == {"Oracle": "Ask about one player."}
+
+    # Too few roles: the spec's message at the roles, what was typed kept.
+    phone.get_by_text("Change details", exact=True).click()
+    for index in range(1, 4):
+        rows.nth(index).locator("[data-key='name']").fill("")
+    rows.nth(0).locator("[data-key='count']").fill("1")
+    with phone.expect_navigation():
+        editor.get_by_role("button", name="Save changes").click()
+    expect(phone.locator("#groupkit-flash")).to_have_text("Add at least two roles — one per line.")
+    expect(phone.locator('[aria-describedby~="groupkit-flash"]')).to_have_attribute(
+        "name", "roles.0.name")
+    expect(rows.nth(1).locator("[data-key='name']")).to_have_value("")
+    shoot(phone, "roles-refused")
+
+
+def test_a_registry_claim_shows_how_to_pay_to_the_claimer_only(
+        phone: Page, api: httpx.Client, browser: Browser, server: Any) -> None:
+    body = example(api, "registry")
+    made = api.post("/api/registry", json=body).json()
+    payment = body["payment"]
+    phone.goto(f"/s/{made['slug']}")
+    send(phone, Step("claim", (("partId", "0"), ("name", "Ann"))))
+    assert "?" not in phone.url
+    receipt = phone.locator("#groupkit-flash .registry-receipt")
+    expect(receipt).to_contain_text(re.compile(r"Your reference: VAN-\w{6}"))
+    for key in ("aliasId", "accountName", "method"):
+        expect(receipt).to_contain_text(payment[key])
+    reference = receipt.locator(".registry-reference").inner_text()
+    claims = api.get(f"/api/registry/{made['editToken']}/claims").json()["claims"]
+    assert [c["reference"] for c in claims] == [reference]
+    shoot(phone, "registry-receipt")
+    # Shown once: a reload, or anyone else's visit, shows none of it.
+    for page in (phone, fresh_phone(browser, server)):
+        page.goto(f"/s/{made['slug']}")
+        text = page.content()
+        assert reference not in text
+        assert not [value for value in payment.values() if value in text]

@@ -23,6 +23,11 @@ produces the same body from the same form):
 Rows are ordered by their index; when a name comes twice the last value wins (as the
 script's later field overwrites an earlier one), so a hidden `x:bool` = `false` before a
 checkbox `x:bool` makes an unticked box send `false`.
+
+A submit button that asks first (`data-confirm`, the script's `window.confirm`) asks without
+the script too: every such button of every page template is sent with the name `ASK` (see
+`AskFirst`), so its form post does nothing yet and lands back on the page with the question
+shown at that form, which now carries `AGREED`: sending it again goes ahead.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
+import jinja2
+import jinja2.ext
 import peewee as pw
 from lxml import html as lxml_html
 from quart import Response, current_app, request
@@ -44,6 +51,7 @@ from quart import Response, current_app, request
 from ._credentials import digest
 from ._errors import ApiError
 from ._storage import BaseModel, JsonField, Storage
+from ._tokens import lookup_token
 
 FORM_TYPE = "application/x-www-form-urlencoded"
 FLASH_COOKIE = "groupkit_flash"
@@ -52,10 +60,20 @@ FLASH_SECONDS = 120
 ANCHOR = "groupkit-flash"
 CROSS_SITE = "That form came from another site, so nothing was changed."
 #: What of an operation's answer the page shows (and so the flash keeps): the links and
-#: codes it hands over. The rest of the answer is never stored.
+#: codes it hands over. The rest of the answer is never stored as such: a tool whose answer
+#: holds something only the sender may see (a registry's payment details) renders it with its
+#: `<tool>/_flash.html` (given `result`, the whole answer), and the flash keeps that HTML.
 SHOWN = ("slug", "editToken", "token", "secret", "deleted")
+RECEIPT_TEMPLATE = "{tool}/_flash.html"
 #: Pages a form may send the visitor back to (the rest of the path is kept, never a query).
 PAGE_PREFIXES = ("/s/", "/e/", "/p/", "/new/")
+
+#: The name a `data-confirm` submit button is sent under, and the hidden field of the form
+#: shown again with its question: neither is part of the body.
+ASK = "groupkit-ask"
+AGREED = "groupkit-agreed"
+#: A `<button ...>` up to its `data-confirm` (Jinja tags inside the tag are allowed).
+_ASKING_BUTTON = re.compile(r"(<button\b[^<]*?)(\sdata-confirm=)")
 
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _RADIX = re.compile(r"([+-]?)0([xXoObB])([0-9a-fA-F]+)")
@@ -153,6 +171,16 @@ def decode(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
     return body
 
 
+class AskFirst(jinja2.ext.Extension):
+    """Page templates' `data-confirm` buttons get `name="groupkit-ask"` as they are compiled,
+    so every tool's (and every third-party plugin's) destructive button asks before acting
+    without JavaScript, with no change to its template. The script never sends a button's
+    name, so its dialog is the only question there."""
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        return _ASKING_BUTTON.sub(rf'\1 name="{ASK}" value="1"\2', source)
+
+
 def is_form_post() -> bool:
     return request.method == "POST" and request.mimetype == FORM_TYPE
 
@@ -193,6 +221,7 @@ class Outcome:
     error: str | None = None
     field: str | None = None
     confirm: bool = False
+    ask: bool = False
     errors: list[dict[str, str]] = dataclasses.field(default_factory=list)
     values: list[list[str]] = dataclasses.field(default_factory=list)
 
@@ -232,9 +261,16 @@ async def submit(storage: Storage, now: dt.datetime, fallback: Callable[[dict[st
         return Response(json.dumps({"error": CROSS_SITE}), 403,
                         content_type="application/json")
     form = await request.form
-    pairs = [(name, value.replace("\x00", "")) for name, value in form.items(multi=True)]
+    sent = [(name, value.replace("\x00", "")) for name, value in form.items(multi=True)]
+    pairs = [(name, value) for name, value in sent if name not in (ASK, AGREED)]
     body = decode(pairs)
     target = back_to(fallback(body))
+    names = {name for name, _ in sent}
+    if ASK in names and AGREED not in names:
+        outcome = Outcome(action=request.path, ask=True,
+                          values=[[name, value] for name, value in pairs])
+        return await _redirect(storage, now, outcome, target)
+    group = await storage.read(_group_of_link, target) if target.startswith("/p/") else None
     try:
         response = await run(body)
     except ApiError as error:
@@ -245,9 +281,41 @@ async def submit(storage: Storage, now: dt.datetime, fallback: Callable[[dict[st
             answer = json.loads(await response.get_data(as_text=True))
             if isinstance(answer, dict):
                 result = {key: answer[key] for key in SHOWN if key in answer}
-        outcome = Outcome(action=request.path, result=result)
+                receipt = _receipt(answer)
+                if receipt:
+                    result["receipt"] = receipt
+        # What was sent finds the form the notice belongs to (its hidden fields), as for
+        # an error; it is read back once with the notice and gone with it.
+        outcome = Outcome(action=request.path, result=result,
+                          values=[[name, value] for name, value in pairs])
         if result.get("deleted") is True:
             target = "/"
+        elif group is not None and await storage.read(_group_of_link, target) is None:
+            target = group  # the private link just ended (removed, released): its group
+    return await _redirect(storage, now, outcome, target)
+
+
+def _receipt(answer: dict[str, Any]) -> str | None:
+    """The tool's own account of an answer for the page the sender lands on, if it has one
+    (`RECEIPT_TEMPLATE`): what the script would have shown from the JSON answer."""
+    environment: jinja2.Environment = current_app.config["GROUPKIT_PAGES"]
+    try:
+        name = RECEIPT_TEMPLATE.format(tool=request.path.split("/")[2])
+        template = environment.get_template(name)
+    except jinja2.TemplateNotFound:
+        return None
+    return template.render(result=answer).strip() or None
+
+
+def _group_of_link(path: str) -> str | None:
+    """The public page of the group a private page (`/p/{token}`) belongs to, while the
+    link works."""
+    credential = lookup_token(path.removeprefix("/p/"))
+    return None if credential is None else f"/s/{credential.instance.slug}"
+
+
+async def _redirect(storage: Storage, now: dt.datetime, outcome: Outcome,
+                    target: str) -> Response:
     flash_id = await storage.write(_store, dataclasses.asdict(outcome),
                                    now.replace(tzinfo=None))
     redirect = Response("", 303, headers={"Location": f"{target}#{ANCHOR}",
@@ -281,9 +349,8 @@ _FIELD_TAGS = ("input", "textarea", "select")
 
 
 def _find_form(doc: Any, outcome: dict[str, Any]) -> Any:
-    """The form that was sent: its action, and among several (a board's spots) the one
-    whose hidden fields hold what was sent; None when none of several does (the spot was
-    just taken, the row just removed): the flash then goes to the top of the page."""
+    """The form that was sent: its action, and (among several: a board's spots) hidden
+    fields that hold what was sent."""
     forms = [form for form in doc.iter("form") if form.get("action") == outcome["action"]]
     sent: dict[str, list[str]] = {}
     for name, value in outcome.get("values") or []:
@@ -293,7 +360,23 @@ def _find_form(doc: Any, outcome: dict[str, Any]) -> Any:
                   if field.get("type") == "hidden" and field.get("name")]
         if all(field.get("value", "") in sent.get(field.get("name"), []) for field in hidden):
             return form
-    return forms[0] if len(forms) == 1 else None
+    # None is the form sent (its spot was taken, its row removed, the page moved on): a
+    # message in another spot's form would speak of the wrong thing.
+    return None
+
+
+def _spot_sent(doc: Any, outcome: dict[str, Any]) -> Any:
+    """The board spot (`[data-slot]`, groupkit/_spots.html) a form was sent for, when the
+    page no longer has that form: it was taken meanwhile."""
+    sent = {value for name, value in outcome.get("values") or [] if value}
+    return next((spot for spot in doc.iter() if isinstance(spot.tag, str)
+                 and spot.get("data-slot") in sent), None)
+
+
+def _open(element: Any) -> None:
+    """A message inside a closed disclosure (a spot's claim form) would not be seen."""
+    for details in element.iterancestors("details"):
+        details.set("open", "open")
 
 
 def _refill(form: Any, values: list[list[str]]) -> None:
@@ -356,7 +439,8 @@ def _mark_field(form: Any, field: str, message: str, box_id: str, first: bool) -
     target = _field_target(form, field)
     if target is None:
         return False
-    control = target if target.tag in _FIELD_TAGS else next(target.iter(*_FIELD_TAGS), target)
+    control = target if target.tag in _FIELD_TAGS else next(
+        (e for e in target.iter(*_FIELD_TAGS) if e.get("type") != "hidden"), target)
     box = lxml_html.Element("p", {"class": "error field-error", "id": box_id,
                                   "data-field-error": field})
     if first:
@@ -403,18 +487,53 @@ def _notice(doc: Any, outcome: dict[str, Any], base: str) -> Any:
         line("Your private link — keep it to come back later: ", f"/p/{token}")
     if isinstance(secret, str):
         line("Your code to change or release this later: ", code=secret)
+    if isinstance(result.get("receipt"), str):
+        for part in lxml_html.fragments_fromstring(result["receipt"]):
+            if isinstance(part, str):  # text between elements (a template's bare words)
+                line(part.strip())
+            else:
+                box.append(part)
     return box
 
 
-def show(page: bytes, outcome: dict[str, Any], base: str) -> bytes:
+def _ask(form: Any, path: str) -> None:
+    """The question a `data-confirm` button asks, at its form, which now goes ahead when
+    sent again (`AGREED`); Cancel is the page without the flash."""
+    button = next((b for b in form.iter("button") if b.get("name") == ASK), None)
+    question = lxml_html.Element("p", {"class": "notice ask", "id": ANCHOR, "role": "alert",
+                                       "tabindex": "-1"})
+    question.text = (button.get("data-confirm") if button is not None else None) or \
+        "Go ahead?"
+    form.insert(0, question)
+    question.addnext(lxml_html.Element("input", {"type": "hidden", "name": AGREED,
+                                                 "value": "1"}))
+    form.set("class", f"{form.get('class') or ''} asking".strip())
+    if button is not None:
+        cancel = lxml_html.Element("a", {"href": path, "class": "ask-cancel"})
+        cancel.text = "Cancel"
+        _after(button, cancel)
+
+
+def show(page: bytes, outcome: dict[str, Any], base: str, path: str = "") -> bytes:
     """The page with the flash in place: a notice before the form that was sent, or the
     error next to its field (aria-invalid, aria-describedby, autofocus) with what was
-    typed put back, as the script would show them."""
+    typed put back, as the script would show them, or the question a `data-confirm`
+    button asks."""
     doc = lxml_html.document_fromstring(page.decode("utf-8"))
     form = _find_form(doc, outcome)
-    for disclosure in form.iterancestors("details") if form is not None else ():
-        disclosure.set("open", "open")  # a board spot's form: shown with its flash
     main = next(doc.iter("main"), None)
+    if outcome.get("ask"):
+        if form is None:
+            gone = lxml_html.Element("p", {"class": "notice", "id": ANCHOR, "role": "status"})
+            gone.text = "Nothing was changed: that is no longer on this page."
+            if main is not None:
+                main.insert(0, gone)
+        else:
+            _refill(form, outcome.get("values") or [])
+            _ask(form, path)
+        return _serialize(doc)
+    if form is not None:
+        _open(form)
     if outcome.get("error") is None:
         notice = _notice(doc, outcome, base)
         if form is not None:
@@ -426,7 +545,14 @@ def show(page: bytes, outcome: dict[str, Any], base: str) -> bytes:
     if form is None:
         box = lxml_html.Element("p", {"class": "error", "id": ANCHOR, "role": "alert"})
         box.text = message
-        if main is not None:
+        spot = _spot_sent(doc, outcome)
+        if spot is not None:  # a lost race, said where the spot is, with who won (slots.js)
+            who = next((e for e in spot.iter() if isinstance(e.tag, str)
+                        and e.get("data-slot-who") is not None), None)
+            if who is not None:
+                box.text = f"{message} {who.text_content().strip()} got there first."
+            spot.append(box)
+        elif main is not None:
             main.insert(0, box)
         return _serialize(doc)
     _refill(form, outcome.get("values") or [])
@@ -476,5 +602,5 @@ async def flashed(body: bytes, status: int, storage: Storage, now: dt.datetime,
     caller checks the cookie first (`FLASH_COOKIE in request.cookies`)."""
     outcome = await pending(storage, now)
     if outcome is not None and status == 200:
-        body = show(body, outcome, base)
+        body = show(body, outcome, base, request.path)
     return finish(Response(body, status, content_type="text/html; charset=utf-8"), True)

@@ -1,5 +1,6 @@
 """The all-states browser check of the plugin author's kit: every page state of a tool
-(create, public, organiser, private, after participation, after the reveal, deleted) at
+(create, public, its printable share sheet, organiser, private, after participation, after
+the reveal, deleted), and the home page (`walk_home`), at
 320x640 and 390x844, light and dark, with no horizontal overflow, every tap target at least
 24x24 CSS px (WCAG 2.2 2.5.8, with its spacing and inline exceptions), nothing axe-core
 objects to, and a full-page screenshot of each.
@@ -273,6 +274,7 @@ def walk_tool(page: Page, client: httpx.Client, tool: Tool, screens: Path,
     slug, edit = made.json()["slug"], made.json()["editToken"]
     visit(f"/new/{name}", "create")
     visit(f"/s/{slug}", "public")
+    visit(f"/s/{slug}/sheet", "share-sheet")
     visit(f"/e/{edit}", "organiser")
     api = ApiParticipation(client, name, slug, edit)
     private = None
@@ -296,3 +298,13 @@ def walk_tool(page: Page, client: httpx.Client, tool: Tool, screens: Path,
     assert deleted.status_code < 300, (name, deleted.text)
     visit(f"/s/{slug}", "deleted", status=404)
     return found
+
+
+def walk_home(page: Page, screens: Path, checker: Checker | None = None) -> list[Finding]:
+    """The home page (every installed tool, grouped by occasion), checked in every view as
+    a tool's states are: the page every visitor without a link starts on."""
+    checker = checker or Checker(screens)
+    response = page.goto("/")
+    found = [] if response is not None and response.status == 200 else [
+        Finding("home", "-", "status", "/ did not answer 200")]
+    return found + checker.check(page, "home")

@@ -4,6 +4,7 @@ choices, and the result is an instant runoff whose rounds the API and the pages 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -108,9 +109,11 @@ async def test_a_ranked_poll(api: Any) -> None:
     assert await api.error_of(await api.vote(slug, []), 400) == EMPTY
     page = await api.page(f"/s/{slug}")
     assert "Instant runoff" in page and "Round 3" in page and "Tied:" in page
-    assert page.count("data-rank=") == 4 and "First choices" in page
+    assert page.count('<select id="poll-rank-') == 4 and "First choices" in page
     mine = await api.page(f"/p/{reply['token']}")
-    assert f'data-rank="{picnic}"' in mine and "your #1" in mine and "your #3" in mine
+    # One select per place, each holding the option ranked there.
+    places = re.findall(r'<option value="(\w+)" selected>', mine)
+    assert places == [picnic, thai, pub] and "your #1" in mine and "your #3" in mine
     changed = await (await api.change(reply["token"], [thai])).get_json()
     assert changed["choices"] == [thai]
     assert [o["count"] for o in changed["tally"]][:3] == [3, 3, 0]

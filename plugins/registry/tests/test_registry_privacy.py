@@ -4,6 +4,7 @@ for the private values."""
 
 from __future__ import annotations
 
+import html
 import json
 from typing import Any
 
@@ -97,3 +98,28 @@ async def test_create_reply_and_preview_carry_no_payment(h: Any, client: Any) ->
     assert "Mia &amp; Sam: the wedding van registry" in head
     for secret in private_values(h.payment):
         assert secret not in head
+
+
+async def test_a_claim_without_javascript_shows_how_to_pay_to_its_sender_once(
+        h: Any, app: Any, client: Any, registry: dict[str, str]) -> None:
+    """A plain form post (a browser without JavaScript) lands back on the share page: the
+    guest sees the receipt (registry/_flash.html) once, through the flash cookie; the
+    redirect, the cookie, anyone else's page and the guest's next visit carry none of it."""
+    slug, edit = registry["slug"], registry["editToken"]
+    response = await client.post("/api/registry/claim", data=f"slug={slug}&partId=p001&name=Ann",
+                                 headers={"Content-Type": "application/x-www-form-urlencoded",
+                                          "Sec-Fetch-Site": "same-origin"})
+    assert response.status_code == 303
+    (reference,) = [c["reference"] for c in await h.claims(client, edit)]
+    secrets = [*private_values(h.payment), reference]
+    sent = response.headers["Location"] + response.headers["Set-Cookie"]
+    assert not [secret for secret in secrets if secret in sent]
+    page = (await (await client.get(f"/s/{slug}")).get_data()).decode()
+    receipt = page[page.index('class="registry-receipt"'):page.index("</div>", page.index(
+        'class="registry-receipt"'))]
+    for secret in secrets:
+        assert html.escape(secret, quote=False) in receipt, secret
+    again = (await (await client.get(f"/s/{slug}")).get_data()).decode()
+    other = (await (await app.test_client().get(f"/s/{slug}")).get_data()).decode()
+    for text in (again, other):
+        assert not [secret for secret in secrets if html.escape(secret, quote=False) in text]

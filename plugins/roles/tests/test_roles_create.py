@@ -109,6 +109,18 @@ async def test_briefs_that_are_not_an_object_mean_none(api: Any, briefs: Any) ->
     assert game["briefs"] == {}
 
 
+async def test_the_editors_rows_create_a_game_as_the_page_sends_them(api: Any) -> None:
+    """The create page's editor rows, as the kernel's form script or a plain form post
+    sends them: a row is `count` players of its role; blank rows (the spare ones a page
+    without JavaScript shows) are dropped; a row's brief is its role's briefing."""
+    game = await stored(api, {"title": "Werewolf", "roles": [
+        {"name": " Wolf ", "count": 2, "brief": "Eat."}, {"name": "Seer", "count": "x"},
+        {"name": "", "count": ""}, {"name": "", "count": 3, "brief": "lost"}]})
+    assert game["roles"] == ["Wolf", "Wolf", "Seer"]
+    assert game["briefs"] == {"Wolf": "Eat."}
+    assert await api.refused({"roles": [{"name": "Wolf"}, {"name": ""}]}) == FEW
+
+
 async def test_empty_and_non_string_briefings_are_dropped(api: Any) -> None:
     game = await stored(api, {"roles": ["A", "B", "C", "D", "E"], "briefs": {
         "A": "", "B": None, "C": 7, "D": ["x"], "E": "kept"}})

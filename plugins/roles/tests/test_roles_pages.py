@@ -50,13 +50,15 @@ def leaked(text: str) -> list[str]:
 
 async def test_create_page(api: Any) -> None:
     text = await api.page("/new/roles")
-    assert 'data-roles-form="/api/roles"' in text
+    # A kernel form, with or without JavaScript: the editor's rows are plain fields.
+    assert 'method="post" action="/api/roles" data-api="/api/roles"' in text
     assert 'data-redirect="/e/{editToken}?new=1"' in text
-    assert 'data-api="' not in text  # the roles script posts it, not the kernel's
     assert 'data-list="roles"' in text and '<template data-row-template="roles">' in text
-    assert 'data-add-row="roles"' in text
-    for key in ("name", "count", "brief"):
+    assert 'data-add-row="roles" data-script-only hidden' in text
+    for key, name in (("name", "name"), ("count", "count:number"), ("brief", "brief")):
         assert f'data-key="{key}"' in text
+        assert text.count('name="roles.') >= 12 and f'name="roles.3.{name}"' in text
+    assert text.count("data-spare") == 2
     for field in ("title", "note", "preset"):
         assert f'name="{field}"' in text
     assert 'data-roles-presets="/static/roles/presets.json"' in text
@@ -65,7 +67,7 @@ async def test_create_page(api: Any) -> None:
 
 
 @pytest.mark.parametrize(("path", "kind", "needle"), [
-    ("/static/roles/roles.js", "javascript", "data-roles-form"),
+    ("/static/roles/roles.js", "javascript", "data-spare"),
     ("/static/roles/roles.css", "text/css", ".roles-role"),
     ("/static/roles/presets.json", "json", "werewolf")])
 async def test_static_files_are_served(client: Any, path: str, kind: str, needle: str) -> None:
@@ -185,12 +187,13 @@ async def test_organiser_controls(api: Any, game: dict[str, str]) -> None:
     assert f'data-roles-form="/api/roles/{edit}/roles"' not in text
     assert f'data-api="/api/roles/{edit}/details"' not in text
     assert 'value="Games night"' in text and ">Eyes shut when told.</textarea>" in text
-    assert '<input type="hidden" data-key="was" value="Zebra-Spy">' in text
+    assert '<input type="hidden" data-key="was" name="roles.0.was" value="Zebra-Spy">' in text
     # The editor holds the set-up (which roles exist), grouped with their briefings.
     editor = text[text.index('data-list="roles"'):text.index("<template")]
     assert [html.unescape(v) for v in re.findall(r'data-key="name"[^>]*value="([^"]*)"', editor)] \
-        == ["Zebra-Spy", "Owl-Seer", "Lamb-Villager"]
+        == ["Zebra-Spy", "Owl-Seer", "Lamb-Villager", "", ""]  # two spare rows to add roles
     assert re.findall(r'data-key="count"[^>]*value="(\d+)"', editor) == ["2", "1", "3"]
+    assert editor.count("data-spare") == 2
     assert "Brief-Zed first line\nsecond line</textarea>" in editor
     assert_no_inline_code(text)
 

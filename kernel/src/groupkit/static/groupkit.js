@@ -159,7 +159,7 @@
   function showFieldError(form, field, message, later) {
     var target = fieldTarget(form, field);
     if (!target) return false;
-    var input = target.matches("input, textarea, select") ? target : target.querySelector("input, textarea, select") || target;
+    var input = target.matches("input, textarea, select") ? target : target.querySelector("input:not([type=hidden]), textarea, select") || target;
     var box = document.createElement("p");
     box.className = "error field-error";
     box.id = (form.id || "form") + "-error-" + String(field).replace(/[^\w-]/g, "");

@@ -115,6 +115,15 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
     return _board(instance, organiser=True)
 
 
+def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
+    """The suggester's own page (the link a suggestion made without JavaScript shows):
+    their idea as the board shows it, to remove it later."""
+    mine = [idea for idea in public_view(instance)["ideas"] if idea["id"] == credential.ref]
+    if not mine:
+        raise ApiError(404, UNKNOWN_IDEA)
+    return {"title": instance.title, "recipient": instance.data["recipient"], "idea": mine[0]}
+
+
 def preview(instance: Instance) -> dict[str, Any]:
     recipient = instance.data["recipient"]
     return {"title": instance.title,

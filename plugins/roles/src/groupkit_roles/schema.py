@@ -77,11 +77,45 @@ PRESETS: dict[str, Any] = json.loads(
 
 
 class CreateRoles(Schema):
+    """`roles` may also come as the role editor's rows, `[{name, count, brief, was}]` (the
+    create and organiser pages' form, with or without script): each row stands for `count`
+    players of that role (a missing or bad count is one), its brief becomes the role's
+    briefing unless `briefs` is sent, and `was` (the organiser's edit only: the role's name
+    when the page showed it) renames that role."""
+
     title = Text(TITLE_LIMIT)
     note = Text(NOTE_LIMIT)
     roles = roles_field()
     briefs = Briefs()
     preset = Choice(list(PRESETS), default="")
+
+    @ma.pre_load
+    def rows(self, data: Any, **kwargs: Any) -> Any:
+        rows = data.get("roles") if isinstance(data, dict) else None
+        if not isinstance(rows, list) or not any(isinstance(row, dict) for row in rows):
+            return data
+        roles: list[Any] = []
+        briefs: dict[str, Any] = {}
+        renamed: dict[str, Any] = {}
+        for row in rows:
+            if not isinstance(row, dict):
+                roles.append(row)
+                continue
+            name = row.get("name")
+            count = whole_number(row.get("count"))
+            count = 1 if count is None or count < 1 else min(count, ROW_COUNT_LIMIT)
+            roles.extend([name] * count)
+            key = clean_line(name, ROLE_LIMIT) if isinstance(name, str) else ""
+            if key and isinstance(row.get("brief"), str) and row["brief"].strip():
+                briefs.setdefault(key, row["brief"])
+            was = row.get("was")
+            if key and isinstance(was, str) and clean_line(was, ROLE_LIMIT) not in ("", key):
+                renamed.setdefault(was, key)
+        data = {**data, "roles": roles}
+        data.setdefault("briefs", briefs)
+        if renamed:
+            data.setdefault("renamed", renamed)
+        return data
 
 
 class ClaimBody(Schema):
@@ -130,41 +164,10 @@ class Renamed(SpecField):
 
 
 class EditRoles(CreateRoles):
-    """The organiser's edit: the create fields, and `roles` may also come as the editor's
-    rows, `[{name, count, brief, was}]` (the organiser page's form, with or without
-    script): each row stands for `count` players of that role (a missing or bad count is
-    one), its brief becomes the role's briefing unless `briefs` is sent, and `was`, the
-    role's name when the page showed it, renames that role."""
+    """The organiser's edit: the create fields (rows included), and `renamed`, filled from
+    the rows' `was`."""
 
     renamed = Renamed()
-
-    @ma.pre_load
-    def rows(self, data: Any, **kwargs: Any) -> Any:
-        rows = data.get("roles") if isinstance(data, dict) else None
-        if not isinstance(rows, list) or not any(isinstance(row, dict) for row in rows):
-            return data
-        roles: list[Any] = []
-        briefs: dict[str, Any] = {}
-        renamed: dict[str, Any] = {}
-        for row in rows:
-            if not isinstance(row, dict):
-                roles.append(row)
-                continue
-            name = row.get("name")
-            count = whole_number(row.get("count"))
-            count = 1 if count is None or count < 1 else min(count, ROW_COUNT_LIMIT)
-            roles.extend([name] * count)
-            key = clean_line(name, ROLE_LIMIT) if isinstance(name, str) else ""
-            if key and isinstance(row.get("brief"), str) and row["brief"].strip():
-                briefs.setdefault(key, row["brief"])
-            was = row.get("was")
-            if key and isinstance(was, str) and clean_line(was, ROLE_LIMIT) not in ("", key):
-                renamed.setdefault(was, key)
-        data = {**data, "roles": roles}
-        data.setdefault("briefs", briefs)
-        if renamed:
-            data.setdefault("renamed", renamed)
-        return data
 
 
 def match_briefs(roles: list[str], briefs: dict[str, str]) -> dict[str, str]:

@@ -41,6 +41,7 @@
     var button = event.target.closest("button");
     if (!button) return;
     if (button.hasAttribute("data-upvote")) {
+      event.preventDefault();  /* its form posts it without this script */
       if (localStorage.getItem(button.dataset.votedKey)) return;
       button.disabled = true;
       send("/api/giftidea/upvote", JSON.parse(button.dataset.body)).then(function (data) {

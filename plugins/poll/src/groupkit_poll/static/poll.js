@@ -1,27 +1,15 @@
 /* Group Vote: what the kernel's data attributes can't do on their own.
-   1. A ballot's ticked options (or ranks) travel as the hidden `choices` field (data-lines),
-      filled just before the kernel's submit handler reads the form.
-   2. A browser that voted (the kernel keeps the ballot token) gets "You voted — change your
+   1. A browser that voted (the kernel keeps the ballot token) gets "You voted — change your
       vote", a link to its ballot, instead of a fresh one (unless someone else votes here).
-   3. The create form's closing time is typed in the organiser's time zone and sent in UTC.
-   4. A closing time shows in the reader's time zone with a countdown; at zero the page
+   2. The create form's closing time is typed in the organiser's time zone and sent in UTC.
+   3. A closing time shows in the reader's time zone with a countdown; at zero the page
       reloads, and the server (which closes the poll by the clock) shows it closed. */
 (function () {
   "use strict";
 
-  function ranked(form) {
-    var picks = Array.prototype.map.call(form.querySelectorAll("select[data-rank]"),
-      function (select, index) { return { id: select.dataset.rank, rank: Number(select.value), index: index }; });
-    return picks.filter(function (pick) { return pick.rank > 0; })
-      .sort(function (a, b) { return a.rank - b.rank || a.index - b.index; })
-      .map(function (pick) { return pick.id; });
-  }
-
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.matches) return;
-    var ranking = form.matches("form[data-poll-ballot]") && form.querySelector("[data-poll-choices]");
-    if (ranking) ranking.value = ranked(form).join("\n");
     var local = form.querySelector("[data-poll-local-time]");
     if (local) {
       var when = local.value ? new Date(local.value) : null;

@@ -14,7 +14,7 @@
     });
   }
 
-  /* --- the role editor ------------------------------------------------------------------ */
+  /* --- the role editor: presets, the running total (the kernel posts the form) ---------- */
 
   /* C(80) as the service cleans a role, so a briefing's key matches its role exactly. */
   function cleanRole(text) {
@@ -72,31 +72,6 @@
           if (presets[select.value]) fillRows(form, presets[select.value].roles);
         });
       });
-  }
-
-  function submitEditor(event) {
-    var form = event.target;
-    if (!form.matches("form[data-roles-form]")) return;
-    event.preventDefault();
-    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
-    var body = readRows(form);
-    form.querySelectorAll("[name]").forEach(function (input) { body[input.name] = input.value; });
-    var error = form.querySelector("[data-error]");
-    var button = form.querySelector("[type=submit]");
-    button.disabled = true;
-    post(form.dataset.rolesForm, body).then(function (reply) {
-      if (!reply.ok) throw new Error(reply.data.error || "Something went wrong — try again.");
-      if (form.dataset.redirect) {
-        window.location.assign(form.dataset.redirect.replace("{editToken}",
-          encodeURIComponent(reply.data.editToken)));
-      } else {
-        window.location.reload();
-      }
-    }).catch(function (problem) {
-      error.textContent = problem.message;
-      error.hidden = false;
-      button.disabled = false;
-    });
   }
 
   /* --- the share page: a returning player's own link ------------------------------------ */
@@ -210,13 +185,17 @@
   }
 
   function ready() {
-    document.querySelectorAll("form[data-roles-form]").forEach(function (form) {
+    document.querySelectorAll(".roles-editor").forEach(function (editor) {
+      var form = editor.closest("form");
+      /* "Add a role" stands in for the blank rows a page without the script needs. */
+      form.querySelectorAll("[data-spare]").forEach(function (row) {
+        if (!row.querySelector("[data-key='name']").value) row.remove();
+      });
       setUpPresets(form);
       showTotal(form);
       form.addEventListener("input", function () { showTotal(form); });
       form.addEventListener("click", function () { setTimeout(function () { showTotal(form); }, 0); });
     });
-    document.addEventListener("submit", submitEditor);
     document.querySelectorAll("[data-roles-mine]").forEach(offerOwnLink);
     document.querySelectorAll("[data-roles-player]").forEach(followGame);
   }
