@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from groupkit.testing import BACKENDS_ENV, POSTGRES_ENV, external_missing, postgres_url
+from groupkit.testing import (
+    BACKENDS_ENV,
+    POSTGRES_ENV,
+    external_missing,
+    postgres_url,
+    server_backends,
+)
 
 pytest_plugins = ("pytester",)
 
@@ -118,7 +124,7 @@ def test_templates_were_used(_groupkit_templates):
 '''
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("backend", server_backends())
 def test_every_test_sees_a_freshly_migrated_database(
         backend: str, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     if backend == "sqlite":
