@@ -176,16 +176,15 @@ def join(call: Call) -> dict[str, Any]:
     return {"token": issue_token(call.instance, VOTER, str(voter.id)), "id": voter.id}
 
 
-def _new_voter(instance: Instance, name: str, field: str | None = None) -> PokerVoter:
-    """A seat at the table, checked in the spec's order: a name, room, no namesake.
-    `field` names the form field a page shows a wrong name at."""
+def _new_voter(instance: Instance, name: str) -> PokerVoter:
+    """A seat at the table, checked in the spec's order: a name, room, no namesake."""
     if not name:
-        raise bad_request(NO_NAME, field)
+        raise bad_request(NO_NAME)
     voters = PokerVoter.select().where(PokerVoter.instance == instance)
     if voters.count() >= MAX_VOTERS:
         raise conflict(FULL)
     if voters.where(PokerVoter.name_key == name.casefold()).exists():
-        raise conflict(SAME_NAME, field)
+        raise conflict(SAME_NAME)
     voter: PokerVoter = PokerVoter.create(instance=instance, name=name,
                                           name_key=name.casefold())
     return voter
@@ -226,7 +225,7 @@ def _play(call: Call, voter_id: int | None) -> dict[str, Any]:
 @ops.organiser("seat", body=JoinBody, returns=_schema({
     "ok": {"type": "boolean"}, "id": {"type": "integer"}}), errors={
     400: f"Name empty after cleaning (C(40)): `{NO_NAME}`",
-    409: f"As for `join`: `{FULL}`; `{SAME_NAME}` (with `field` `name`, as the 400)"},
+    409: f"As for `join`: `{FULL}`; `{SAME_NAME}`"},
     description="The facilitator takes a seat at the table under a name, as a voter who "
                 "joins does, and then votes from the facilitator's page (`vote`) without "
                 "another link. A facilitator already seated keeps their seat (the reply "
@@ -235,7 +234,7 @@ def seat(call: Call) -> dict[str, Any]:
     """Take a seat at the table as the facilitator, to vote from the facilitator's page."""
     voter = _seat(call.instance, call.instance.data.get("seat"))
     if voter is None:
-        voter = _new_voter(call.instance, call.data["name"], "name")
+        voter = _new_voter(call.instance, call.data["name"])
         call.instance.data = {**call.instance.data, "seat": voter.id}
         call.instance.save()
     return {"ok": True, "id": voter.id}
