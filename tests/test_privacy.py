@@ -552,10 +552,15 @@ def _poker(look: Look) -> None:
 
     for index, card in enumerate(("XS", "XL", "M")):
         vote(index, card)
+    # The facilitator takes a seat and votes from the facilitator's page.
+    s.organiser("seat", {"name": look.mark("seat.name")})
+    s.organiser("vote", {"card": "L"})
     pages = look.participants(s)
 
-    def views(unchanged: list[int]) -> dict[str, str]:
-        surfaces = look.public(s) + look.organiser(s)
+    def views(unchanged: list[int], facilitator_page: bool = True) -> dict[str, str]:
+        surfaces = look.public(s) + [
+            surface for surface in look.organiser(s)
+            if facilitator_page or not surface.name.startswith("organiser page")]
         for index in unchanged:
             surfaces += [Surface(f"voter {index}'s {surface.name}", surface.text)
                          for surface in look.participants(s).get(tokens[index], [])]
@@ -566,6 +571,12 @@ def _poker(look: Look) -> None:
         before = views(others)
         vote(changer, card)
         look.same(before, views(others), "a Scrum Poker card before the reveal")
+    # The facilitator's own card shows on their own page only: not on the public side, the
+    # export or any voter's page.
+    before = views([0, 1, 2], facilitator_page=False)
+    s.organiser("vote", {"card": "XS"})
+    look.same(before, views([0, 1, 2], facilitator_page=False),
+              "the facilitator's Scrum Poker card before the reveal")
     for voter in s.read()["voters"]:
         if voter.get("card") is not None:
             look.leaks.append(f"public read shows a card before the reveal: {voter}")

@@ -5,6 +5,7 @@ browser sees results arrive without reloading. Every page is screenshotted."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -149,3 +150,62 @@ def test_a_stale_organiser_page_is_told_to_refresh(api: httpx.Client,
     second.problems.clear()
     second.check("bracket-organiser-stale")
     assert bracket(api, made["slug"])["rounds"][0]["matches"][0]["winner"] == "Ann"
+
+
+LONG_NAMES = ["Alexandra Konstantinopoulou-Smythe", "Bo", "Christopher Montgomery-Fitzwilliam",
+              "Di", "Maximiliana Featherstonehaugh", "Ed Nguyen-Wellington the Third", "Fay",
+              "Gus"]
+#: Each card's box, its slot's and its round column's, page coordinates.
+GEOMETRY = """() => [...document.querySelectorAll('.bracket-round')].map(round => ({
+  round: round.getBoundingClientRect().toJSON(),
+  heading: round.querySelector('h2').getBoundingClientRect().toJSON(),
+  column: round.querySelector('.bracket-column').getBoundingClientRect().toJSON(),
+  slots: [...round.querySelectorAll('.bracket-slot')].map(slot => ({
+    slot: slot.getBoundingClientRect().toJSON(),
+    card: slot.firstElementChild.getBoundingClientRect().toJSON(),
+    lines: Math.round(slot.querySelector('.bracket-name, .bracket-champion')
+      .getBoundingClientRect().height / parseFloat(getComputedStyle(slot).lineHeight))}))}))"""
+
+
+def middle(box: dict[str, float]) -> float:
+    return box["top"] + box["height"] / 2
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width,height", [(320, 640), (390, 844)])
+def test_long_names_wrap_inside_their_cards_and_the_wires_still_meet(
+        api: httpx.Client, open_context: Callable[..., Watched], scheme: str, width: int,
+        height: int) -> None:
+    """Names that wrap onto three lines stay inside their card, no card reaches into the
+    next round's column (where the wires run), and every later match sits level with the
+    middle of the two that feed it, so the connector lines meet the cards."""
+    made = api.post("/api/bracket", json={"title": "Office table tennis", "seeding": "listed",
+                                          "entrants": LONG_NAMES}).json()
+    for match in range(4):
+        view = bracket(api, made["slug"])
+        winner = view["rounds"][0]["matches"][match]["sides"][0]["name"]
+        api.post(f"/api/bracket/{made['editToken']}/result", json={
+            "round": 0, "match": match, "winner": winner, "version": view["version"]
+        }).raise_for_status()
+    watched = open_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+    page = watched.page
+    page.goto(f"/s/{made['slug']}")
+    watched.check(f"bracket-long-names-{width}x{height}-{scheme}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    rounds = page.evaluate(GEOMETRY)
+    assert [len(r["slots"]) for r in rounds] == [4, 2, 1, 1]
+    assert max(slot["lines"] for r in rounds for slot in r["slots"]) >= 3  # they do wrap
+    # One heading row for every round: the columns start level.
+    assert len({round(r["column"]["top"]) for r in rounds}) == 1
+    for left, right in itertools.pairwise(rounds):
+        for slot in left["slots"]:
+            card = slot["card"]
+            assert card["left"] >= left["round"]["left"] - 0.5
+            assert card["right"] <= left["round"]["right"] + 0.5
+            assert card["right"] < right["round"]["left"] - 4  # room for the wire
+            assert abs(middle(card) - middle(slot["slot"])) <= 1  # the stub leaves mid-card
+    for earlier, later in itertools.pairwise(rounds):
+        fed = [middle(slot["slot"]) for slot in earlier["slots"]]
+        for index, slot in enumerate(later["slots"]):
+            pair = fed[2 * index:2 * index + 2] if len(fed) > 1 else fed
+            assert abs(middle(slot["card"]) - sum(pair) / len(pair)) <= 1.5

@@ -164,3 +164,54 @@ def test_a_voter_finds_their_cards_again_from_the_share_link(
         "Someone's already in with that name — add a surname initial.")
     refused_once(stranger, 409, "/api/poker/join")
     stranger.check("poker-public-name-taken")
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_the_facilitator_votes_from_the_facilitators_page(
+        api: httpx.Client, browser: Any, server: Any, screenshot: Callable[[Any, str], Any],
+        javascript: bool) -> None:
+    """No second link: the facilitator takes a seat on their own page, picks a card there
+    (face down for the voter until the reveal), and reveals; with and without JavaScript."""
+    made = api.post("/api/poker", json={"team": "Payments", "story": "PAY-142",
+                                        "deck": "tshirt"}).json()
+    voter = api.post("/api/poker/join", json={"slug": made["slug"], "name": "Ann"}).json()
+    api.post(f"/api/poker/v/{voter['token']}/vote", json={"card": "XS"}).raise_for_status()
+    mode = "js" if javascript else "nojs"
+    for scheme in ("light", "dark"):
+        context = browser.new_context(base_url=server.base_url, viewport=PHONE,
+                                      color_scheme=scheme, java_script_enabled=javascript)
+        context.set_default_timeout(10_000)
+        watched = Watched(context.new_page(), screenshot)
+        page = watched.page
+        page.goto(f"/e/{made['editToken']}")
+        if scheme == "light":
+            expect(page.get_by_role("heading", name="Vote too")).to_be_visible()
+            page.get_by_role("button", name="Take a seat and vote").click()
+            expect(page.get_by_text("Add your name so the team knows who's voting.")) \
+                .to_be_visible()
+            watched.problems = [p for p in watched.problems if "status of 400" not in p]
+            page.fill("#seat-name", "Fran")
+            with page.expect_navigation():
+                page.get_by_role("button", name="Take a seat and vote").click()
+            expect(page.get_by_text("You're voting too, as Fran.")).to_be_visible()
+            with page.expect_navigation():
+                page.locator("#poker-cards").get_by_role("button", name="XL",
+                                                          exact=True).click()
+        picked = page.locator("#poker-cards button[aria-pressed=true]")
+        expect(picked).to_have_text("XL")
+        region = page.locator("#poker-board")
+        expect(region).to_contain_text("2 of 2 voters have picked a card.")
+        expect(region.locator(".poker-face")).to_have_count(0)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        watched.check(f"poker-facilitator-voted-{mode}-{scheme}")
+        context.close()
+    # Ann's page shows her own card, never Fran's, until the reveal.
+    own = api.get(f"/p/{voter['token']}").text
+    assert re.findall(r'aria-pressed="true"[^>]*data-body=\'([^\']+)\'', own) == [
+        '{"card": "XS"}']
+    assert ">XL<" not in own.split('id="poker-board"')[1]
+    assert {v["name"]: v["card"] for v in api.get(
+        f"/api/poker/{made['slug']}").json()["voters"]} == {"Ann": None, "Fran": None}
+    api.post(f"/api/poker/{made['editToken']}/reveal").raise_for_status()
+    assert {v["name"]: v["card"] for v in api.get(
+        f"/api/poker/{made['slug']}").json()["voters"]} == {"Ann": "XS", "Fran": "XL"}

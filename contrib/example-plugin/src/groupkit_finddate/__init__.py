@@ -57,7 +57,9 @@ def groupkit_tool() -> Tool:
         description="Slots are sorted by date and time and numbered d1, d2, … The best slot "
                     "has the most yes answers, then the most yes plus if-need-be, then comes "
                     "first. Times are in the instance's time zone (default "
-                    "Australia/Sydney).",
+                    "Australia/Sydney); a timed slot also carries `startsAt` and `endsAt`, "
+                    "the same moments in UTC (null without a time), for showing them in "
+                    "another zone.",
         example={"title": "Team dinner", "note": "Somewhere near the office.",
                  "slots": [{"date": "2026-12-04", "start": "18:30", "end": "21:00"},
                            {"date": "2026-12-05"},

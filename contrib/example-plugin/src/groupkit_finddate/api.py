@@ -105,6 +105,18 @@ def _label(slot: dict[str, Any]) -> str:
     return f"{day}, {slot['start']}" + (f"–{slot['end']}" if slot["end"] else "")
 
 
+def _moments(slot: dict[str, Any], zone: str) -> dict[str, str | None]:
+    """A timed option's start and end as UTC moments, so a page can say them in the
+    viewer's own zone; None for an all-day option (a date is the same date everywhere)."""
+    def moment(clock: str) -> str | None:
+        if not clock:
+            return None
+        local = dt.datetime.combine(dt.date.fromisoformat(slot["date"]),
+                                    dt.time.fromisoformat(clock), zoneinfo.ZoneInfo(zone))
+        return local.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {"startsAt": moment(slot["start"]), "endsAt": moment(slot["end"])}
+
+
 def _responses(instance: Instance) -> list[Response]:
     return list(Response.select().where(Response.instance == instance).order_by(Response.id))
 
@@ -116,7 +128,8 @@ def _board(instance: Instance, with_ids: bool) -> dict[str, Any]:
     slots = []
     for slot in data["slots"]:
         answers = [r.answers.get(slot["id"], "no") for r in responses]
-        slots.append({**slot, "label": _label(slot), "yes": answers.count("yes"),
+        slots.append({**slot, "label": _label(slot), **_moments(slot, data["timezone"]),
+                      "yes": answers.count("yes"),
                       "maybe": answers.count("maybe"), "no": answers.count("no")})
     ranked = sorted(range(len(slots)), key=lambda i: (-slots[i]["yes"],
                                                       -slots[i]["yes"] - slots[i]["maybe"], i))

@@ -15,6 +15,7 @@ from .api import (
     board,
     create,
     ops,
+    organiser_view,
     participant_view,
     preview,
     title_of,
@@ -38,7 +39,8 @@ def groupkit_tool() -> Tool:
         summary="Planning poker for a team: everyone picks a card in private, then the "
                 "facilitator turns them all over at once.",
         create_schema=CreatePoker, create=create, title_of=title_of,
-        public_view=board, organiser_view=board, participant_view=participant_view,
+        public_view=board, organiser_view=organiser_view, export=board,
+        participant_view=participant_view,
         participant_kinds=(VOTER,), preview=preview, operations=ops, edit=EDIT, models=[PokerVoter],
         templates=HERE / "templates", static=HERE / "static",
         limits={"voters": MAX_VOTERS, "history": HISTORY},
@@ -48,8 +50,10 @@ def groupkit_tool() -> Tool:
         description=(
             "A voter joins from the share link (`join`) and gets a private page `/p/{token}` "
             "to vote from (`v/{token}/vote`). The facilitator's page is the organiser link: "
-            "`reveal`, `next` (next story) and `remove` (a voter). Until the reveal no "
-            "response, page or export shows any card, the facilitator's included; every "
-            "page shows who has voted. The summary names the high and the low card and who "
+            "`reveal`, `next` (next story) and `remove` (a voter); the facilitator may take "
+            "a seat (`seat`) and vote from it too (`vote`). Until the reveal no response, "
+            "page or export shows any card, the facilitator's included, except each "
+            "voter's own pick on their own page (the facilitator's on theirs); every page "
+            "shows who has voted. The summary names the high and the low card and who "
             "played them, never an average; `?` and coffee are neither high nor low."),
     )

@@ -1,7 +1,9 @@
 """Scrum Poker: create, the board everyone sees, joining, voting, reveal and next story.
 
 No view shows a card before the reveal: not the public page, not the facilitator's page, not
-the export, not another voter's page. A voter's own page shows only their own pick.
+the export, not another voter's page. A voter's own page shows only their own pick; a
+facilitator who takes a seat at the table votes from their own page, which shows their own
+pick and nobody else's.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ SAME_NAME = "Someone's already in with that name — add a surname initial."
 NOT_IN_DECK = "That card isn't in this deck."
 ALREADY_REVEALED = "The cards are already on the table — wait for the next story."
 NOBODY_VOTED = "Nobody has voted yet — nothing to turn over."
+NO_SEAT = "Take a seat at the table first — add your name, then pick a card."
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
@@ -95,14 +98,28 @@ def board(instance: Instance) -> dict[str, Any]:
         "history": list(reversed(data["history"]))}
 
 
+def _seat(instance: Instance, voter_id: int | None) -> PokerVoter | None:
+    if voter_id is None:
+        return None
+    voter: PokerVoter | None = PokerVoter.get_or_none((PokerVoter.id == voter_id)
+                                                      & (PokerVoter.instance == instance))
+    return voter
+
+
+def _me(voter: PokerVoter | None) -> dict[str, Any] | None:
+    return None if voter is None else {"id": voter.id, "name": voter.name, "card": voter.card}
+
+
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
     """The board plus the voter's own name and pick (their own card, nobody else's)."""
-    view = board(instance)
-    voter = PokerVoter.get_or_none((PokerVoter.id == _ref(credential.ref))
-                                   & (PokerVoter.instance == instance))
-    view["me"] = None if voter is None else {"id": voter.id, "name": voter.name,
-                                             "card": voter.card}
-    return view
+    return {**board(instance), "me": _me(_seat(instance, _ref(credential.ref)))}
+
+
+def organiser_view(instance: Instance) -> dict[str, Any]:
+    """The board plus the facilitator's own seat and pick, once they took a seat: the
+    facilitator's page is theirs as a voter's page is the voter's. The export stays the
+    board alone."""
+    return {**board(instance), "me": _me(_seat(instance, instance.data.get("seat")))}
 
 
 def preview(instance: Instance) -> dict[str, Any]:
@@ -155,16 +172,22 @@ BOARD_SCHEMA = _schema({
                 "table (the new voter picks from the next story).")
 def join(call: Call) -> dict[str, Any]:
     """Join the board with your name; returns your private voting link's token."""
-    name = call.data["name"]
+    voter = _new_voter(call.instance, call.data["name"])
+    return {"token": issue_token(call.instance, VOTER, str(voter.id)), "id": voter.id}
+
+
+def _new_voter(instance: Instance, name: str) -> PokerVoter:
+    """A seat at the table, checked in the spec's order: a name, room, no namesake."""
     if not name:
         raise bad_request(NO_NAME)
-    voters = PokerVoter.select().where(PokerVoter.instance == call.instance)
+    voters = PokerVoter.select().where(PokerVoter.instance == instance)
     if voters.count() >= MAX_VOTERS:
         raise conflict(FULL)
     if voters.where(PokerVoter.name_key == name.casefold()).exists():
         raise conflict(SAME_NAME)
-    voter = PokerVoter.create(instance=call.instance, name=name, name_key=name.casefold())
-    return {"token": issue_token(call.instance, VOTER, str(voter.id)), "id": voter.id}
+    voter: PokerVoter = PokerVoter.create(instance=instance, name=name,
+                                          name_key=name.casefold())
+    return voter
 
 
 def _card(deck: str, sent: str) -> str:
@@ -182,17 +205,56 @@ def _card(deck: str, sent: str) -> str:
                 "deck ignoring case; a whole number stands for its digits.")
 def vote(call: Call) -> dict[str, Any]:
     """Play (or change) your card for the current story."""
+    assert call.credential is not None
+    return _play(call, _ref(call.credential.ref))
+
+
+def _play(call: Call, voter_id: int | None) -> dict[str, Any]:
     card = _card(call.instance.data["deck"], call.data["card"])
     if call.instance.data["revealed"]:
         raise bad_request(ALREADY_REVEALED)
-    assert call.credential is not None
-    updated = (PokerVoter.update(card=card)
-               .where((PokerVoter.id == _ref(call.credential.ref))
-                      & (PokerVoter.instance == call.instance))
-               .execute())
+    updated = voter_id is not None and (
+        PokerVoter.update(card=card)
+        .where((PokerVoter.id == voter_id) & (PokerVoter.instance == call.instance))
+        .execute())
     if not updated:
         raise not_found()
     return {"ok": True, "card": card}
+
+
+@ops.organiser("seat", body=JoinBody, returns=_schema({
+    "ok": {"type": "boolean"}, "id": {"type": "integer"}}), errors={
+    400: f"Name empty after cleaning (C(40)): `{NO_NAME}`",
+    409: f"As for `join`: `{FULL}`; `{SAME_NAME}`"},
+    description="The facilitator takes a seat at the table under a name, as a voter who "
+                "joins does, and then votes from the facilitator's page (`vote`) without "
+                "another link. A facilitator already seated keeps their seat (the reply "
+                "names it). Removing that voter frees the seat.")
+def seat(call: Call) -> dict[str, Any]:
+    """Take a seat at the table as the facilitator, to vote from the facilitator's page."""
+    voter = _seat(call.instance, call.instance.data.get("seat"))
+    if voter is None:
+        voter = _new_voter(call.instance, call.data["name"])
+        call.instance.data = {**call.instance.data, "seat": voter.id}
+        call.instance.save()
+    return {"ok": True, "id": voter.id}
+
+
+@ops.organiser("vote", body=VoteBody, returns=_schema({
+    "ok": {"type": "boolean"}, "card": {"type": "string"}}), errors={
+    400: f"As for a voter's vote: `{NOT_IN_DECK}`; `{ALREADY_REVEALED}`",
+    409: f"Then, the facilitator has no seat (`seat` first): `{NO_SEAT}`"},
+    description="The facilitator picks or changes their own card, as a voter does, until "
+                "the reveal; it stays face down for everyone else until then.")
+def facilitator_vote(call: Call) -> dict[str, Any]:
+    """Play (or change) the facilitator's own card for the current story."""
+    voter = _seat(call.instance, call.instance.data.get("seat"))
+    if voter is None:  # the voter's checks first, then the seat
+        _card(call.instance.data["deck"], call.data["card"])
+        if call.instance.data["revealed"]:
+            raise bad_request(ALREADY_REVEALED)
+        raise conflict(NO_SEAT)
+    return _play(call, voter.id)
 
 
 @ops.organiser("reveal", returns=_schema({
