@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from ._app import create_app
 from ._calendar import CalendarEvent, calendar_reply
-from ._clock import local_date, request_time, week_start
+from ._clock import local_date, request_time, utc_iso, week_start
 from ._config import Settings, load_settings
 from ._credentials import (
     CLAIM_SECRET_LENGTH,
     EDIT_TOKEN_LENGTH,
     PARTICIPANT_TOKEN_LENGTH,
 )
+from ._entries import OK_REPLY, Entries, claim_once, ok_reply, token_reply, token_schema
 from ._errors import ApiError, bad_request, conflict, not_found
 from ._feeds import FeedSource, participant_feed_operations, slot_feed_operations
 from ._fields import (
@@ -66,6 +67,7 @@ from ._storage import (
     Credential,
     Instance,
     JsonField,
+    UTCDateTimeField,
     lock_instance,
     prepared_rows,
     run_prepared,
@@ -92,6 +94,7 @@ __version__ = "0.1.0"
 __all__ = [
     "CLAIM_SECRET_LENGTH",
     "EDIT_TOKEN_LENGTH",
+    "OK_REPLY",
     "PARTICIPANT_TOKEN_LENGTH",
     "PLUGIN_API_VERSION",
     "ApiError",
@@ -104,6 +107,7 @@ __all__ = [
     "Count",
     "Credential",
     "Edit",
+    "Entries",
     "Exact",
     "FeedSource",
     "Flag",
@@ -125,6 +129,7 @@ __all__ = [
     "StringList",
     "Text",
     "Tool",
+    "UTCDateTimeField",
     "Walkthrough",
     "WholeNumber",
     "__version__",
@@ -135,6 +140,7 @@ __all__ = [
     "calendar_reply",
     "chat_operations",
     "claim_details",
+    "claim_once",
     "claim_slot",
     "claims_by_slot",
     "clean_line",
@@ -154,6 +160,7 @@ __all__ = [
     "local_date",
     "lock_instance",
     "not_found",
+    "ok_reply",
     "participant_feed_operations",
     "post_to_chat",
     "prepared_rows",
@@ -176,7 +183,10 @@ __all__ = [
     "stored_groups",
     "stored_values",
     "text_key",
+    "token_reply",
+    "token_schema",
     "truthy",
+    "utc_iso",
     "utcnow",
     "was_field",
     "week_start",

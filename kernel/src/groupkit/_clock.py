@@ -7,6 +7,7 @@ import contextlib
 import datetime as dt
 from collections.abc import Iterator
 from contextvars import ContextVar
+from typing import overload
 from zoneinfo import ZoneInfo
 
 #: Set while a view is computed for the render cache: a view that reads the clock is noted,
@@ -28,6 +29,19 @@ def watching_clock() -> Iterator[list[bool]]:
 def aware(moment: dt.datetime) -> dt.datetime:
     """A naive time (from the database or a test clock) is UTC."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
+@overload
+def utc_iso(moment: dt.datetime) -> str: ...
+@overload
+def utc_iso(moment: dt.datetime | None) -> str | None: ...
+
+
+def utc_iso(moment: dt.datetime | None) -> str | None:
+    """A moment as the API writes it, ISO 8601 in UTC with its offset
+    (`2026-11-23T06:43:00+00:00`, microseconds only when it has them); None stays None, so
+    an optional time (`claimedAt`) needs no test. A naive moment is UTC."""
+    return None if moment is None else aware(moment).astimezone(dt.UTC).isoformat()
 
 
 def request_time() -> dt.datetime:

@@ -15,7 +15,7 @@ import peewee as pw
 from ._credentials import CLAIM_SECRET_LENGTH, digest, looks_like_token, new_claim_secret
 from ._errors import ApiError
 from ._fields import Raw, whole_number
-from ._storage import BaseModel, Instance, JsonField, utcnow
+from ._storage import BaseModel, Instance, JsonField, UTCDateTimeField, utcnow
 from ._tool import Call, Reply
 
 RELEASE_MISMATCH = "That spot isn't held with that secret — it may already be free."
@@ -30,7 +30,7 @@ class SlotClaim(BaseModel):
     name = pw.CharField(max_length=80)
     extra = JsonField(default=dict)
     secret_digest = pw.CharField(max_length=64)
-    created = pw.DateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "slot_claim"

@@ -44,8 +44,29 @@ database = pw.DatabaseProxy()
 
 
 def utcnow() -> dt.datetime:
-    """Now in UTC, naive, as stored times are (SQLite and PostgreSQL agree on it)."""
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+    """Now, as an aware UTC datetime: the one kind of time a plugin sees (`call.now`, stored
+    `UTCDateTimeField` values)."""
+    return dt.datetime.now(dt.UTC)
+
+
+class UTCDateTimeField(pw.DateTimeField):
+    """A moment, stored as naive UTC (the column and the stored text are exactly those of
+    peewee's `DateTimeField`, so SQLite compares and orders them as strings, and PostgreSQL
+    keeps a plain `timestamp`), read back as an aware UTC datetime. It accepts aware values
+    in any zone (converted to UTC) and naive ones (taken as UTC already), also in queries
+    (`Model.at < call.now`), so a plugin never converts between the two."""
+
+    def db_value(self, value: Any) -> Any:
+        if isinstance(value, dt.datetime) and value.tzinfo is not None:
+            value = value.astimezone(dt.UTC).replace(tzinfo=None)
+        return super().db_value(value)
+
+    def python_value(self, value: Any) -> Any:
+        moment = super().python_value(value)
+        if isinstance(moment, dt.datetime):
+            return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None \
+                else moment.astimezone(dt.UTC)
+        return moment
 
 
 class JsonField(pw.TextField):
@@ -181,7 +202,7 @@ class Instance(BaseModel):
     title = pw.TextField(default="")
     data = JsonField(default=dict)
     version = pw.IntegerField(default=0)
-    created = pw.DateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
 
 
 class Credential(BaseModel):
@@ -193,7 +214,7 @@ class Credential(BaseModel):
     digest = pw.CharField(max_length=64, unique=True)
     ref = pw.CharField(max_length=120)
     plain = pw.CharField(max_length=40, null=True)
-    created = pw.DateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
 
     class Meta:
         indexes = ((("instance", "kind", "ref"), False),)
@@ -202,7 +223,7 @@ class Credential(BaseModel):
 class MigrationRecord(BaseModel):
     app = pw.CharField(max_length=60)
     name = pw.CharField(max_length=120)
-    applied = pw.DateTimeField(default=utcnow)
+    applied = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "groupkit_migration"

@@ -35,11 +35,12 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 import peewee as pw
 
+from ._clock import utc_iso
 from ._config import Settings
 from ._errors import bad_request
 from ._fields import Choice, Exact, Raw, whole_number
 from ._schema import Schema
-from ._storage import BaseModel, Instance, Storage, is_postgres, utcnow
+from ._storage import BaseModel, Instance, Storage, UTCDateTimeField, is_postgres, utcnow
 from ._tool import Call, Operations, Tool
 
 log = logging.getLogger("groupkit.webhooks")
@@ -82,7 +83,7 @@ class ChatHook(BaseModel):
     hour = pw.IntegerField(default=9)
     #: The origin the organiser connected on: links in scheduled posts start with it.
     base_url = pw.CharField(max_length=300, default="")
-    created = pw.DateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "chat_hook"
@@ -97,9 +98,9 @@ class ChatPost(BaseModel):
     text = pw.TextField()
     state = pw.CharField(max_length=10, default="pending")  # pending, sent, failed
     attempts = pw.IntegerField(default=0)
-    due = pw.DateTimeField(default=utcnow)
-    created = pw.DateTimeField(default=utcnow)
-    finished = pw.DateTimeField(null=True)
+    due = UTCDateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
+    finished = UTCDateTimeField(null=True)
     outcome = pw.CharField(max_length=120, default="")
 
     class Meta:
@@ -144,10 +145,6 @@ class ChatRitual:
 
 # --- queueing -------------------------------------------------------------------------------
 
-def naive_utc(moment: dt.datetime) -> dt.datetime:
-    return moment.astimezone(dt.UTC).replace(tzinfo=None) if moment.tzinfo else moment
-
-
 def hook_of(instance: Instance) -> ChatHook | None:
     return ChatHook.get_or_none(ChatHook.instance == instance)
 
@@ -160,7 +157,7 @@ def post_to_chat(instance: Instance, text: str, key: str | None = None,
     team."""
     if hook_of(instance) is None:
         return False
-    when = naive_utc(now) if now is not None else utcnow()
+    when = now if now is not None else utcnow()
     inserted = (ChatPost.insert(instance=instance, key=key or f"event-{secrets.token_hex(8)}",
                                 text=text[:TEXT_LIMIT], due=when, created=when)
                 .on_conflict_ignore().execute())
@@ -340,9 +337,8 @@ def claim(now: dt.datetime, limit: int = BATCH) -> list[Claimed]:
     """Take up to `limit` due posts for this process (call in a write transaction): their
     `due` moves a lease ahead, so no other process takes them meanwhile. Posts whose
     webhook was removed are dropped."""
-    moment = naive_utc(now)
     query = (ChatPost.select(ChatPost.id)
-             .where((ChatPost.state == "pending") & (ChatPost.due <= moment))
+             .where((ChatPost.state == "pending") & (ChatPost.due <= now))
              .order_by(ChatPost.due, ChatPost.id).limit(limit))
     if is_postgres():
         query = query.for_update(skip_locked=True)
@@ -356,24 +352,23 @@ def claim(now: dt.datetime, limit: int = BATCH) -> list[Claimed]:
     for row in rows:
         hook = getattr(row, "chathook", None)
         if hook is None or hook.id is None:
-            ChatPost.update(state="failed", finished=moment, outcome="webhook removed").where(
+            ChatPost.update(state="failed", finished=now, outcome="webhook removed").where(
                 ChatPost.id == row.id).execute()
             continue
-        ChatPost.update(due=moment + LEASE, attempts=ChatPost.attempts + 1).where(
+        ChatPost.update(due=now + LEASE, attempts=ChatPost.attempts + 1).where(
             ChatPost.id == row.id).execute()
         taken.append(Claimed(row.id, hook.url, hook.format, row.text, row.attempts + 1))
     return taken
 
 
 def record(post: Claimed, now: dt.datetime, failure: Outcome | None) -> None:
-    moment = naive_utc(now)
     if failure is None:
-        changes: dict[str, Any] = {"state": "sent", "finished": moment, "outcome": "sent"}
+        changes: dict[str, Any] = {"state": "sent", "finished": now, "outcome": "sent"}
     elif failure.retry and post.attempts < MAX_ATTEMPTS:
         wait = min(BACKOFF * 2 ** (post.attempts - 1), BACKOFF_CAP)
-        changes = {"due": moment + wait, "outcome": failure.message[:120]}
+        changes = {"due": now + wait, "outcome": failure.message[:120]}
     else:
-        changes = {"state": "failed", "finished": moment, "outcome": failure.message[:120]}
+        changes = {"state": "failed", "finished": now, "outcome": failure.message[:120]}
     ChatPost.update(**changes).where(ChatPost.id == post.id).execute()
 
 
@@ -418,10 +413,6 @@ def _mask(url: str) -> str:
     return f"{parts.scheme}://{parts.hostname}/…{url[-4:]}"
 
 
-def _local(moment: dt.datetime | None) -> str | None:
-    return moment.replace(tzinfo=dt.UTC).isoformat() if moment is not None else None
-
-
 def chat_status(instance: Instance) -> dict[str, Any]:
     """The organiser's view of the webhook: masked address and the delivery log."""
     hook = hook_of(instance)
@@ -432,8 +423,8 @@ def chat_status(instance: Instance) -> dict[str, Any]:
             "format": hook.format if hook is not None else None,
             "hour": hook.hour if hook is not None else None,
             "log": [{"id": post.id, "text": post.text, "state": post.state,
-                     "attempts": post.attempts, "queuedAt": _local(post.created),
-                     "finishedAt": _local(post.finished), "outcome": post.outcome}
+                     "attempts": post.attempts, "queuedAt": utc_iso(post.created),
+                     "finishedAt": utc_iso(post.finished), "outcome": post.outcome}
                     for post in posts]}
 
 

@@ -466,6 +466,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = keep
 
 
+# --- API answers: the error helper (plugin tests) ------------------------------------------
+
+async def error_of(response: Any, status: int, *, field: str | None = None) -> str:
+    """The message of an API error answer, after checking its status, that it is JSON and
+    that its body is `{"error": ...}` alone (with `field` too when one is expected): tests
+    compare the message to the spec's, character for character."""
+    payload = await response.get_json()
+    assert response.status_code == status, payload
+    assert response.content_type == "application/json", response.content_type
+    assert payload == {"error": payload.get("error"), **({"field": field} if field else {})}, \
+        payload
+    return str(payload["error"])
+
+
 # --- the kit's live server and suites (defined in groupkit._kit_*; public from here) ---------
 # ruff: noqa: E402, F401 (imported last, for their names: groupkit.testing is the kit's surface)
 

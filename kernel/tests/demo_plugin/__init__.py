@@ -21,6 +21,7 @@ from groupkit import (
     Schema,
     StringList,
     Tool,
+    UTCDateTimeField,
     calendar_reply,
     claim_slot,
     claims_by_slot,
@@ -42,7 +43,7 @@ ops = Operations()
 class Note(BaseModel):
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
     text = pw.TextField()
-    created = pw.DateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "demo_note"
@@ -160,7 +161,7 @@ def calendar(call: Call) -> Any:
 
 def prune(now: dt.datetime) -> int:
     """Notes older than KEEP_DAYS go."""
-    cutoff = now.replace(tzinfo=None) - dt.timedelta(days=KEEP_DAYS)
+    cutoff = now - dt.timedelta(days=KEEP_DAYS)
     removed: int = Note.delete().where(Note.created < cutoff).execute()
     return removed
 

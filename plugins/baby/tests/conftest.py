@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit.testing import create, error_of
 
 
 class Clock:
@@ -47,13 +47,6 @@ POOL = {"parents": "Priya & Tom", "dueDate": "Mid March", "note": "Winner names 
 async def pool(client: Any) -> dict[str, str]:
     """A fresh, open pool: `{slug, editToken}`."""
     return await create(client, "baby", POOL)
-
-
-async def error_of(response: Any, status: int) -> str:
-    payload = await response.get_json()
-    assert response.status_code == status, payload
-    assert set(payload) == {"error"}
-    return str(payload["error"])
 
 
 async def guess(client: Any, slug: Any, guesser: Any = "Ann", date: Any = "2026-03-14",

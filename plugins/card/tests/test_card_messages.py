@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit.testing import create, error_of
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 NO_NAME = "Add your name so they know who it's from."
@@ -35,13 +35,6 @@ async def messages(client: Any, slug: str) -> list[dict[str, Any]]:
     response = await client.get(f"/api/card/{slug}")
     assert response.status_code == 200
     return list((await response.get_json())["messages"])
-
-
-async def error_of(response: Any, status: int) -> str:
-    payload = await response.get_json()
-    assert response.status_code == status, payload
-    assert set(payload) == {"error"}
-    return str(payload["error"])
 
 
 # --- sign ---------------------------------------------------------------------------------

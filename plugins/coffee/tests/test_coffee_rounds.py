@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import create
+from groupkit.testing import create, error_of
 from groupkit_coffee.models import CoffeeRound
 from groupkit_coffee.pairing import RECENT_ROUNDS
 
@@ -31,13 +31,6 @@ async def token_for(client: Any, slug: str, name: str) -> str:
     payload = await response.get_json()
     assert response.status_code == 200, payload
     return str(payload["token"])
-
-
-async def error_of(response: Any, status: int) -> str:
-    payload = await response.get_json()
-    assert response.status_code == status, payload
-    assert set(payload) == {"error"}
-    return str(payload["error"])
 
 
 async def private(client: Any, token: str) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit.testing import create, error_of
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 
@@ -57,13 +57,6 @@ class Board:
         response = await self.client.get(path)
         assert response.status_code == status, path
         return (await response.get_data()).decode()
-
-
-async def error_of(response: Any, status: int) -> str:
-    payload = await response.get_json()
-    assert response.status_code == status, payload
-    assert set(payload) == {"error"}
-    return str(payload["error"])
 
 
 @pytest.fixture

@@ -8,20 +8,13 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit.testing import create, error_of
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 NOT_ON_LIST = "That name isn't on this list."
 TAKEN = "That name's already been taken. If it's you, ask the organiser to reset it."
 NO_FACT = "Write your fact first — something the room won't guess."
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}
-
-
-async def error_of(response: Any, status: int) -> str:
-    payload = await response.get_json()
-    assert response.status_code == status, payload
-    assert set(payload) == {"error"}
-    return str(payload["error"])
 
 
 # --- claim --------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit.testing import create, error_of
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 NO_NAME = "Add your name so nobody else buys it too."
@@ -43,13 +43,6 @@ async def unclaim(client: Any, slug: Any, idea_id: Any, secret: Any) -> Any:
 async def idea_of(client: Any, slug: str, idea_id: str) -> dict[str, Any]:
     board = await (await client.get(f"/api/giftidea/{slug}")).get_json()
     return dict(next(idea for idea in board["ideas"] if idea["id"] == idea_id))
-
-
-async def error_of(response: Any, status: int) -> str:
-    payload = await response.get_json()
-    assert response.status_code == status, payload
-    assert set(payload) == {"error"}
-    return str(payload["error"])
 
 
 async def test_claim_returns_a_16_character_secret(client: Any, board: dict[str, str]) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit.testing import create, error_of
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 NO_IDEA = "Add the idea first — what could the group get them?"
@@ -41,13 +41,6 @@ def idea_of(board: dict[str, Any], idea_id: str) -> dict[str, Any]:
     found = [idea for idea in board["ideas"] if idea["id"] == idea_id]
     assert len(found) == 1, board
     return dict(found[0])
-
-
-async def error_of(response: Any, status: int) -> str:
-    payload = await response.get_json()
-    assert response.status_code == status, payload
-    assert set(payload) == {"error"}
-    return str(payload["error"])
 
 
 async def upvote(client: Any, slug: Any, idea_id: Any) -> Any:

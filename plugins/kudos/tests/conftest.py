@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit.testing import create, error_of
 
 #: Wednesday 18 November 2026, 1 pm in Sydney (AEDT, UTC+11): the week of Monday the 16th.
 START = dt.datetime(2026, 11, 18, 2, 0, tzinfo=dt.UTC)
@@ -74,12 +74,7 @@ class KudosApi:
         return await self.client.post(f"/api/kudos/{edit_token}/remove",
                                       json={"noteId": note_id})
 
-    @staticmethod
-    async def error_of(response: Any, status: int) -> str:
-        payload = await response.get_json()
-        assert response.status_code == status, payload
-        assert set(payload) == {"error"}
-        return str(payload["error"])
+    error_of = staticmethod(error_of)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit.testing import create, error_of
 
 
 class PokerApi:
@@ -53,12 +53,7 @@ class PokerApi:
         assert response.status_code == 200
         return dict(await response.get_json())
 
-    @staticmethod
-    async def error_of(response: Any, status: int) -> str:
-        payload = await response.get_json()
-        assert response.status_code == status, payload
-        assert set(payload) == {"error"}
-        return str(payload["error"])
+    error_of = staticmethod(error_of)
 
 
 @pytest.fixture

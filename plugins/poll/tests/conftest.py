@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from groupkit.testing import create
+from groupkit.testing import create, error_of
 
 LUNCH = {"question": "Where for lunch?", "options": ["Thai", "Pub", "Picnic"]}
 
@@ -57,12 +57,7 @@ class PollApi:
         assert response.status_code == status, path
         return str((await response.get_data()).decode())
 
-    @staticmethod
-    async def error_of(response: Any, status: int) -> str:
-        payload = await response.get_json()
-        assert response.status_code == status, payload
-        assert set(payload) == {"error"}
-        return str(payload["error"])
+    error_of = staticmethod(error_of)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from groupkit.testing import create
+from groupkit.testing import create, error_of
 
 
 class Clock:
@@ -80,12 +80,7 @@ class QotdApi:
         assert response.status_code == status, path
         return str((await response.get_data()).decode())
 
-    @staticmethod
-    async def error_of(response: Any, status: int) -> str:
-        payload = await response.get_json()
-        assert response.status_code == status, payload
-        assert set(payload) == {"error"}
-        return str(payload["error"])
+    error_of = staticmethod(error_of)
 
 
 @pytest.fixture

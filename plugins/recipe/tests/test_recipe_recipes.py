@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit.testing import create, error_of
 
 #: A full recipe, every optional field set.
 RECIPE = {"cook": "Ann", "dish": "Lemon slice", "ingredients": "1 cup flour\n2 lemons",
@@ -42,13 +42,6 @@ async def recipes(client: Any, slug: str) -> list[dict[str, Any]]:
     response = await client.get(f"/api/recipe/{slug}")
     assert response.status_code == 200
     return list((await response.get_json())["recipes"])
-
-
-async def error_of(response: Any, status: int) -> str:
-    payload = await response.get_json()
-    assert response.status_code == status, payload
-    assert set(payload) == {"error"}
-    return str(payload["error"])
 
 
 # --- add ----------------------------------------------------------------------------------

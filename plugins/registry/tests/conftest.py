@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit.testing import create, error_of
 
 
 @pytest.fixture
@@ -31,13 +31,6 @@ REGISTRY = {"coupleNames": "Mia & Sam", "tagline": "Help us build the honeymoon 
 async def registry(client: Any) -> dict[str, str]:
     """A fresh registry with payment details: `{slug, editToken}`."""
     return await create(client, "registry", REGISTRY)
-
-
-async def error_of(response: Any, status: int) -> str:
-    payload = await response.get_json()
-    assert response.status_code == status, payload
-    assert set(payload) == {"error"}
-    return str(payload["error"])
 
 
 async def claim(client: Any, slug: Any, part_id: Any = "p001", name: Any = "Ann",

@@ -180,7 +180,7 @@ def respond(call: Call) -> dict[str, Any]:
     if Response.select().where(Response.instance == call.instance).count() >= MAX_RESPONSES:
         raise conflict(FULL)
     response = Response.create(instance=call.instance, name=call.data["name"], answers=answers,
-                               created=call.now.replace(tzinfo=None))
+                               created=call.now)
     return {"token": issue_token(call.instance, TOKEN_KIND, str(response.id)),
             "id": str(response.id)}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, JsonField, utcnow
+from groupkit import BaseModel, Instance, JsonField, UTCDateTimeField, utcnow
 
 
 class Response(BaseModel):
@@ -12,7 +12,7 @@ class Response(BaseModel):
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE", index=True)
     name = pw.CharField(max_length=40)
     answers = JsonField(default=dict)  # slotId -> "yes" | "maybe" | "no"
-    created = pw.DateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "finddate_response"

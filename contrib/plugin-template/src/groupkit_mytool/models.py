@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, utcnow
+from groupkit import BaseModel, Instance, UTCDateTimeField, utcnow
 
 
 class Entry(BaseModel):
@@ -12,7 +12,7 @@ class Entry(BaseModel):
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE", index=True)
     name = pw.CharField(max_length=40)
     text = pw.TextField()
-    created = pw.DateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "mytool_entry"

@@ -10,7 +10,7 @@ from typing import Any
 import marshmallow as ma
 
 from groupkit import (
-    PARTICIPANT_TOKEN_LENGTH,
+    OK_REPLY,
     Call,
     Edit,
     Instance,
@@ -19,7 +19,10 @@ from groupkit import (
     bad_request,
     conflict,
     issue_token,
+    local_date,
     revoke_tokens,
+    token_reply,
+    utc_iso,
 )
 
 from .models import BabyGuess
@@ -58,10 +61,6 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
 
 # --- views --------------------------------------------------------------------------------
 
-def _utc(moment: dt.datetime) -> dt.datetime:
-    return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment.astimezone(dt.UTC)
-
-
 def _guesses(instance: Instance) -> list[BabyGuess]:
     """Every guess, earliest first (insertion order breaks a tie in time)."""
     return list(BabyGuess.select().where(BabyGuess.instance == instance)
@@ -73,7 +72,7 @@ def _entry(guess: BabyGuess, organiser: bool) -> dict[str, Any]:
                              "date": guess.day.isoformat(), "weightGrams": guess.grams,
                              "message": guess.message}
     if organiser:
-        entry["guessedAt"] = _utc(guess.created).isoformat()
+        entry["guessedAt"] = utc_iso(guess.created)
     return entry
 
 
@@ -132,7 +131,7 @@ def preview(instance: Instance) -> dict[str, Any]:
 # --- guessing -----------------------------------------------------------------------------
 
 def _in_window(day: dt.date, now: dt.datetime) -> bool:
-    today = _utc(now).date()
+    today = local_date(now, "UTC")
     return today - dt.timedelta(days=DAYS_BEFORE) <= day <= today + dt.timedelta(days=DAYS_AFTER)
 
 
@@ -165,12 +164,8 @@ POOL_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     "result": RESULT_SCHEMA,
     "leaderboard": {"type": ["array", "null"], "items": RANKED_SCHEMA,
                     "description": "once the result is in: closest first"}}}
-GUESS_REPLY = {"type": "object", "properties": {
-    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-              "maxLength": PARTICIPANT_TOKEN_LENGTH,
-              "description": "keep it: POST /api/baby/g/{token}/remove removes this guess"},
-    "id": {"type": "string", "description": "the guess's public id"}}}
-OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+GUESS_REPLY = token_reply("keep it: POST /api/baby/g/{token}/remove removes this guess",
+                          "the guess's public id")
 
 
 @ops.public("guess", body=GuessBody, status=201, returns=GUESS_REPLY, errors={
@@ -196,7 +191,7 @@ def guess(call: Call) -> dict[str, Any]:
     gid = secrets.token_hex(5)
     BabyGuess.create(instance=instance, gid=gid, guesser=data["guesser"], day=data["date"],
                      grams=data["weightGrams"], message=data["message"],
-                     created=_utc(call.now).replace(tzinfo=None))
+                     created=call.now)
     return {"token": issue_token(instance, TOKEN_KIND, gid), "id": gid}
 
 

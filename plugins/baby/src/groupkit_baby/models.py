@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, utcnow
+from groupkit import BaseModel, Instance, UTCDateTimeField, utcnow
 
 
 class BabyGuess(BaseModel):
@@ -17,7 +17,7 @@ class BabyGuess(BaseModel):
     day = pw.DateField()
     grams = pw.IntegerField()
     message = pw.TextField(default="")
-    created = pw.DateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "baby_guess"

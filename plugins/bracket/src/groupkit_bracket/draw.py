@@ -14,6 +14,8 @@ from typing import Any
 #: Seeding choices as stored; `listed` is the only value the spec gives a meaning.
 LISTED = "listed"
 SHUFFLED = "random"
+#: A uniformly random order comes from the OS's generator (`secrets`), never `random`'s.
+_SYSTEM = secrets.SystemRandom()
 
 
 def bracket_size(entrants: int) -> int:
@@ -34,18 +36,9 @@ def seed_order(size: int) -> list[int]:
     return order
 
 
-def shuffled(items: list[str]) -> list[str]:
-    """A uniformly random order (Fisher-Yates with the `secrets` generator)."""
-    result = list(items)
-    for i in range(len(result) - 1, 0, -1):
-        j = secrets.randbelow(i + 1)
-        result[i], result[j] = result[j], result[i]
-    return result
-
-
 def new_bracket(entrants: list[str], seeding: str) -> dict[str, Any]:
     """The stored state of a freshly drawn bracket: seeds in order, every result empty."""
-    seeds = list(entrants) if seeding == LISTED else shuffled(entrants)
+    seeds = list(entrants) if seeding == LISTED else _SYSTEM.sample(entrants, len(entrants))
     size = bracket_size(len(seeds))
     results: list[list[str | None]] = []
     matches = size // 2

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from groupkit import (
-    PARTICIPANT_TOKEN_LENGTH,
-    ApiError,
+    OK_REPLY,
     Call,
     Credential,
     Edit,
+    Entries,
     Instance,
     Operations,
-    conflict,
-    issue_token,
-    revoke_tokens,
+    token_reply,
+    utc_iso,
 )
 
-from .models import CardMessage, unused_code
+from .models import CardMessage
 from .schema import MESSAGE_LIMIT, NAME_LIMIT, NO_MESSAGE, NO_NAME, RemoveBody, SignBody
 
 ops = Operations()
@@ -28,6 +26,8 @@ TOKEN_KIND = "message"
 
 FULL = "This card is chockers — 400 messages is the limit."
 UNKNOWN_MESSAGE = "That message isn't on this card any more — it may have been removed."
+
+MESSAGES = Entries(CardMessage, TOKEN_KIND, UNKNOWN_MESSAGE)
 
 
 def default_title(recipient: str) -> str:
@@ -46,18 +46,10 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
     instance.data = {"recipient": data["recipient"], "subline": subline, "note": data["note"]}
 
 
-def _naive(moment: dt.datetime) -> dt.datetime:
-    return moment.astimezone(dt.UTC).replace(tzinfo=None)
-
-
-def _iso(moment: dt.datetime) -> str:
-    return moment.replace(tzinfo=dt.UTC).isoformat()
-
-
 def _message(row: CardMessage, organiser: bool) -> dict[str, Any]:
     shown = {"id": row.code, "name": row.name, "message": row.message}
     if organiser:
-        shown["signedAt"] = _iso(row.created)
+        shown["signedAt"] = utc_iso(row.created)
     return shown
 
 
@@ -82,7 +74,7 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
     """The signer's own page: their message, and the card it is on."""
-    row = _find(instance, credential.ref)
+    row = MESSAGES.find(instance, credential.ref)
     return {"title": instance.title, "recipient": instance.data["recipient"],
             "message": _message(row, organiser=False)}
 
@@ -115,26 +107,9 @@ def card_schema(organiser: bool = False) -> dict[str, Any]:
                      "items": _message_schema(organiser)}}}
 
 
-TOKEN_REPLY = {"type": "object", "properties": {
-    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-              "maxLength": PARTICIPANT_TOKEN_LENGTH,
-              "description": "the only way to remove this message: "
-                             "`POST /api/card/m/{token}/remove`; also opens `/p/{token}`"},
-    "id": {"type": "string", "description": "the message's id"}}}
-OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
-
-
-def _find(instance: Instance, code: str) -> CardMessage:
-    row = CardMessage.get_or_none((CardMessage.instance == instance)
-                                  & (CardMessage.code == code))
-    if row is None:
-        raise ApiError(404, UNKNOWN_MESSAGE)
-    return row
-
-
-def _remove(instance: Instance, row: CardMessage) -> None:
-    revoke_tokens(instance, TOKEN_KIND, row.code)
-    row.delete_instance()
+TOKEN_REPLY = token_reply("the only way to remove this message: "
+                          "`POST /api/card/m/{token}/remove`; also opens `/p/{token}`",
+                          "the message's id")
 
 
 @ops.public("sign", body=SignBody, status=201, returns=TOKEN_REPLY, errors={
@@ -146,13 +121,9 @@ def _remove(instance: Instance, row: CardMessage) -> None:
                 "messages. Duplicate names are fine.")
 def sign(call: Call) -> dict[str, Any]:
     """Sign the card with your name and a message; returns the token that removes it."""
-    instance = call.instance
-    if CardMessage.select().where(CardMessage.instance == instance).count() >= MAX_MESSAGES:
-        raise conflict(FULL)
-    code = unused_code(instance)
-    CardMessage.create(instance=instance, code=code, name=call.data["name"],
-                       message=call.data["message"], created=_naive(call.now))
-    return {"token": issue_token(instance, TOKEN_KIND, code), "id": code}
+    row, token = MESSAGES.add(call.instance, MAX_MESSAGES, FULL, name=call.data["name"],
+                              message=call.data["message"], created=call.now)
+    return {"token": token, "id": row.code}
 
 
 @ops.participant("m/{token}/remove", token_kinds=[TOKEN_KIND], returns=OK_REPLY,
@@ -161,8 +132,7 @@ def sign(call: Call) -> dict[str, Any]:
                              "message, so a second call is a 404.")
 def remove_own(call: Call) -> dict[str, Any]:
     """Remove the message this token was issued for."""
-    assert call.credential is not None
-    _remove(call.instance, _find(call.instance, call.credential.ref))
+    MESSAGES.remove(call.instance, MESSAGES.find_own(call.instance, call.credential))
     return {"ok": True}
 
 
@@ -172,7 +142,7 @@ def remove_own(call: Call) -> dict[str, Any]:
                 "views, and the signer's token stops working.")
 def remove(call: Call) -> dict[str, Any]:
     """Remove any one message."""
-    _remove(call.instance, _find(call.instance, call.data["messageId"]))
+    MESSAGES.remove(call.instance, MESSAGES.find(call.instance, call.data["messageId"]))
     return {"ok": True}
 
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import secrets
-
 import peewee as pw
 
-from groupkit import BaseModel, Instance, utcnow
+from groupkit import BaseModel, Instance, UTCDateTimeField, utcnow
 
 
 class CardMessage(BaseModel):
@@ -17,17 +15,9 @@ class CardMessage(BaseModel):
     code = pw.CharField(max_length=16)
     name = pw.TextField()
     message = pw.TextField()
-    created = pw.DateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "card_message"
         indexes = ((("instance", "code"), True),)
 
-
-def unused_code(instance: Instance) -> str:
-    """A message id free on this card; random, never a reusable row number."""
-    code = secrets.token_hex(5)
-    while CardMessage.select().where((CardMessage.instance == instance)
-                                     & (CardMessage.code == code)).exists():
-        code = secrets.token_hex(5)
-    return code

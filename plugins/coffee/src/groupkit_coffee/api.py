@@ -7,21 +7,24 @@ return can depend on the groups.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from groupkit import (
-    PARTICIPANT_TOKEN_LENGTH,
     Call,
     Credential,
     Edit,
+    Entries,
     Instance,
     Operations,
+    claim_once,
     conflict,
     issue_token,
     not_found,
+    ok_reply,
     retire_tokens,
     revoke_tokens,
+    token_reply,
+    utc_iso,
 )
 
 from .models import CoffeePerson, CoffeeRound
@@ -35,6 +38,8 @@ ops = Operations()
 TOKEN_KIND = "member"
 #: A link the organiser reset: it opens a page that says so, and nothing else.
 RESET_KIND = "member-reset"
+#: Team members, each found from their private link's token.
+MEMBERS = Entries(CoffeePerson, TOKEN_KIND, code="id")
 
 NOT_ON_LIST = "That name isn't on this team's list."
 ALREADY_CLAIMED = ("That name's already been claimed. If it's yours, ask the organiser to "
@@ -63,21 +68,6 @@ def _named(instance: Instance, name: str) -> CoffeePerson:
     return found
 
 
-def _owner(instance: Instance, credential: Credential | None) -> CoffeePerson:
-    """The team member a private link was issued to."""
-    ref = str(credential.ref) if credential is not None else ""
-    found = (CoffeePerson.get_or_none((CoffeePerson.id == int(ref))
-                                      & (CoffeePerson.instance == instance))
-             if ref.isdigit() else None)
-    if found is None:
-        raise not_found()
-    return found
-
-
-def _stamp(moment: dt.datetime | None) -> str | None:
-    return None if moment is None else moment.replace(tzinfo=dt.UTC).isoformat()
-
-
 def _about(instance: Instance) -> dict[str, Any]:
     data = instance.data
     return {"title": instance.title, "heading": instance.title or DEFAULT_TITLE,
@@ -96,7 +86,7 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
     """Who has claimed (and when) and which round is current; never who is with whom.
     Also the export."""
     people = [{"name": person.name, "claimed": person.claimed_at is not None,
-               "claimedAt": _stamp(person.claimed_at)} for person in _team(instance)]
+               "claimedAt": utc_iso(person.claimed_at)} for person in _team(instance)]
     return {**_about(instance), "people": people,
             "claimedCount": sum(person["claimed"] for person in people)}
 
@@ -121,7 +111,7 @@ def private_view(instance: Instance, person: CoffeePerson) -> dict[str, Any]:
 
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
-    person = _owner(instance, credential)
+    person = MEMBERS.find_own(instance, credential)
     if credential.kind == RESET_KIND:
         # No partners: whoever holds the old link learns only that it was reset.
         return {**_about(instance), "name": person.name, "reset": True, "partners": []}
@@ -154,18 +144,13 @@ PRIVATE_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
                      "name": {"type": "string"},
                      "claimed": {"type": "boolean",
                                  "description": "they have picked up their own link"}}}}}}
-TOKEN_REPLY = {"type": "object", "properties": {"token": {
-    "type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-    "maxLength": PARTICIPANT_TOKEN_LENGTH,
-    "description": "the permanent private link is `/p/{token}`; it is shown only once"}}}
+TOKEN_REPLY = token_reply("the permanent private link is `/p/{token}`; it is shown only once")
 DRAW_REPLY = {"type": "object", "properties": {
     "ok": {"type": "boolean"},
     "round": {"type": "integer", "description": "the number of the round just drawn"},
     "groupCount": {"type": "integer", "description": "how many groups (never who is in them)"},
     "drawnAt": {"type": "string", "format": "date-time"}}}
-RESET_REPLY = {"type": "object", "properties": {
-    "ok": {"type": "boolean"},
-    "reset": {"type": "boolean", "description": "false when the name was not claimed"}}}
+RESET_REPLY = ok_reply(reset="false when the name was not claimed")
 
 
 # --- operations ---------------------------------------------------------------------------
@@ -180,12 +165,7 @@ RESET_REPLY = {"type": "object", "properties": {
 def claim(call: Call) -> dict[str, Any]:
     """Claim your name; returns the token of your permanent private page `/p/{token}`."""
     person = _named(call.instance, call.data["name"])
-    when = call.now.astimezone(dt.UTC).replace(tzinfo=None)
-    updated = (CoffeePerson.update(claimed_at=when)
-               .where((CoffeePerson.id == person.id) & CoffeePerson.claimed_at.is_null())
-               .execute())
-    if not updated:
-        raise conflict(ALREADY_CLAIMED)
+    claim_once(person, CoffeePerson.claimed_at, call.now, ALREADY_CLAIMED)
     return {"token": issue_token(call.instance, TOKEN_KIND, str(person.id))}
 
 
@@ -193,7 +173,7 @@ def claim(call: Call) -> dict[str, Any]:
                  description="What the private page `/p/{token}` shows, as JSON.")
 def read_private(call: Call) -> dict[str, Any]:
     """Your partner(s) this round."""
-    return private_view(call.instance, _owner(call.instance, call.credential))
+    return private_view(call.instance, MEMBERS.find_own(call.instance, call.credential))
 
 
 @ops.organiser("draw", returns=DRAW_REPLY, description=(
@@ -211,13 +191,12 @@ def draw(call: Call) -> dict[str, Any]:
               .order_by(CoffeeRound.number.desc()).limit(RECENT_ROUNDS)]
     groups = draw_round([person.id for person in _team(instance)], recent)
     number = instance.data["round"] + 1
-    when = call.now.astimezone(dt.UTC).replace(tzinfo=None)
-    CoffeeRound.create(instance=instance, number=number, drawn_at=when,
+    CoffeeRound.create(instance=instance, number=number, drawn_at=call.now,
                        groups=[sorted(group) for group in groups])
     # Older rounds are no longer needed to avoid repeats: keep no pairing history beyond it.
     CoffeeRound.delete().where((CoffeeRound.instance == instance)
                                & (CoffeeRound.number <= number - RECENT_ROUNDS)).execute()
-    stamp = _stamp(when)
+    stamp = utc_iso(call.now)
     instance.data = {**instance.data, "round": number, "drawnAt": stamp}
     instance.save()
     announce_round(call, number)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, JsonField, utcnow
+from groupkit import BaseModel, Instance, JsonField, UTCDateTimeField, utcnow
 
 
 class CoffeePerson(BaseModel):
@@ -13,7 +13,7 @@ class CoffeePerson(BaseModel):
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
     position = pw.IntegerField()
     name = pw.CharField(max_length=40)
-    claimed_at = pw.DateTimeField(null=True)
+    claimed_at = UTCDateTimeField(null=True)
 
     class Meta:
         table_name = "coffee_person"
@@ -29,7 +29,7 @@ class CoffeeRound(BaseModel):
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
     number = pw.IntegerField()
     groups = JsonField()
-    drawn_at = pw.DateTimeField(default=utcnow)
+    drawn_at = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "coffee_round"

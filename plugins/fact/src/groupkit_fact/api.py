@@ -16,7 +16,7 @@ import secrets
 from typing import Any
 
 from groupkit import (
-    PARTICIPANT_TOKEN_LENGTH,
+    OK_REPLY,
     Call,
     Credential,
     Edit,
@@ -29,6 +29,8 @@ from groupkit import (
     revoke_tokens,
     rotate_token,
     text_key,
+    token_reply,
+    utc_iso,
 )
 
 from .models import Person
@@ -62,14 +64,6 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
 
 
 # --- reading ------------------------------------------------------------------------------
-
-def _iso(moment: dt.datetime | None) -> str | None:
-    return None if moment is None else moment.replace(tzinfo=dt.UTC).isoformat()
-
-
-def _naive(moment: dt.datetime) -> dt.datetime:
-    return moment.astimezone(dt.UTC).replace(tzinfo=None) if moment.tzinfo else moment
-
 
 def people_of(instance: Instance) -> list[Person]:
     return list(Person.select().where(Person.instance == instance).order_by(Person.position))
@@ -110,7 +104,7 @@ def release(instance: Instance, people: list[Person], *, force: bool = False) ->
 def notice(instance: Instance, what: str, when: dt.datetime, **details: Any) -> None:
     """Tell the whole group about an organiser action that could tie a fact to its author."""
     notices = [*instance.data.get("notices", []),
-               {"what": what, "at": _iso(_naive(when)), **details}]
+               {"what": what, "at": utc_iso(when), **details}]
     instance.data = {**instance.data, "notices": notices[-MAX_NOTICES:]}
 
 
@@ -158,7 +152,7 @@ def export(instance: Instance) -> dict[str, Any]:
     view = organiser_view(instance)
     if instance.data["revealed"]:
         view["answerKey"] = [{"name": person.name, "fact": person.fact,
-                              "savedAt": _iso(person.saved)} for person in people]
+                              "savedAt": utc_iso(person.saved)} for person in people]
     return view
 
 
@@ -188,11 +182,8 @@ def _person(instance: Instance, name: str) -> Person:
 
 # --- operations ---------------------------------------------------------------------------
 
-TOKEN_REPLY = {"type": "object", "required": ["token"], "properties": {"token": {
-    "type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-    "maxLength": PARTICIPANT_TOKEN_LENGTH,
-    "description": "the private link's token: `/p/{token}` is where the fact is written"}}}
-OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+TOKEN_REPLY = token_reply("the private link's token: `/p/{token}` is where the fact is written",
+                          required=True)
 
 
 @ops.public("claim", body=NameBody, returns=TOKEN_REPLY, not_found=NOT_ON_LIST, errors={
@@ -207,7 +198,7 @@ def claim(call: Call) -> dict[str, Any]:
     person = _person(call.instance, call.data["name"])
     if person.claimed is not None:
         raise conflict(TAKEN)
-    person.claimed = _naive(call.now)
+    person.claimed = call.now
     person.save(only=[Person.claimed])
     return {"token": rotate_token(call.instance, PERSON, str(person.id))}
 
@@ -223,8 +214,7 @@ def save(call: Call) -> dict[str, Any]:
     """Save your fact."""
     assert call.credential is not None
     person = Person.get_by_id(int(call.credential.ref))
-    person.fact, person.fact_id, person.saved = (call.data["text"], new_fact_id(),
-                                                 _naive(call.now))
+    person.fact, person.fact_id, person.saved = call.data["text"], new_fact_id(), call.now
     person.save(only=[Person.fact, Person.fact_id, Person.saved])
     instance = call.instance
     release(instance, people_of(instance), force=instance.data["revealed"])

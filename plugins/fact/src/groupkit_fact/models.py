@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance
+from groupkit import BaseModel, Instance, UTCDateTimeField
 
 
 class Person(BaseModel):
@@ -19,8 +19,8 @@ class Person(BaseModel):
     name_key = pw.CharField(max_length=200)  # casefolded: may be longer than the name
     fact = pw.TextField(default="")
     fact_id = pw.CharField(max_length=16)
-    claimed = pw.DateTimeField(null=True)
-    saved = pw.DateTimeField(null=True)
+    claimed = UTCDateTimeField(null=True)
+    saved = UTCDateTimeField(null=True)
 
     class Meta:
         table_name = "fact_person"

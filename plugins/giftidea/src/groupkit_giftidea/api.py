@@ -2,32 +2,30 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from groupkit import (
     CLAIM_SECRET_LENGTH,
-    PARTICIPANT_TOKEN_LENGTH,
+    OK_REPLY,
     ApiError,
     Call,
-    Credential,
     Edit,
+    Entries,
     Instance,
     Operations,
     bad_request,
     claim_slot,
     claims_by_slot,
-    conflict,
-    find_token,
-    issue_token,
     release_slot,
     remove_slot,
-    revoke_tokens,
     run_prepared,
     stored_values,
+    token_reply,
+    token_schema,
+    utc_iso,
 )
 
-from .models import GiftIdea, fresh_code
+from .models import GiftIdea
 from .schema import (
     BAD_LINK,
     CLAIM_NAME_LIMIT,
@@ -53,6 +51,8 @@ TAKEN = "Someone's already getting that one."
 UNKNOWN_IDEA = "That idea isn't on this board any more — it may have been removed."
 NOT_HELD = "That idea isn't claimed with that secret — it may already be free."
 
+IDEAS = Entries(GiftIdea, TOKEN_KIND, UNKNOWN_IDEA)
+
 
 def title_of(data: dict[str, Any]) -> str:
     """The board's title is built from the recipient (the spec has no title field)."""
@@ -64,31 +64,16 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
                      "budget": data["budget"], "note": data["note"]}
 
 
-def _naive(moment: dt.datetime) -> dt.datetime:
-    return moment.astimezone(dt.UTC).replace(tzinfo=None)
-
-
-def _iso(moment: dt.datetime) -> str:
-    return moment.replace(tzinfo=dt.UTC).isoformat()
-
-
 def _ideas(instance: Instance) -> list[GiftIdea]:
     """Most-wanted first; ties keep the order they were suggested in."""
     return list(GiftIdea.select().where(GiftIdea.instance == instance)
                 .order_by(GiftIdea.votes.desc(), GiftIdea.created, GiftIdea.id))
 
 
-def _itokens(instance: Instance) -> dict[str, str]:
-    """Idea id -> its token, for the organiser (kept readable when issued)."""
-    return {credential.ref: credential.plain for credential in Credential.select().where(
-        (Credential.instance == instance) & (Credential.kind == TOKEN_KIND))
-        if credential.plain is not None}  # always kept for these tokens; mypy cannot know
-
-
 def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
     data = instance.data
     claims = claims_by_slot(instance)
-    itokens = _itokens(instance) if organiser else {}
+    itokens = IDEAS.plain_tokens(instance) if organiser else {}
     ideas = []
     for row in _ideas(instance):
         claim = claims.get(row.code)
@@ -97,8 +82,8 @@ def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
             "suggestedBy": row.suggested_by, "votes": row.votes,
             "claimed": claim is not None, "claimedBy": claim.name if claim else None}
         if organiser:
-            idea.update(itoken=itokens.get(row.code), suggestedAt=_iso(row.created),
-                        claimedAt=_iso(claim.created) if claim else None)
+            idea.update(itoken=itokens.get(row.code), suggestedAt=utc_iso(row.created),
+                        claimedAt=utc_iso(claim.created) if claim else None)
         ideas.append(idea)
     return {"title": instance.title, "recipient": data["recipient"],
             "occasion": data["occasion"], "budget": data["budget"], "note": data["note"],
@@ -142,9 +127,7 @@ def _idea_schema(organiser: bool) -> dict[str, Any]:
         "claimedBy": {"type": ["string", "null"], "description": "the claimer's name"}}
     if organiser:
         properties.update(
-            itoken={"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-                    "maxLength": PARTICIPANT_TOKEN_LENGTH,
-                    "description": "the idea's token: `removeIdea` takes it"},
+            itoken=token_schema("the idea's token: `removeIdea` takes it"),
             suggestedAt={"type": "string", "format": "date-time"},
             claimedAt={"type": ["string", "null"], "format": "date-time"})
     return {"type": "object", "properties": properties}
@@ -160,31 +143,19 @@ def board_schema(organiser: bool = False) -> dict[str, Any]:
                   "items": _idea_schema(organiser)}}}
 
 
-TOKEN_REPLY = {"type": "object", "properties": {
-    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-              "maxLength": PARTICIPANT_TOKEN_LENGTH,
-              "description": "keep it: it removes this idea (`/api/giftidea/i/{token}/remove`)"},
-    "id": {"type": "string", "description": "the new idea's id"}}}
+TOKEN_REPLY = token_reply("keep it: it removes this idea (`/api/giftidea/i/{token}/remove`)",
+                          "the new idea's id")
 VOTES_REPLY = {"type": "object", "properties": {
     "ok": {"type": "boolean"}, "votes": {"type": "integer", "description": "the new total"}}}
 SECRET_REPLY = {"type": "object", "properties": {"secret": {
     "type": "string", "minLength": CLAIM_SECRET_LENGTH, "maxLength": CLAIM_SECRET_LENGTH,
     "description": "keep it: it is the only way to undo this claim yourself"}}}
-OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
-
-
-def _idea(instance: Instance, code: str) -> GiftIdea:
-    found = GiftIdea.get_or_none((GiftIdea.instance == instance) & (GiftIdea.code == code))
-    if found is None:
-        raise ApiError(404, UNKNOWN_IDEA)
-    return found
 
 
 def _remove(instance: Instance, idea: GiftIdea) -> None:
     """An idea goes with its claim and its token."""
     remove_slot(instance, idea.code)
-    revoke_tokens(instance, TOKEN_KIND, idea.code)
-    idea.delete_instance()
+    IDEAS.remove(instance, idea)
 
 
 @ops.public("suggest", body=SuggestBody, status=201, returns=TOKEN_REPLY, errors={
@@ -198,15 +169,10 @@ def _remove(instance: Instance, idea: GiftIdea) -> None:
                 "participant token.")
 def suggest(call: Call) -> dict[str, Any]:
     """Add an idea; returns its id and the token that removes it."""
-    instance = call.instance
-    if GiftIdea.select().where(GiftIdea.instance == instance).count() >= MAX_IDEAS:
-        raise conflict(FULL)
-    code = fresh_code(instance)
-    token = issue_token(instance, TOKEN_KIND, code, keep_plain=True)
-    GiftIdea.create(instance=instance, code=code, idea=call.data["idea"],
-                    link=call.data["link"], suggested_by=call.data["suggestedBy"],
-                    created=_naive(call.now))
-    return {"token": token, "id": code}
+    row, token = IDEAS.add(call.instance, MAX_IDEAS, FULL, keep_plain=True,
+                           idea=call.data["idea"], link=call.data["link"],
+                           suggested_by=call.data["suggestedBy"], created=call.now)
+    return {"token": token, "id": row.code}
 
 
 @ops.public("upvote", body=IdeaBody, returns=VOTES_REPLY, errors={
@@ -232,7 +198,7 @@ def upvote(call: Call) -> dict[str, Any]:
     409: f"Someone has already claimed the idea: `{TAKEN}`"})
 def claim(call: Call) -> dict[str, Any]:
     """Say you're getting this one; returns the secret that undoes the claim."""
-    idea = _idea(call.instance, call.data["ideaId"])
+    idea = IDEAS.find(call.instance, call.data["ideaId"])
     if not call.data["name"]:
         raise bad_request(NO_CLAIM_NAME)
     return {"secret": claim_slot(call.instance, idea.code, call.data["name"], {}, TAKEN)}
@@ -252,8 +218,7 @@ def unclaim(call: Call) -> dict[str, Any]:
                              "token itself go, so a second call is a 404.")
 def remove_own(call: Call) -> dict[str, Any]:
     """Remove the idea this token was issued for, and any claim on it."""
-    assert call.credential is not None
-    _remove(call.instance, _idea(call.instance, call.credential.ref))
+    _remove(call.instance, IDEAS.find_own(call.instance, call.credential))
     return {"ok": True}
 
 
@@ -263,10 +228,7 @@ def remove_own(call: Call) -> dict[str, Any]:
                 "view and export. Any claim on the idea is cleared with it.")
 def remove_idea(call: Call) -> dict[str, Any]:
     """Remove any one idea, and any claim on it."""
-    credential = find_token(call.instance, TOKEN_KIND, call.data["itoken"])
-    if credential is None:
-        raise ApiError(404, UNKNOWN_IDEA)
-    _remove(call.instance, _idea(call.instance, credential.ref))
+    _remove(call.instance, IDEAS.find_by_token(call.instance, call.data["itoken"]))
     return {"ok": True}
 
 

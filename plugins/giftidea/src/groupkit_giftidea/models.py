@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import secrets
-
 import peewee as pw
 
-from groupkit import BaseModel, Instance, utcnow
+from groupkit import BaseModel, Instance, UTCDateTimeField, utcnow
 
 
 class GiftIdea(BaseModel):
@@ -19,19 +17,9 @@ class GiftIdea(BaseModel):
     link = pw.TextField(default="")
     suggested_by = pw.TextField(default="")
     votes = pw.IntegerField(default=0)
-    created = pw.DateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "giftidea_idea"
         indexes = ((("instance", "code"), True),)
 
-
-def fresh_code(instance: Instance) -> str:
-    """A public idea id no other idea on this board holds. Random rather than a row number,
-    which SQLite may hand out again: a browser's memory of an upvote or a claim must never
-    attach itself to a later idea."""
-    while True:
-        code = secrets.token_hex(5)
-        if not GiftIdea.select().where((GiftIdea.instance == instance)
-                                       & (GiftIdea.code == code)).exists():
-            return code

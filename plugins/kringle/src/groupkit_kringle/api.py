@@ -9,23 +9,27 @@ the pair they belong to.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
 from groupkit import (
-    PARTICIPANT_TOKEN_LENGTH,
+    OK_REPLY,
     Call,
     Credential,
+    Entries,
     Instance,
     Operations,
     Reply,
     bad_request,
+    claim_once,
     conflict,
     instance_changed,
     issue_token,
     not_found,
+    ok_reply,
     revoke_tokens,
+    token_reply,
+    utc_iso,
     utcnow,
 )
 
@@ -46,6 +50,8 @@ ops = Operations()
 
 #: The credential kind of a person's private link (`ref` is their `KringlePerson.id`).
 TOKEN_KIND = "giver"
+#: The people in the draw, each found from their private link's token.
+PEOPLE = Entries(KringlePerson, TOKEN_KIND, code="id")
 #: A link the organiser reset: it opens a page saying so (`ref` is the `KringleReset.id`)
 #: and nothing else.
 RESET_KIND = "giver-reset"
@@ -179,22 +185,9 @@ def _find(instance: Instance, name: str) -> KringlePerson:
 
 
 def _holder(instance: Instance, credential: Credential | None) -> KringlePerson:
-    """The person a private link belongs to."""
-    person = None
-    if credential is not None and credential.kind == TOKEN_KIND and credential.ref.isdigit():
-        person = KringlePerson.get_or_none((KringlePerson.id == int(credential.ref))
-                                           & (KringlePerson.instance == instance))
-    if person is None:
-        raise not_found()
-    return person
-
-
-def _iso(moment: dt.datetime | None) -> str | None:
-    return None if moment is None else moment.replace(tzinfo=dt.UTC).isoformat()
-
-
-def _naive(moment: dt.datetime) -> dt.datetime:
-    return moment.astimezone(dt.UTC).replace(tzinfo=None)
+    """The person a private link belongs to (a reset link's kind names nobody)."""
+    return PEOPLE.find_own(instance, credential if credential is not None
+                           and credential.kind == TOKEN_KIND else None)
 
 
 def _details(instance: Instance) -> dict[str, Any]:
@@ -208,7 +201,7 @@ def _resets(instance: Instance) -> list[dict[str, Any]]:
     """Every reset the organiser made, oldest first: for everybody to see."""
     rows = (KringleReset.select(KringleReset, KringlePerson).join(KringlePerson)
             .where(KringleReset.instance == instance).order_by(KringleReset.id))
-    return [{"name": row.person.name, "at": _iso(row.at)} for row in rows]
+    return [{"name": row.person.name, "at": utc_iso(row.at)} for row in rows]
 
 
 # --- views --------------------------------------------------------------------------------
@@ -237,8 +230,8 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
     people: list[dict[str, Any]] = []
     for person in _people(instance):
         entry = {"name": person.name, "claimed": person.claimed_at is not None,
-                 "claimedAt": _iso(person.claimed_at), "opened": person.opened_at is not None,
-                 "openedAt": _iso(person.opened_at)}
+                 "claimedAt": utc_iso(person.claimed_at), "opened": person.opened_at is not None,
+                 "openedAt": utc_iso(person.opened_at)}
         if str(person.id) in links:
             entry["link"] = f"/p/{links[str(person.id)]}"
         people.append(entry)
@@ -263,7 +256,7 @@ def _conversation(santa: KringlePerson, giftee: KringlePerson,
     rows = (KringleMessage.select().where((KringleMessage.santa == santa)
                                           & (KringleMessage.giftee == giftee))
             .order_by(KringleMessage.id))
-    return [{"mine": row.from_santa == as_santa, "text": row.text, "at": _iso(row.at)}
+    return [{"mine": row.from_santa == as_santa, "text": row.text, "at": utc_iso(row.at)}
             for row in rows]
 
 
@@ -277,7 +270,7 @@ def private_view(instance: Instance, person: KringlePerson) -> dict[str, Any]:
     view = {**_details(instance), "name": person.name, "giftee": giftee.name,
             "gifteeWishlist": giftee.wishlist, "myWishlist": person.wishlist}
     if _personal(instance):
-        view["firstOpenedAt"] = _iso(person.opened_at)
+        view["firstOpenedAt"] = utc_iso(person.opened_at)
     if _questions(instance):
         santa = KringlePerson.get((KringlePerson.instance == instance)
                                   & (KringlePerson.giftee == person.position))
@@ -297,7 +290,7 @@ def reset_view(instance: Instance, credential: Credential) -> dict[str, Any]:
                       & (KringleReset.instance == instance)).first())
     if row is None:
         raise not_found()
-    return {**_details(instance), "resetOf": row.person.name, "resetAt": _iso(row.at),
+    return {**_details(instance), "resetOf": row.person.name, "resetAt": utc_iso(row.at),
             "personalLinks": _personal(instance)}
 
 
@@ -359,16 +352,10 @@ PRIVATE_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
                           "with whoever drew this holder; never names them")},
                       "limit": {"type": "integer",
                                 "description": "most messages per conversation"}}}}}
-TOKEN_REPLY = {"type": "object", "properties": {"token": {
-    "type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-    "maxLength": PARTICIPANT_TOKEN_LENGTH,
-    "description": "the private link is `/p/{token}`; keep it, it is shown only once"}}}
+TOKEN_REPLY = token_reply("the private link is `/p/{token}`; keep it, it is shown only once")
 WISHLIST_REPLY = {"type": "object", "properties": {
     "ok": {"type": "boolean"}, "wishlist": {"type": "string", "description": "as stored"}}}
-RESET_REPLY = {"type": "object", "properties": {
-    "ok": {"type": "boolean"},
-    "reset": {"type": "boolean", "description": "false when the name was not claimed"}}}
-OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+RESET_REPLY = ok_reply(reset="false when the name was not claimed")
 
 
 # --- operations ---------------------------------------------------------------------------
@@ -384,11 +371,7 @@ def claim(call: Call) -> dict[str, Any]:
     if _personal(call.instance):
         raise conflict(PERSONAL_LINKS)
     person = _find(call.instance, call.data["name"])
-    taken = (KringlePerson.update(claimed_at=_naive(call.now))
-             .where((KringlePerson.id == person.id) & KringlePerson.claimed_at.is_null())
-             .execute())
-    if not taken:
-        raise conflict(ALREADY_CLAIMED)
+    claim_once(person, KringlePerson.claimed_at, call.now, ALREADY_CLAIMED)
     return {"token": issue_token(call.instance, TOKEN_KIND, str(person.id))}
 
 
@@ -461,7 +444,7 @@ def ask(call: Call) -> dict[str, Any]:
         raise conflict(CONVERSATION_FULL)
     KringleMessage.create(instance=call.instance, santa=santa, giftee=giftee,
                           from_santa=to == "giftee", text=call.data["text"],
-                          at=_naive(call.now))
+                          at=call.now)
     return {"ok": True}
 
 
@@ -491,7 +474,7 @@ def reset(call: Call) -> dict[str, Any]:
     was_claimed = personal or person.claimed_at is not None
     if was_claimed:
         record = KringleReset.create(instance=call.instance, person=person,
-                                     at=_naive(call.now))
+                                     at=call.now)
         # The old link now opens a page that says what happened, and nothing else.
         Credential.update(kind=RESET_KIND, ref=str(record.id), plain=None).where(
             (Credential.instance == call.instance) & (Credential.kind == TOKEN_KIND)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, utcnow
+from groupkit import BaseModel, Instance, UTCDateTimeField, utcnow
 
 
 class KringlePerson(BaseModel):
@@ -19,8 +19,8 @@ class KringlePerson(BaseModel):
     name = pw.CharField(max_length=40)
     giftee = pw.IntegerField()
     wishlist = pw.TextField(default="")
-    claimed_at = pw.DateTimeField(null=True)
-    opened_at = pw.DateTimeField(null=True)
+    claimed_at = UTCDateTimeField(null=True)
+    opened_at = UTCDateTimeField(null=True)
 
     class Meta:
         table_name = "kringle_person"
@@ -34,7 +34,7 @@ class KringleReset(BaseModel):
 
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
     person = pw.ForeignKeyField(KringlePerson, on_delete="CASCADE")
-    at = pw.DateTimeField(default=utcnow)
+    at = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "kringle_reset"
@@ -50,7 +50,7 @@ class KringleMessage(BaseModel):
     giftee = pw.ForeignKeyField(KringlePerson, on_delete="CASCADE")
     from_santa = pw.BooleanField()
     text = pw.TextField()
-    at = pw.DateTimeField(default=utcnow)
+    at = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "kringle_message"

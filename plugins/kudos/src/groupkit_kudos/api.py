@@ -7,15 +7,19 @@ from collections import defaultdict
 from typing import Any
 
 from groupkit import (
-    PARTICIPANT_TOKEN_LENGTH,
+    OK_REPLY,
     Call,
     Edit,
+    Entries,
     Instance,
     Operations,
     issue_token,
     not_found,
+    ok_reply,
     request_time,
     revoke_tokens,
+    token_reply,
+    utc_iso,
 )
 
 from .models import KudosNote
@@ -43,6 +47,7 @@ ops = Operations()
 
 DEFAULT_HEADING = "Kudos wall"
 NOTE = "note"
+NOTES = Entries(KudosNote, NOTE, code="id")
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
@@ -54,9 +59,9 @@ def title_of(data: dict[str, Any]) -> str:
 
 
 def _note(note: KudosNote) -> dict[str, Any]:
-    posted = note.posted.replace(tzinfo=dt.UTC)  # stored as naive UTC
     return {"id": note.id, "recipient": note.recipient, "message": note.message,
-            "sender": note.sender, "postedAt": posted.isoformat(), "day": day_label(posted)}
+            "sender": note.sender, "postedAt": utc_iso(note.posted),
+            "day": day_label(note.posted)}
 
 
 def _weeks(by_week: dict[str, list[dict[str, Any]]], newest: str,
@@ -135,11 +140,8 @@ WALL_SCHEMA = _schema({
                                "newest first"}})
 
 
-@ops.public("note", body=NoteBody, status=201, returns=_schema({
-    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-              "maxLength": PARTICIPANT_TOKEN_LENGTH,
-              "description": "keep it in the poster's browser: it removes this note"},
-    "id": {"type": "integer"}}), errors={
+@ops.public("note", body=NoteBody, status=201, returns=token_reply(
+    "keep it in the poster's browser: it removes this note", id_type="integer"), errors={
     400: f"Checked in this order: recipient empty after cleaning (C({RECIPIENT_LIMIT})): "
          f"`{NO_RECIPIENT}`; message empty (T({MESSAGE_LIMIT}), CRLF normalised): "
          f"`{NO_MESSAGE}`; sender empty (C({SENDER_LIMIT})): `{NO_SENDER}`"},
@@ -149,48 +151,34 @@ WALL_SCHEMA = _schema({
 def note(call: Call) -> dict[str, Any]:
     """Post a thank-you note: who it's for, what they did, and who's saying thanks."""
     data = call.data
-    posted = call.now.astimezone(dt.UTC).replace(tzinfo=None)
     created = KudosNote.create(instance=call.instance, week=week_of(call.now),
                                recipient=data["recipient"], message=data["message"],
-                               sender=data["sender"], posted=posted)
+                               sender=data["sender"], posted=call.now)
     announce(call, data["recipient"], data["message"], data["sender"])
     return {"token": issue_token(call.instance, NOTE, str(created.id)), "id": created.id}
 
 
-OK = _schema({"ok": {"type": "boolean"}})
 
 
-@ops.participant("n/{token}/remove", token_kinds=[NOTE], returns=OK,
+@ops.participant("n/{token}/remove", token_kinds=[NOTE], returns=OK_REPLY,
                  description="The poster removes their own note with the token its posting "
                              "returned; the token stops working with it.")
 def remove_own(call: Call) -> dict[str, Any]:
     """Take down your own note."""
     assert call.credential is not None
     ref = call.credential.ref
-    deleted = (KudosNote.delete()
-               .where((KudosNote.id == (int(ref) if ref.isdigit() else -1))
-                      & (KudosNote.instance == call.instance))
-               .execute())
-    if not deleted:
+    if not NOTES.remove_code(call.instance, int(ref) if ref.isdigit() else -1):
         raise not_found()
-    revoke_tokens(call.instance, NOTE, ref)
     return {"ok": True}
 
 
-@ops.organiser("remove", body=RemoveBody, returns=_schema({
-    "ok": {"type": "boolean"},
-    "removed": {"type": "boolean", "description": "false when no such note is on the wall"}}),
+@ops.organiser("remove", body=RemoveBody,
+               returns=ok_reply(removed="false when no such note is on the wall"),
     description="The organiser removes any note, by its `id` on the wall; the poster's "
                 "token stops working with it.")
 def remove(call: Call) -> dict[str, Any]:
     """Remove any note from the wall."""
-    note_id = call.data["noteId"]
-    removed = note_id is not None and bool(
-        KudosNote.delete().where((KudosNote.id == note_id)
-                                 & (KudosNote.instance == call.instance)).execute())
-    if removed:
-        revoke_tokens(call.instance, NOTE, str(note_id))
-    return {"ok": True, "removed": removed}
+    return {"ok": True, "removed": NOTES.remove_code(call.instance, call.data["noteId"])}
 
 
 EDIT = Edit(fields=("team", "intro"), description="Every note stays on the wall.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, utcnow
+from groupkit import BaseModel, Instance, UTCDateTimeField, utcnow
 
 
 class KudosNote(BaseModel):
@@ -13,7 +13,7 @@ class KudosNote(BaseModel):
     recipient = pw.CharField(max_length=60)
     message = pw.TextField()
     sender = pw.CharField(max_length=60)
-    posted = pw.DateTimeField(default=utcnow)
+    posted = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "kudos_note"

@@ -11,17 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from groupkit import (
-    PARTICIPANT_TOKEN_LENGTH,
     Call,
     Credential,
     Edit,
+    Entries,
     Instance,
     Operations,
     bad_request,
     conflict,
     issue_token,
     not_found,
-    revoke_tokens,
+    ok_reply,
+    token_reply,
 )
 
 from .models import PokerVoter
@@ -35,6 +36,7 @@ MAX_VOTERS = 60
 #: Earlier rounds kept on the board (the oldest go first, silently).
 HISTORY = 50
 VOTER = "voter"
+VOTERS = Entries(PokerVoter, VOTER, code="id")
 
 NO_NAME = "Add your name so the team knows who's voting."
 FULL = "Sixty voters is the limit for one game."
@@ -159,11 +161,8 @@ BOARD_SCHEMA = _schema({
                                   "summary": SUMMARY})}})
 
 
-@ops.public("join", body=JoinBody, status=201, returns=_schema({
-    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-              "maxLength": PARTICIPANT_TOKEN_LENGTH,
-              "description": "the voter's private link `/p/{token}` and voting key"},
-    "id": {"type": "integer"}}), errors={
+@ops.public("join", body=JoinBody, status=201, returns=token_reply(
+    "the voter's private link `/p/{token}` and voting key", id_type="integer"), errors={
     400: f"Name empty after cleaning (C(40)): `{NO_NAME}`",
     409: f"Checked in this order: {MAX_VOTERS} voters already in: `{FULL}`; the name is "
          f"taken on this board, ignoring case: `{SAME_NAME}`"},
@@ -299,20 +298,13 @@ def next_story(call: Call) -> dict[str, Any]:
     return {"ok": True, "round": data["round"], "story": data["story"]}
 
 
-@ops.organiser("remove", body=RemoveBody, returns=_schema({
-    "ok": {"type": "boolean"},
-    "removed": {"type": "boolean", "description": "false when no such voter was on the board"}}),
+@ops.organiser("remove", body=RemoveBody,
+               returns=ok_reply(removed="false when no such voter was on the board"),
     description="Take a voter off the board (someone who left, or a duplicate): their card "
                 "goes with them, their private link stops working, and their seat is free.")
 def remove(call: Call) -> dict[str, Any]:
     """Take one voter off the board."""
-    voter_id = call.data["voterId"]
-    removed = voter_id is not None and bool(
-        PokerVoter.delete().where((PokerVoter.id == voter_id)
-                                  & (PokerVoter.instance == call.instance)).execute())
-    if removed:
-        revoke_tokens(call.instance, VOTER, str(voter_id))
-    return {"ok": True, "removed": removed}
+    return {"ok": True, "removed": VOTERS.remove_code(call.instance, call.data["voterId"])}
 
 
 DECK_IN_PLAY = ("Cards are already down for this story — start the next one, "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, utcnow
+from groupkit import BaseModel, Instance, UTCDateTimeField, utcnow
 
 
 class PokerVoter(BaseModel):
@@ -16,7 +16,7 @@ class PokerVoter(BaseModel):
     name_key = pw.CharField(max_length=160)
     #: This round's card, None until the voter picks one; hidden until the reveal.
     card = pw.CharField(max_length=10, null=True)
-    joined = pw.DateTimeField(default=utcnow)
+    joined = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "poker_voter"

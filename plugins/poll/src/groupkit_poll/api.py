@@ -7,7 +7,6 @@ from collections import Counter
 from typing import Any
 
 from groupkit import (
-    PARTICIPANT_TOKEN_LENGTH,
     Call,
     Credential,
     Instance,
@@ -16,6 +15,8 @@ from groupkit import (
     conflict,
     issue_token,
     request_time,
+    token_schema,
+    utc_iso,
 )
 
 from . import ballots
@@ -88,15 +89,6 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
         instance.data = {**stored, "shown": snapshot(instance, options), "pending": 0}
 
 
-def _naive(moment: dt.datetime) -> dt.datetime:
-    """Stored times are naive UTC, like the kernel's."""
-    return moment.astimezone(dt.UTC).replace(tzinfo=None) if moment.tzinfo else moment
-
-
-def _iso(moment: dt.datetime | None) -> str | None:
-    return None if moment is None else moment.replace(tzinfo=dt.UTC).isoformat()
-
-
 def _utc(value: str) -> str:
     return value.replace("+00:00", "Z")
 
@@ -135,7 +127,7 @@ def _ballot_rows(instance: Instance, options: list[PollOption]) -> list[dict[str
             .order_by(PollBallot.id))
     return [{"voterName": row.voter_name or "", "choices": row.choices,
              "choiceTexts": [texts[c] for c in row.choices if c in texts],
-             "created": _iso(row.created), "changed": _iso(row.changed)} for row in rows]
+             "created": utc_iso(row.created), "changed": utc_iso(row.changed)} for row in rows]
 
 
 def organiser_view(instance: Instance) -> dict[str, Any]:
@@ -223,10 +215,8 @@ PUBLIC_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     **RANKED_FIELDS}}
 
 VOTE_REPLY: dict[str, Any] = {"type": "object", "properties": {
-    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-              "maxLength": PARTICIPANT_TOKEN_LENGTH,
-              "description": "the ballot token: changes this ballot at /api/poll/v/{token} "
-                             "and opens the voter's page /p/{token}"},
+    "token": token_schema("the ballot token: changes this ballot at /api/poll/v/{token} "
+                          "and opens the voter's page /p/{token}"),
     "choices": {"type": "array", "items": {"type": "string"},
                 "description": "the option ids recorded"},
     "addedOptionId": {"type": ["string", "null"],
@@ -267,7 +257,7 @@ def vote(call: Call) -> dict[str, Any]:
         choices.append(added_id)
     name = None if data["secret"] else (call.data["voterName"] or None)
     row = PollBallot.create(instance=instance, voter_name=name, choices=choices,
-                            created=_naive(call.now))
+                            created=call.now)
     recount(instance, options, removed=(), added=_counted(data, choices))
     data["ballots"] += 1
     instance.data = data
@@ -309,7 +299,7 @@ def change(call: Call) -> dict[str, Any]:
     was, now = _counted(data, old), _counted(data, new)
     recount(instance, options, removed=[c for c in was if c not in now],
             added=[c for c in now if c not in was])
-    row.choices, row.changed = new, _naive(call.now)
+    row.choices, row.changed = new, call.now
     row.save()
     if before is not None:
         count_change(instance, options, before)

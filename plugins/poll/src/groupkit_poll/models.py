@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, JsonField, utcnow
+from groupkit import BaseModel, Instance, JsonField, UTCDateTimeField, utcnow
 
 
 class PollOption(BaseModel):
@@ -28,8 +28,8 @@ class PollBallot(BaseModel):
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE", index=True)
     voter_name = pw.CharField(max_length=40, null=True)
     choices = JsonField(default=list)
-    created = pw.DateTimeField(default=utcnow)
-    changed = pw.DateTimeField(null=True)
+    created = UTCDateTimeField(default=utcnow)
+    changed = UTCDateTimeField(null=True)
 
     class Meta:
         table_name = "poll_ballot"

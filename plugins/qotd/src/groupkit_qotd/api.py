@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from groupkit import (
-    PARTICIPANT_TOKEN_LENGTH,
     Call,
     Edit,
     Instance,
@@ -17,6 +16,8 @@ from groupkit import (
     conflict,
     issue_token,
     request_time,
+    token_schema,
+    utc_iso,
 )
 
 from . import rotation
@@ -59,10 +60,6 @@ def title_of(data: dict[str, Any]) -> str:
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
     instance.data = {"teamName": data.get("teamName", ""), **rotation.new_state()}
-
-
-def _naive(moment: dt.datetime) -> dt.datetime:
-    return moment.astimezone(dt.UTC).replace(tzinfo=None) if moment.tzinfo else moment
 
 
 def day_label(day: dt.date) -> str:
@@ -138,7 +135,7 @@ def export(instance: Instance) -> dict[str, Any]:
     view["rotation"] = list(state["ring"])
     view["answers"] = [
         {"day": vote.day, "qi": vote.qi, "choice": vote.choice, "voterName": vote.voter_name,
-         "created": vote.created.replace(tzinfo=dt.UTC).isoformat()}
+         "created": utc_iso(vote.created)}
         for vote in QotdVote.select().where(QotdVote.instance == instance)
         .order_by(QotdVote.id)]
     return view
@@ -173,9 +170,7 @@ TALLY_REPLY: dict[str, Any] = {"type": "object", "properties": {
               "properties": {"a": {"type": "array", "items": {"type": "string"}},
                              "b": {"type": "array", "items": {"type": "string"}}}}}}
 VOTE_REPLY: dict[str, Any] = {"type": "object", "properties": {
-    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-              "maxLength": PARTICIPANT_TOKEN_LENGTH,
-              "description": "changes this answer at /api/qotd/v/{token} while it is today's"},
+    "token": token_schema("changes this answer at /api/qotd/v/{token} while it is today's"),
     "day": QUESTION_SCHEMA["day"], "qi": QUESTION_SCHEMA["qi"],
     "choice": {"type": "string", "enum": ["a", "b"]}, "tally": SPLIT_SCHEMA}}
 
@@ -216,7 +211,7 @@ def vote(call: Call) -> dict[str, Any]:
     if answered >= MAX_ANSWERS_PER_DAY:
         raise conflict(DAY_FULL)
     row = QotdVote.create(instance=call.instance, day=day, qi=qi, choice=call.data["choice"],
-                          voter_name=call.data["voterName"], created=_naive(call.now))
+                          voter_name=call.data["voterName"], created=call.now)
     token = issue_token(call.instance, VOTE, str(row.id))
     return {"token": token, "day": day, "qi": qi, "choice": row.choice,
             "tally": _tally(call.instance, day, qi)}
@@ -237,7 +232,7 @@ def change(call: Call) -> dict[str, Any]:
     row = QotdVote.get(QotdVote.id == int(call.credential.ref))
     if (row.day, row.qi) != (day, qi):
         raise conflict(OLD_ANSWER)
-    row.choice, row.changed = call.data["choice"], _naive(call.now)
+    row.choice, row.changed = call.data["choice"], call.now
     row.save(only=[QotdVote.choice, QotdVote.changed])
     return {"token": call.token, "day": day, "qi": qi, "choice": row.choice,
             "tally": _tally(call.instance, day, qi)}

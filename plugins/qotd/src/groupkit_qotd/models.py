@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, utcnow
+from groupkit import BaseModel, Instance, UTCDateTimeField, utcnow
 
 
 class QotdVote(BaseModel):
@@ -13,8 +13,8 @@ class QotdVote(BaseModel):
     qi = pw.IntegerField()
     choice = pw.CharField(max_length=1)
     voter_name = pw.CharField(max_length=40)
-    created = pw.DateTimeField(default=utcnow)
-    changed = pw.DateTimeField(null=True)
+    created = UTCDateTimeField(default=utcnow)
+    changed = UTCDateTimeField(null=True)
 
     class Meta:
         table_name = "qotd_vote"

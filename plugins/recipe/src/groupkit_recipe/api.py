@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from groupkit import (
-    PARTICIPANT_TOKEN_LENGTH,
-    ApiError,
+    OK_REPLY,
     Call,
     Credential,
     Edit,
+    Entries,
     Instance,
     Operations,
-    conflict,
-    find_token,
-    issue_token,
-    revoke_tokens,
+    token_reply,
+    token_schema,
+    utc_iso,
 )
 
-from .models import Recipe, new_code
+from .models import Recipe
 from .schema import (
     LIMITS,
     NO_COOK,
@@ -39,24 +37,11 @@ OPTIONAL = ("serves", "story")
 FULL = "This book's full — 200 recipes is the limit."
 UNKNOWN_RECIPE = "That recipe isn't in this book any more — it may have been removed."
 
+RECIPES = Entries(Recipe, TOKEN_KIND, UNKNOWN_RECIPE)
+
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
     instance.data = {"forWhom": data["forWhom"], "note": data["note"]}
-
-
-def _naive(moment: dt.datetime) -> dt.datetime:
-    return moment.astimezone(dt.UTC).replace(tzinfo=None)
-
-
-def _iso(moment: dt.datetime) -> str:
-    return moment.replace(tzinfo=dt.UTC).isoformat()
-
-
-def _rtokens(instance: Instance) -> dict[str, str]:
-    """Recipe id -> its contributor token, for the organiser (kept readable when issued)."""
-    return {credential.ref: credential.plain for credential in Credential.select().where(
-        (Credential.instance == instance) & (Credential.kind == TOKEN_KIND))
-        if credential.plain is not None}  # always kept for these tokens; mypy cannot know
 
 
 def _recipe(row: Recipe, rtoken: str | None = None) -> dict[str, Any]:
@@ -65,14 +50,15 @@ def _recipe(row: Recipe, rtoken: str | None = None) -> dict[str, Any]:
                              "ingredients": row.ingredients, "method": row.method}
     shown.update({key: getattr(row, key) for key in OPTIONAL if getattr(row, key)})
     if rtoken is not None:
-        shown.update(rtoken=rtoken, addedAt=_iso(row.created), updatedAt=_iso(row.updated))
+        shown.update(rtoken=rtoken, addedAt=utc_iso(row.created),
+                     updatedAt=utc_iso(row.updated))
     return shown
 
 
 def _book(instance: Instance, organiser: bool) -> dict[str, Any]:
     rows = (Recipe.select().where(Recipe.instance == instance)
             .order_by(Recipe.created, Recipe.id))
-    rtokens = _rtokens(instance) if organiser else {}
+    rtokens = RECIPES.plain_tokens(instance) if organiser else {}
     return {"title": instance.title, "forWhom": instance.data["forWhom"],
             "note": instance.data["note"], "limit": MAX_RECIPES,
             "recipes": [_recipe(row, rtokens.get(row.code) if organiser else None)
@@ -91,7 +77,7 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
     """The contributor's own page: their recipe, to edit or remove."""
-    row = _find(instance, credential.ref)
+    row = RECIPES.find(instance, credential.ref)
     return {"title": instance.title, "forWhom": instance.data["forWhom"],
             "recipe": _recipe(row)}
 
@@ -111,8 +97,7 @@ def _recipe_schema(organiser: bool) -> dict[str, Any]:
         properties[key]["description"] = "left out when empty"
     if organiser:
         properties.update(
-            rtoken={"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-                    "maxLength": PARTICIPANT_TOKEN_LENGTH},
+            rtoken=token_schema(),
             addedAt={"type": "string", "format": "date-time"},
             updatedAt={"type": "string", "format": "date-time"})
     return {"type": "object", "required": ["id", "cook", "dish", "ingredients", "method"],
@@ -128,15 +113,11 @@ def book_schema(organiser: bool = False) -> dict[str, Any]:
                     "items": _recipe_schema(organiser)}}}
 
 
-TOKEN_REPLY = {"type": "object", "properties": {
-    "token": {"type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-              "maxLength": PARTICIPANT_TOKEN_LENGTH,
-              "description": "keep it: it edits and removes this recipe "
-                             "(`/api/recipe/r/{token}/...`) and opens `/p/{token}`"},
-    "id": {"type": "string", "description": "the recipe's id"}}}
+TOKEN_REPLY = token_reply("keep it: it edits and removes this recipe "
+                          "(`/api/recipe/r/{token}/...`) and opens `/p/{token}`",
+                          "the recipe's id")
 SAVED_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"},
                                                 "id": {"type": "string"}}}
-OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
 FIELD_ERRORS = (f"Checked in this order: cook empty (C({LIMITS['cook']})): `{NO_COOK}`; "
                 f"dish empty (C({LIMITS['dish']})): `{NO_DISH}`; ingredients empty "
                 f"(T({LIMITS['ingredients']})): `{NO_INGREDIENTS}`; method empty "
@@ -148,33 +129,15 @@ def _fields(data: dict[str, Any]) -> dict[str, Any]:
     return {key: data[key] for key in LIMITS}
 
 
-def _find(instance: Instance, code: str) -> Recipe:
-    row = Recipe.get_or_none((Recipe.instance == instance) & (Recipe.code == code))
-    if row is None:
-        raise ApiError(404, UNKNOWN_RECIPE)
-    return row
-
-
-def _remove(instance: Instance, row: Recipe) -> None:
-    revoke_tokens(instance, TOKEN_KIND, row.code)
-    row.delete_instance()
-
-
 @ops.public("add", body=RecipeBody, status=201, returns=TOKEN_REPLY, errors={
     400: FIELD_ERRORS, 409: f"The book already holds {MAX_RECIPES} recipes: `{FULL}`"},
     description="Counted and written under the instance lock, so concurrent additions "
                 f"never take a book past {MAX_RECIPES} recipes.")
 def add(call: Call) -> dict[str, Any]:
     """Add a recipe to the book; returns its id and the contributor's token."""
-    instance = call.instance
-    if Recipe.select().where(Recipe.instance == instance).count() >= MAX_RECIPES:
-        raise conflict(FULL)
-    code = new_code(instance)
-    token = issue_token(instance, TOKEN_KIND, code, keep_plain=True)
-    now = _naive(call.now)
-    Recipe.create(instance=instance, code=code, created=now, updated=now,
-                  **_fields(call.data))
-    return {"token": token, "id": code}
+    row, token = RECIPES.add(call.instance, MAX_RECIPES, FULL, keep_plain=True,
+                             created=call.now, updated=call.now, **_fields(call.data))
+    return {"token": token, "id": row.code}
 
 
 @ops.participant("r/{token}/save", token_kinds=[TOKEN_KIND], body=RecipeBody,
@@ -184,11 +147,10 @@ def add(call: Call) -> dict[str, Any]:
                              "out or empty is dropped.")
 def save(call: Call) -> dict[str, Any]:
     """Edit your own recipe."""
-    assert call.credential is not None
-    row = _find(call.instance, call.credential.ref)
+    row = RECIPES.find_own(call.instance, call.credential)
     for key, value in _fields(call.data).items():
         setattr(row, key, value)
-    row.updated = _naive(call.now)
+    row.updated = call.now
     row.save()
     return {"ok": True, "id": row.code}
 
@@ -197,8 +159,7 @@ def save(call: Call) -> dict[str, Any]:
                  description="The recipe and its token go; a second call is a 404.")
 def remove_own(call: Call) -> dict[str, Any]:
     """Remove your own recipe."""
-    assert call.credential is not None
-    _remove(call.instance, _find(call.instance, call.credential.ref))
+    RECIPES.remove(call.instance, RECIPES.find_own(call.instance, call.credential))
     return {"ok": True}
 
 
@@ -208,10 +169,7 @@ def remove_own(call: Call) -> dict[str, Any]:
                 "in the export (and never on the public page or read).")
 def remove(call: Call) -> dict[str, Any]:
     """Remove any one recipe."""
-    credential = find_token(call.instance, TOKEN_KIND, call.data["rtoken"])
-    if credential is None:
-        raise ApiError(404, UNKNOWN_RECIPE)
-    _remove(call.instance, _find(call.instance, credential.ref))
+    RECIPES.remove(call.instance, RECIPES.find_by_token(call.instance, call.data["rtoken"]))
     return {"ok": True}
 
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import secrets
-
 import peewee as pw
 
-from groupkit import BaseModel, Instance, utcnow
+from groupkit import BaseModel, Instance, UTCDateTimeField, utcnow
 
 
 class Recipe(BaseModel):
@@ -22,20 +20,10 @@ class Recipe(BaseModel):
     method = pw.TextField()
     serves = pw.TextField(default="")
     story = pw.TextField(default="")
-    created = pw.DateTimeField(default=utcnow)
-    updated = pw.DateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
+    updated = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "recipe_recipe"
         indexes = ((("instance", "code"), True),)
 
-
-def new_code(instance: Instance) -> str:
-    """An id no recipe in this book has; random, so page anchors never move to a later
-    recipe that reuses a deleted row's number."""
-    for _ in range(8):
-        code = secrets.token_hex(5)
-        if not Recipe.select().where((Recipe.instance == instance)
-                                     & (Recipe.code == code)).exists():
-            return code
-    raise RuntimeError("no free recipe id")  # eight collisions in 2**40 ids: never in practice

@@ -3,7 +3,6 @@ claim list, mark-paid and release."""
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import secrets
 from typing import Any
@@ -11,7 +10,17 @@ from typing import Any
 import peewee as pw
 from markupsafe import Markup
 
-from groupkit import Call, Edit, Instance, Operations, Reply, bad_request, conflict, not_found
+from groupkit import (
+    Call,
+    Edit,
+    Instance,
+    Operations,
+    Reply,
+    bad_request,
+    conflict,
+    not_found,
+    utc_iso,
+)
 
 from .models import RegistryClaim
 from .schema import (
@@ -48,10 +57,6 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
 
 
 # --- views --------------------------------------------------------------------------------
-
-def _iso(moment: dt.datetime) -> str:
-    return moment.replace(tzinfo=dt.UTC).isoformat()
-
 
 def _claims(instance: Instance) -> list[RegistryClaim]:
     return list(RegistryClaim.select().where(RegistryClaim.instance == instance)
@@ -102,7 +107,7 @@ def _organiser_claim(instance: Instance, claim: RegistryClaim) -> dict[str, Any]
     return {"reference": claim.reference, "kind": "part" if claim.part_id else "overflow",
             "partId": claim.part_id, "item": _item(instance, claim), "name": claim.name,
             "message": claim.message, "amountCents": claim.amount_cents, "paid": claim.paid,
-            "claimedAt": _iso(claim.created)}
+            "claimedAt": utc_iso(claim.created)}
 
 
 @functools.cache
@@ -236,14 +241,10 @@ def claim(call: Call) -> dict[str, Any]:
             made = RegistryClaim.create(
                 instance=instance, reference=_reference(instance), part_id=part.id,
                 name=call.data["name"], message=call.data["message"],
-                amount_cents=part.price_cents, created=_naive(call.now))
+                amount_cents=part.price_cents, created=call.now)
     except pw.IntegrityError:  # the unique (instance, part_id) index: a lost race
         raise conflict(TAKEN) from None
     return _reply(instance, made)
-
-
-def _naive(moment: dt.datetime) -> dt.datetime:
-    return moment.astimezone(dt.UTC).replace(tzinfo=None) if moment.tzinfo else moment
 
 
 @ops.public("overflow", body=OverflowBody, status=201, returns=CLAIM_REPLY, errors={
@@ -264,7 +265,7 @@ def overflow(call: Call) -> dict[str, Any]:
     made = RegistryClaim.create(
         instance=instance, reference=_reference(instance), part_id=None,
         name=call.data["name"], message=call.data["message"],
-        amount_cents=call.data["amountCents"], created=_naive(call.now))
+        amount_cents=call.data["amountCents"], created=call.now)
     return _reply(instance, made)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, utcnow
+from groupkit import BaseModel, Instance, UTCDateTimeField, utcnow
 
 
 class RegistryClaim(BaseModel):
@@ -20,7 +20,7 @@ class RegistryClaim(BaseModel):
     message = pw.TextField(default="")
     amount_cents = pw.IntegerField()
     paid = pw.BooleanField(default=False)
-    created = pw.DateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
 
     class Meta:
         table_name = "registry_claim"

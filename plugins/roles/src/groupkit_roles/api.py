@@ -8,7 +8,6 @@ role may have changed.
 
 from __future__ import annotations
 
-import datetime as dt
 import secrets
 from collections import Counter
 from collections.abc import Iterable
@@ -17,7 +16,7 @@ from typing import Any
 import peewee as pw
 
 from groupkit import (
-    PARTICIPANT_TOKEN_LENGTH,
+    OK_REPLY,
     Call,
     Credential,
     Instance,
@@ -30,6 +29,8 @@ from groupkit import (
     not_found,
     request_time,
     revoke_tokens,
+    token_reply,
+    utc_iso,
 )
 
 from .models import Player
@@ -71,14 +72,6 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
 
 # --- reading ------------------------------------------------------------------------------
 
-def _naive(moment: dt.datetime) -> dt.datetime:
-    return moment.astimezone(dt.UTC).replace(tzinfo=None) if moment.tzinfo else moment
-
-
-def _iso(moment: dt.datetime | None) -> str | None:
-    return None if moment is None else moment.replace(tzinfo=dt.UTC).isoformat()
-
-
 def players_of(instance: Instance) -> list[Player]:
     return list(Player.select().where(Player.instance == instance)
                 .order_by(Player.joined, Player.id))
@@ -116,8 +109,8 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
     its address carries `?reveal=1`."""
     data = instance.data
     roles = data["roles"]
-    players = [{"name": player.name, "joined": _iso(player.joined),
-                "looked": _iso(player.looked),
+    players = [{"name": player.name, "joined": utc_iso(player.joined),
+                "looked": utc_iso(player.looked),
                 "role": roles[player.slot] if player.slot is not None else None}
                for player in players_of(instance)]
     return {**public_view(instance), "round": data["round"], "preset": data["preset"],
@@ -135,7 +128,7 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
     if player is None or player.slot is None:
         raise not_found()
     if player.looked is None:
-        player.looked = _naive(request_time())
+        player.looked = request_time()
         player.save(only=[Player.looked])
         instance_changed(instance)  # the organiser's list of who looked updates live
         instance.version += 1  # and this page starts from the version it shows
@@ -168,17 +161,14 @@ def _deal(instance: Instance, slots: int) -> int:
 
 # --- operations ---------------------------------------------------------------------------
 
-TOKEN_REPLY = {"type": "object", "required": ["token"], "properties": {"token": {
-    "type": "string", "minLength": PARTICIPANT_TOKEN_LENGTH,
-    "maxLength": PARTICIPANT_TOKEN_LENGTH,
-    "description": "the player's private token: their role page is `/p/{token}`"}}}
+TOKEN_REPLY = token_reply("the player's private token: their role page is `/p/{token}`",
+                          required=True)
 HELD_REPLY = {"type": "object", "required": ["held", "game", "round"], "properties": {
     "held": {"type": "boolean",
              "description": "whether this token still holds a role in this game"},
     "game": {"type": "integer", "description": "starts at 1; goes up on every restart"},
     "round": {"type": "integer", "description": "starts at 1 in each game; goes up on "
                                                 "every re-deal and every roles update"}}}
-OK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
 SETUP_REPLY = {"type": "object", "properties": {
     "title": {"type": "string"}, "note": {"type": "string"},
     "roles": {"type": "array", "description": "the role list grouped by name, in order of "
@@ -214,7 +204,7 @@ def claim(call: Call) -> dict[str, Any]:
             with Player._meta.database.atomic():
                 player = Player.create(instance=instance, name=name,
                                        name_key=name.casefold(), slot=choose_slot(free),
-                                       joined=_naive(call.now))
+                                       joined=call.now)
         except pw.IntegrityError:
             continue
         return {"token": issue_token(instance, PLAYER, str(player.id))}

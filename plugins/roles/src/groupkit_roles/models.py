@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, utcnow
+from groupkit import BaseModel, Instance, UTCDateTimeField, utcnow
 
 
 class Player(BaseModel):
@@ -18,8 +18,8 @@ class Player(BaseModel):
     name = pw.CharField(max_length=80)
     name_key = pw.CharField(max_length=200)  # casefolded: may be longer than the name
     slot = pw.IntegerField(null=True)
-    joined = pw.DateTimeField(default=utcnow)
-    looked = pw.DateTimeField(null=True)
+    joined = UTCDateTimeField(default=utcnow)
+    looked = UTCDateTimeField(null=True)
 
     class Meta:
         table_name = "roles_player"
