@@ -14,8 +14,9 @@ Every successful write operation bumps `instance.version` inside its own transac
 Both end in the same comparison (version now vs. version last sent), so a missed or
 duplicated wake-up can never send a page a wrong state; at worst it refreshes once more.
 The stream sends `event: version` with the version number on connect and on every change,
-`event: gone` when the instance is deleted, a comment every 15 s to keep proxies open, and
-ends after a few minutes (the browser reconnects on its own, `retry: 1000`).
+`event: gone` when the instance is deleted, a comment at least every 15 s to keep proxies
+open, and ends after four to five minutes (the browser reconnects on its own,
+`retry: 1000`).
 
 A public page asks for `?page=public`: then each change arrives as `event: page` whose data
 is the version, a newline and the whole public page as it is now. It is rendered (or taken
@@ -28,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import re
 import select
 import threading
@@ -42,6 +44,8 @@ END = -1  # queued on shutdown: end the stream quietly (the browser reconnects e
 POLL_SECONDS = 0.25
 KEEPALIVE_SECONDS = 15.0
 STREAM_SECONDS = 300.0
+#: Each stream ends between (1 - STREAM_SPREAD) x STREAM_SECONDS and STREAM_SECONDS.
+STREAM_SPREAD = 0.2
 
 log = logging.getLogger("groupkit.live")
 #: Renders the public page of the stream's instance as it is now: (version, html), or None
@@ -250,13 +254,21 @@ async def stream(hub: LiveHub, tool: str, slug: str, client: str = "",
 async def _events(hub: LiveHub, slug: str, version: int, queue: asyncio.Queue[int | None],
                   client: str, page: PageRenderer | None) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + STREAM_SECONDS
+    # Streams open together (a link dropped in a chat, a server restart): their keep-alives
+    # and their ends are spread out, not all due in the same instant, when a thousand of
+    # them waking at once held up every other request of the worker.
+    started = loop.time()
+    deadline = started + STREAM_SECONDS * (1 - STREAM_SPREAD * random.random())
+    ping = started + KEEPALIVE_SECONDS * random.random()
     try:
         yield f"retry: 1000\nevent: version\ndata: {version}\n\n"
         while loop.time() < deadline:
             try:
-                current = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+                # (asyncio.timeout, not wait_for: no task of its own for every wait)
+                async with asyncio.timeout(max(ping - loop.time(), 0)):
+                    current = await queue.get()
             except TimeoutError:
+                ping = max(ping + KEEPALIVE_SECONDS, loop.time())
                 yield ": keep-alive\n\n"
                 continue
             if current == END:

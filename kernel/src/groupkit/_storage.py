@@ -263,60 +263,85 @@ def postgres_parameters(url: str) -> dict[str, Any]:
     return params
 
 
+#: Transaction control that answers nothing and cannot fail on its own in a healthy
+#: transaction: held back and sent with the next statement (peewee ends its with ";").
+_HELD = re.compile(r"(SAVEPOINT|RELEASE SAVEPOINT) \"?\w+\"?;?")
+
+
 class FewerTripsPostgres(PooledPostgresqlDatabase):
-    """The PostgreSQL pool, with two round trips fewer per transaction: `BEGIN` is sent
-    with the transaction's first statement (`BEGIN; INSERT ...`, one simple query), and the
-    statements left for the commit (`at_commit`: the version bump and its notification)
-    go with `COMMIT`. Every write holds the instance's row lock from its first statement to
-    its commit, so the trips cut there are what lets writes to one instance from several
-    workers go faster than one worker's. Results are those of the last statement sent, the
-    transaction's own; an error in any part aborts the transaction as before."""
+    """The PostgreSQL pool, with fewer round trips per transaction. `BEGIN`, `SAVEPOINT`
+    and `RELEASE SAVEPOINT` are held back and sent in one simple query with the statement
+    that follows them (`BEGIN; INSERT ...`), and statements left for the commit (`at_commit`:
+    the version bump and its notification) go with `COMMIT`. The order of statements is
+    unchanged, a query's results are those of its last statement (the caller's own), and an
+    error in any part aborts the transaction as before. A write holds its instance's row
+    lock from its first statements to its commit: the trips cut there are what lets writes
+    to one instance from several workers go faster than from one."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._pending = threading.local()
 
+    def _held(self) -> list[str]:
+        held: list[str] | None = getattr(self._pending, "held", None)
+        if held is None:
+            held = self._pending.held = []
+        return held
+
+    def _closing(self) -> list[tuple[str, Sequence[Any]]]:
+        closing: list[tuple[str, Sequence[Any]]] | None = getattr(self._pending, "closing",
+                                                                   None)
+        if closing is None:
+            closing = self._pending.closing = []
+        return closing
+
+    def _forget(self) -> tuple[list[str], list[tuple[str, Sequence[Any]]]]:
+        held, closing = self._held(), self._closing()
+        self._pending.held, self._pending.closing = [], []
+        return held, closing
+
     def begin(self, isolation_level: Any = None) -> None:
         if isolation_level is not None or self._isolation_level:
             super().begin(isolation_level)
             return
-        self._pending.begin = True
-        self._pending.closing = []
+        self._pending.held, self._pending.closing = ["BEGIN"], []
 
     def execute_sql(self, sql: str, params: Any = None) -> Any:
-        if getattr(self._pending, "begin", False):
-            self._pending.begin = False
-            sql = "BEGIN; " + sql
+        if not self.in_transaction():
+            return super().execute_sql(sql, params)
+        if not params and _HELD.fullmatch(sql):
+            self._held().append(sql.rstrip(";"))
+            return self.cursor()  # nothing to read from these
+        held = self._held()
+        if held:
+            sql = "; ".join([*held, sql])
+            self._pending.held = []
         return super().execute_sql(sql, params)
 
     def at_commit(self, sql: str, params: Sequence[Any]) -> bool:
         """Send `sql` with this thread's COMMIT; False (nothing kept) outside a
         transaction, where the caller runs it itself."""
-        closing: list[tuple[str, Sequence[Any]]] | None = getattr(self._pending, "closing", None)
-        if closing is None or not self.in_transaction():
+        if not self.in_transaction():
             return False
-        closing.append((sql, params))
+        self._closing().append((sql, params))
         return True
 
     def commit(self) -> None:
-        closing: list[tuple[str, Sequence[Any]]] = getattr(self._pending, "closing", None) or []
-        self._pending.closing = []
-        if not closing:
-            if getattr(self._pending, "begin", False):
-                self._pending.begin = False  # no statement ran: the server saw no BEGIN
-                return
+        held, closing = self._forget()
+        if held[:1] == ["BEGIN"] and not closing:
+            return  # the transaction ran nothing: the server never saw it
+        statements = [*held, *(sql for sql, _ in closing), "COMMIT"]
+        if len(statements) == 1:
             super().commit()
             return
-        # (with the BEGIN too, when the transaction ran nothing else)
-        sql = "; ".join(statement for statement, _ in closing) + "; COMMIT"
-        self.execute_sql(sql, [value for _, values in closing for value in values])
+        super().execute_sql("; ".join(statements),
+                            [value for _, values in closing for value in values])
 
     def rollback(self) -> None:
-        self._pending.closing = []
-        if getattr(self._pending, "begin", False):
-            self._pending.begin = False
-            return
-        super().rollback()
+        held, _ = self._forget()
+        if held[:1] == ["BEGIN"]:
+            return  # nothing was sent: nothing to undo
+        super().rollback()  # held savepoint statements die with the transaction
 
 
 def open_database(url: str, threads: int = 8, *, create_directory: bool = False
