@@ -168,7 +168,48 @@ def run_prepared(key: Hashable, build: Callable[[], Any], params: Sequence[Any])
 def prepared_rows(model: type[M], key: Hashable, build: Callable[[], Any],
                   params: Sequence[Any]) -> list[M]:
     """`run_prepared` for a SELECT whose rows are `model` instances."""
-    return list(model.raw(_statement(key, build, params), *params))
+    return model_rows(model, _statement(key, build, params), params)
+
+
+#: (model, result columns) -> (field name, converter) per column, or None for peewee's way.
+_ROW_PLANS: dict[tuple[type[pw.Model], tuple[str, ...]], list[tuple[str, Any]] | None] = {}
+
+
+def _row_plan(model: type[pw.Model], names: tuple[str, ...]) -> list[tuple[str, Any]] | None:
+    """How peewee's raw query maps each result column to a field (the same clean-up of the
+    column name, the same `python_value`), worked out once per model and column list."""
+    key = (model, names)
+    if key not in _ROW_PLANS:
+        combined = model._meta.combined
+        plan: list[tuple[str, Any]] | None = []
+        for name in names:
+            field = combined.get(name[name.rfind(".") + 1:].strip('()"`'))
+            if not isinstance(field, pw.Field) or not getattr(field, "_coerce", True):
+                plan = None  # an expression, or a column of no field: peewee's own path
+                break
+            assert plan is not None
+            plan.append((field.name, field.python_value))
+        if plan is not None and len({name for name, _ in plan}) != len(plan):
+            plan = None  # the same field twice (a join): peewee's own path
+        _ROW_PLANS[key] = plan
+    return _ROW_PLANS[key]
+
+
+def model_rows(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
+    """`list(model.raw(sql, *params))`, the same instances, made without peewee's cursor
+    wrapper: it worked out how to read the columns again for every query, which cost more
+    than the query on the hot paths (every request resolves its link with one)."""
+    cursor = database.execute_sql(sql, tuple(params))
+    plan = _row_plan(model, tuple(column[0] for column in cursor.description))
+    if plan is None:
+        return list(pw.ModelObjectCursorWrapper(cursor, model, [], model))
+    rows = []
+    for values in cursor.fetchall():
+        row = model(__no_default__=1)
+        row.__data__ = {name: convert(value)
+                        for (name, convert), value in zip(plan, values, strict=True)}
+        rows.append(row)
+    return rows
 
 
 class Instance(BaseModel):
