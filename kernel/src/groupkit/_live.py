@@ -265,9 +265,11 @@ async def _events(hub: LiveHub, slug: str, version: int, queue: asyncio.Queue[in
         while loop.time() < deadline:
             try:
                 # (asyncio.timeout, not wait_for: no task of its own for every wait)
-                async with asyncio.timeout(max(ping - loop.time(), 0)):
+                async with asyncio.timeout(max(min(ping, deadline) - loop.time(), 0)):
                     current = await queue.get()
             except TimeoutError:
+                if loop.time() >= deadline:
+                    return
                 ping = max(ping + KEEPALIVE_SECONDS, loop.time())
                 yield ": keep-alive\n\n"
                 continue
