@@ -54,10 +54,11 @@ PageRenderer = Callable[[], Awaitable[tuple[int, str] | None]]
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def page_event(version: int, html: str) -> str:
-    """An SSE event carrying the version and the page (every line its own `data:`)."""
+def page_event(version: int, html: str) -> bytes:
+    """An SSE event carrying the version and the page (every line its own `data:`), encoded
+    once for every stream that sends it."""
     lines = "\ndata: ".join(_LINE_BREAK.split(html))
-    return f"event: page\ndata: {version}\ndata: {lines}\n\n"
+    return f"event: page\ndata: {version}\ndata: {lines}\n\n".encode()
 
 
 def changed(instance: Instance) -> None:
@@ -94,14 +95,14 @@ class LiveHub:
         #: Open streams by client address, for the per-client cap (`streams_per_client`).
         self.clients: dict[str, int] = {}
         #: The page event being made for a slug's latest version, shared by its streams.
-        self.pages: dict[str, tuple[int, asyncio.Task[str | None]]] = {}
+        self.pages: dict[str, tuple[int, asyncio.Task[bytes | None]]] = {}
 
-    async def page_for(self, slug: str, version: int, render: PageRenderer) -> str | None:
+    async def page_for(self, slug: str, version: int, render: PageRenderer) -> bytes | None:
         """The `page` event for `slug` at `version` or later: made once for every stream of
         this worker that waits on it."""
         made = self.pages.get(slug)
         if made is None or made[0] < version:
-            async def make() -> str | None:
+            async def make() -> bytes | None:
                 rendered = await render()
                 return None if rendered is None else page_event(*rendered)
             made = (version, asyncio.get_running_loop().create_task(make()))
@@ -238,7 +239,7 @@ class _Listener(threading.Thread):
 
 
 async def stream(hub: LiveHub, tool: str, slug: str, client: str = "",
-                 page: PageRenderer | None = None) -> AsyncIterator[str]:
+                 page: PageRenderer | None = None) -> AsyncIterator[str | bytes]:
     """The text of one SSE stream; raises the usual 404 before any byte is sent. The stream
     counts against `client`'s cap from now until it ends; with `page`, changes arrive as
     `page` events."""
@@ -252,7 +253,7 @@ async def stream(hub: LiveHub, tool: str, slug: str, client: str = "",
 
 
 async def _events(hub: LiveHub, slug: str, version: int, queue: asyncio.Queue[int | None],
-                  client: str, page: PageRenderer | None) -> AsyncIterator[str]:
+                  client: str, page: PageRenderer | None) -> AsyncIterator[str | bytes]:
     loop = asyncio.get_running_loop()
     # Streams open together (a link dropped in a chat, a server restart): their keep-alives
     # and their ends are spread out, not all due in the same instant, when a thousand of
