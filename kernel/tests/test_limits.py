@@ -9,6 +9,7 @@ from typing import Any
 import demo_plugin
 from groupkit import _limits as limits
 from groupkit._limits import CREATE_LIMIT_MESSAGE, client_address, clock_hour
+from groupkit._storage import Instance
 
 BODY = {"title": "x", "names": ["a"]}
 
@@ -111,3 +112,27 @@ async def test_refused_paths_count_too(make_app: Any, clock: Any) -> None:
 def test_retry_after_counts_to_the_next_clock_hour() -> None:
     assert limits.retry_after(dt.datetime(2026, 1, 1, 9, 59, 30)) == "30"
     assert limits.retry_after(dt.datetime(2026, 1, 1, 9, 0, 0)) == "3600"
+
+
+async def test_failed_writes_count_and_leave_the_instance_as_it_was(
+        make_app: Any, clock: Any) -> None:
+    """A write that fails (its link unknown, its body refused, a bug) still counts against
+    the limit, and nothing of it is kept: not even the version bump live pages watch."""
+    app = make_app(tools=["demo"], extra_plugins=[demo_plugin], clock=clock,
+                   mode="production", post_per_hour=3)
+    client = app.test_client()
+    made = await (await client.post("/api/demo", json=BODY)).get_json()
+    storage = app.config["GROUPKIT_STORAGE"]
+
+    def version() -> int:
+        return int(Instance.get(Instance.slug == made["slug"]).version)
+
+    before = storage.run_sync(version, write=False)
+    unknown = {"slug": "no-such-group-23456789abcdef", "text": "x"}
+    assert (await client.post("/api/demo/note", json=unknown)).status_code == 404
+    assert (await client.post("/api/demo/note", json={"slug": made["slug"]})).status_code == 400
+    assert (await client.post("/api/demo/boom", json={"slug": made["slug"]})).status_code == 500
+    limited = await client.post("/api/demo/note", json={"slug": made["slug"], "text": "x"})
+    assert limited.status_code == 429
+    assert storage.run_sync(version, write=False) == before
+    assert storage.run_sync(lambda: demo_plugin.Note.select().count(), write=False) == 0

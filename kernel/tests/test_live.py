@@ -31,3 +31,55 @@ async def test_an_export_changes_nothing_so_live_pages_stay_put(client: Any) -> 
     refused = await client.post("/api/demo/note", json={"slug": made["slug"], "text": ""})
     assert refused.status_code == 400
     assert await version() == 1
+
+
+class _Hub:
+    """What a stream needs of its hub: to be let go of when it ends."""
+
+    def __init__(self) -> None:
+        self.closed = 0
+
+    def close(self, slug: str, queue: Any) -> None:
+        self.closed += 1
+
+    def _hold(self, client: str, delta: int) -> None:
+        pass
+
+
+async def test_streams_opened_together_keep_alive_and_end_spread_out(monkeypatch: Any) -> None:
+    """A thousand pages opened within a second must not all wake in the same instant (that
+    held up every other request of the worker): each stream's keep-alives keep their own
+    phase, at most a period apart, and each ends somewhere in the last fifth of its span."""
+    import asyncio
+    import itertools
+
+    from groupkit import _live as live
+
+    monkeypatch.setattr(live, "KEEPALIVE_SECONDS", 0.5)
+    monkeypatch.setattr(live, "STREAM_SECONDS", 1.5)
+    hub = _Hub()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+
+    async def watch() -> list[tuple[float, str]]:
+        queue: asyncio.Queue[int | None] = asyncio.Queue()
+        events = live._events(hub, "slug", 3, queue, "client", None)  # type: ignore[arg-type]
+        chunks = [(loop.time() - started, chunk) async for chunk in events]
+        return [*chunks, (loop.time() - started, "")]  # when it ended
+
+    streams = await asyncio.gather(*(watch() for _ in range(40)))
+    assert hub.closed == 40
+    firsts, ends = [], []
+    for chunks in streams:
+        assert chunks[0][1] == "retry: 1000\nevent: version\ndata: 3\n\n"
+        assert {chunk for _, chunk in chunks[1:-1]} == {": keep-alive\n\n"}
+        times = [when for when, _ in chunks]
+        # at most a period apart (with room for a loaded machine), and never in a burst
+        assert all(0 < later - earlier < 0.5 + 0.4
+                   for earlier, later in itertools.pairwise(times[1:]))
+        assert times[1] < 0.5 + 0.4
+        firsts.append(times[1])
+        ends.append(times[-1])
+    assert max(firsts) - min(firsts) > 0.15, firsts  # spread over the period (~0.5 s)
+    assert all(1.5 * 0.8 - 0.05 < end < 1.5 + 0.4 for end in ends), ends
+    assert max(ends) - min(ends) > 0.05, ends  # spread over the last fifth (0.3 s)

@@ -16,6 +16,7 @@ from groupkit._storage import (
     Instance,
     MigrationRecord,
     Storage,
+    model_rows,
     open_database,
     prepared_rows,
     run_prepared,
@@ -135,5 +136,45 @@ def test_prepared_statements_check_their_parameters(database_url: str) -> None:
 
     try:
         assert storage.run_sync(work) == (["prepared-slug-00001"], 1, 5)
+    finally:
+        storage.close()
+
+
+def test_model_rows_are_the_rows_peewee_makes(database_url: str) -> None:
+    """Rows read without peewee's cursor wrapper: the same values (JSON, times, foreign
+    keys), nothing dirty, and anything it cannot map (an expression, a join's repeated
+    names) still read by peewee's own way."""
+    storage = _with_tables(database_url)
+
+    def work() -> None:
+        made = Instance.create(tool="demo", slug="model-rows-slug-0001", edit_digest="d3",
+                               title="Lunch", data={"a": [1, "é"], "b": None})
+        Credential.create(instance=made, kind="k", digest="x3", ref="r", plain="p")
+        for model, sql in [
+                (Instance, 'SELECT * FROM instance WHERE slug = {p}'),
+                (Instance, 'SELECT "t1"."id", "t1"."data", "t1"."created" FROM instance AS '
+                           '"t1" WHERE "t1"."slug" = {p}'),
+                (Credential, 'SELECT * FROM credential WHERE digest = {p}'),
+                (Instance, 'SELECT id, version + 1 AS next, slug FROM instance '
+                           'WHERE slug = {p}'),
+                (Credential, 'SELECT c.id, i.id, i.slug FROM credential AS c JOIN instance '
+                             'AS i ON i.id = c.instance_id WHERE i.slug = {p}')]:
+            key = "x3" if "digest" in sql else "model-rows-slug-0001"
+            query = sql.format(p=Instance._meta.database.param)
+            ours = model_rows(model, query, (key,))
+            theirs = list(model.raw(query, key))
+            assert [row.__data__ for row in ours] == [row.__data__ for row in theirs], sql
+            assert ours and all(not row.dirty_fields for row in ours)
+            assert all(type(row) is model for row in ours)
+        found = model_rows(Instance, "SELECT * FROM instance WHERE slug = "
+                           f"{Instance._meta.database.param}", ("model-rows-slug-0001",))[0]
+        assert (found.data, found.title, found.id) == ({"a": [1, "é"], "b": None}, "Lunch",
+                                                       made.id)
+        assert found.created == Instance.get_by_id(made.id).created
+        credential = model_rows(Credential, "SELECT * FROM credential", ())[0]
+        assert credential.instance.slug == "model-rows-slug-0001"
+
+    try:
+        storage.run_sync(work)
     finally:
         storage.close()

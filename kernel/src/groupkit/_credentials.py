@@ -29,8 +29,21 @@ _TOKEN_PATTERN = re.compile(f"^[{ALPHABET}]+$")
 SLUG_REGEX = rf"[a-z0-9][a-z0-9-]{{0,{SLUG_WORD_CHARS}}}-[{ALPHABET}]{{{SLUG_TAIL_LENGTH}}}"
 
 
+#: Random bytes below this map evenly onto the alphabet (8 x 31); the rest are dropped.
+_EVEN_BYTES = 256 - 256 % len(ALPHABET)
+_TO_ALPHABET = bytes(ord(ALPHABET[b % len(ALPHABET)]) for b in range(256))
+_UNEVEN = bytes(range(_EVEN_BYTES, 256))
+
+
 def random_string(length: int) -> str:
-    return "".join(secrets.choice(ALPHABET) for _ in range(length))
+    """`length` characters drawn uniformly from ALPHABET by the OS's random source: one read
+    of random bytes, mapped in C, with the bytes that would favour some characters dropped
+    (so as uniform as `secrets.choice`), instead of one system call per character, which
+    cost a claim more than its SQL."""
+    text = b""
+    while len(text) < length:
+        text += secrets.token_bytes(length + 8).translate(_TO_ALPHABET, _UNEVEN)
+    return text[:length].decode("ascii")
 
 
 def new_edit_token() -> str:

@@ -14,8 +14,9 @@ Every successful write operation bumps `instance.version` inside its own transac
 Both end in the same comparison (version now vs. version last sent), so a missed or
 duplicated wake-up can never send a page a wrong state; at worst it refreshes once more.
 The stream sends `event: version` with the version number on connect and on every change,
-`event: gone` when the instance is deleted, a comment every 15 s to keep proxies open, and
-ends after a few minutes (the browser reconnects on its own, `retry: 1000`).
+`event: gone` when the instance is deleted, a comment at least every 15 s to keep proxies
+open, and ends after four to five minutes (the browser reconnects on its own,
+`retry: 1000`).
 
 A public page asks for `?page=public`: then each change arrives as `event: page` whose data
 is the version, a newline and the whole public page as it is now. It is rendered (or taken
@@ -28,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import re
 import select
 import threading
@@ -42,6 +44,8 @@ END = -1  # queued on shutdown: end the stream quietly (the browser reconnects e
 POLL_SECONDS = 0.25
 KEEPALIVE_SECONDS = 15.0
 STREAM_SECONDS = 300.0
+#: Each stream ends between (1 - STREAM_SPREAD) x STREAM_SECONDS and STREAM_SECONDS.
+STREAM_SPREAD = 0.2
 
 log = logging.getLogger("groupkit.live")
 #: Renders the public page of the stream's instance as it is now: (version, html), or None
@@ -50,19 +54,24 @@ PageRenderer = Callable[[], Awaitable[tuple[int, str] | None]]
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def page_event(version: int, html: str) -> str:
-    """An SSE event carrying the version and the page (every line its own `data:`)."""
+def page_event(version: int, html: str) -> bytes:
+    """An SSE event carrying the version and the page (every line its own `data:`), encoded
+    once for every stream that sends it."""
     lines = "\ndata: ".join(_LINE_BREAK.split(html))
-    return f"event: page\ndata: {version}\ndata: {lines}\n\n"
+    return f"event: page\ndata: {version}\ndata: {lines}\n\n".encode()
 
 
 def changed(instance: Instance) -> None:
     """Record that `instance` changed; call inside the write transaction that changed it.
-    On PostgreSQL the version bump and the notification are one statement (one round trip)."""
+    On PostgreSQL the version bump and the notification are one statement, sent with the
+    transaction's COMMIT (one round trip for the three, see `FewerTripsPostgres`)."""
     if is_postgres():
-        database.execute_sql(
-            "UPDATE instance SET version = version + 1 WHERE id = %s "
-            "RETURNING pg_notify(%s, slug)", (instance.id, CHANNEL))
+        sql = ("UPDATE instance SET version = version + 1 WHERE id = %s "
+               "RETURNING pg_notify(%s, slug)")
+        params = (instance.id, CHANNEL)
+        at_commit = getattr(database.obj, "at_commit", None)
+        if at_commit is None or not at_commit(sql, params):
+            database.execute_sql(sql, params)
         return
     database.execute_sql("UPDATE instance SET version = version + 1 WHERE id = ?",
                          (instance.id,))
@@ -86,14 +95,14 @@ class LiveHub:
         #: Open streams by client address, for the per-client cap (`streams_per_client`).
         self.clients: dict[str, int] = {}
         #: The page event being made for a slug's latest version, shared by its streams.
-        self.pages: dict[str, tuple[int, asyncio.Task[str | None]]] = {}
+        self.pages: dict[str, tuple[int, asyncio.Task[bytes | None]]] = {}
 
-    async def page_for(self, slug: str, version: int, render: PageRenderer) -> str | None:
+    async def page_for(self, slug: str, version: int, render: PageRenderer) -> bytes | None:
         """The `page` event for `slug` at `version` or later: made once for every stream of
         this worker that waits on it."""
         made = self.pages.get(slug)
         if made is None or made[0] < version:
-            async def make() -> str | None:
+            async def make() -> bytes | None:
                 rendered = await render()
                 return None if rendered is None else page_event(*rendered)
             made = (version, asyncio.get_running_loop().create_task(make()))
@@ -230,7 +239,7 @@ class _Listener(threading.Thread):
 
 
 async def stream(hub: LiveHub, tool: str, slug: str, client: str = "",
-                 page: PageRenderer | None = None) -> AsyncIterator[str]:
+                 page: PageRenderer | None = None) -> AsyncIterator[str | bytes]:
     """The text of one SSE stream; raises the usual 404 before any byte is sent. The stream
     counts against `client`'s cap from now until it ends; with `page`, changes arrive as
     `page` events."""
@@ -244,15 +253,25 @@ async def stream(hub: LiveHub, tool: str, slug: str, client: str = "",
 
 
 async def _events(hub: LiveHub, slug: str, version: int, queue: asyncio.Queue[int | None],
-                  client: str, page: PageRenderer | None) -> AsyncIterator[str]:
+                  client: str, page: PageRenderer | None) -> AsyncIterator[str | bytes]:
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + STREAM_SECONDS
+    # Streams open together (a link dropped in a chat, a server restart): their keep-alives
+    # and their ends are spread out, not all due in the same instant, when a thousand of
+    # them waking at once held up every other request of the worker.
+    started = loop.time()
+    deadline = started + STREAM_SECONDS * (1 - STREAM_SPREAD * random.random())
+    ping = started + KEEPALIVE_SECONDS * random.random()
     try:
         yield f"retry: 1000\nevent: version\ndata: {version}\n\n"
         while loop.time() < deadline:
             try:
-                current = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+                # (asyncio.timeout, not wait_for: no task of its own for every wait)
+                async with asyncio.timeout(max(min(ping, deadline) - loop.time(), 0)):
+                    current = await queue.get()
             except TimeoutError:
+                if loop.time() >= deadline:
+                    return
+                ping = max(ping + KEEPALIVE_SECONDS, loop.time())
                 yield ": keep-alive\n\n"
                 continue
             if current == END:

@@ -7,7 +7,7 @@ import functools
 
 from ._credentials import EDIT_TOKEN_LENGTH, digest, looks_like_token
 from ._errors import not_found
-from ._storage import Credential, Instance, database, is_postgres
+from ._storage import Credential, Instance, database, is_postgres, model_rows
 from ._tokens import lookup_token
 
 
@@ -25,7 +25,7 @@ def _instance_sql(column: str, by_tool: bool, lock: bool, param: str) -> str:
 def _instance(column: str, value: str, tool: str | None, lock: bool) -> Instance:
     sql = _instance_sql(column, tool is not None, lock and is_postgres(), database.param)
     params = (value,) if tool is None else (value, tool)
-    for found in Instance.raw(sql, *params):
+    for found in model_rows(Instance, sql, params):
         return found
     raise not_found()
 

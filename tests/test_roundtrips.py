@@ -1,0 +1,43 @@
+"""The statements a write sends, counted through the whole kernel (bench/roundtrips.py):
+on PostgreSQL each is a round trip made while the instance's row lock is held, so they are
+what limits writes to one instance from several workers."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+from groupkit.testing import postgres_url
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _roundtrips() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_roundtrips",
+                                                  REPO / "bench" / "roundtrips.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: At most this many statements per write (SQLite, PostgreSQL). On PostgreSQL BEGIN rides
+#: with the rate-limit count, a savepoint with the statement after it, and the version bump
+#: and notify with COMMIT.
+MOST = {"claim (plate)": (8, 4), "vote (poll)": (10, 8), "upvote (gift idea)": (6, 4),
+        "create (sweep, 20 names)": (5, 4)}
+
+
+async def test_each_write_sends_only_its_own_statements(database_url: str) -> None:
+    counts = await _roundtrips().count_writes(database_url)
+    postgres = postgres_url() is not None
+    assert set(counts) == set(MOST)
+    for name, statements in counts.items():
+        assert len(statements) <= MOST[name][postgres], (name, statements)
+        assert not any("groupkit_operation" in sql for sql in statements), statements
+        if postgres:
+            assert statements[0].startswith("BEGIN; INSERT INTO rate_counter"), statements
+            assert statements[-1].endswith("COMMIT"), statements
+        if postgres and name != "create (sweep, 20 names)":
+            assert "pg_notify" in statements[-1], statements
