@@ -9,6 +9,7 @@ from groupkit import (
     OK_REPLY,
     ApiError,
     Call,
+    Credential,
     Edit,
     Entries,
     Instance,
