@@ -563,7 +563,9 @@ def test_the_documented_numbers_are_the_code_s() -> None:
     retry = re.search(r"retry: (\d+)", live)
     assert retry and f"`retry: {retry.group(1)}`" in DOCS
     assert f"every {_live.KEEPALIVE_SECONDS:g} s" in DOCS
-    assert f"ends after {words[int(_live.STREAM_SECONDS // 60)]} minutes" in DOCS
+    shortest = int(_live.STREAM_SECONDS * (1 - _live.STREAM_SPREAD) // 60)
+    longest = int(_live.STREAM_SECONDS // 60)
+    assert f"ends after {words[shortest]} to {words[longest]} minutes" in " ".join(DOCS.split())
     assert f"gone after {words[_forms.FLASH_SECONDS // 60]} minutes" in DOCS
     assert f"`#{_forms.ANCHOR}`" in DOCS
     assert f"{_fields.MAX_DIGITS} significant" in DOCS
