@@ -36,12 +36,12 @@ from urllib.parse import urlencode
 import httpx
 import pytest
 from chat_receiver import Receiver
-from participation import REVEALS, SCENARIOS, Session, string_leaves
+from participation import REVEALS, SCENARIOS
 from qrdecode import qr_text
 
 from groupkit._kit_privacy import UNDECLARED, api_document, installed_tools
 from groupkit.testing import Look as KitLook
-from groupkit.testing import PrivacySuite, Surface, scan_declared
+from groupkit.testing import PrivacySuite, Session, Surface, scan_declared, string_leaves
 
 pytestmark = pytest.mark.server
 

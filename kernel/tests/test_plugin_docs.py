@@ -24,6 +24,7 @@ The conventions the page follows, so these tests can read it:
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import inspect
 import re
@@ -148,11 +149,9 @@ class NoLiteral:
 
 def literal(value: Any) -> Any:
     """`value` as the docs write it: itself if a literal reads back as it, else `...`."""
-    try:
+    with contextlib.suppress(ValueError, SyntaxError):
         if ast.literal_eval(repr(value)) == value:
             return value
-    except (ValueError, SyntaxError):
-        pass
     return NoLiteral()
 
 

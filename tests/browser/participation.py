@@ -14,21 +14,10 @@ import datetime as dt
 from collections.abc import Callable
 
 from groupkit._config import Settings
-from groupkit._kit_participation import Fill
 from groupkit._plugins import load_tools
-from groupkit.testing import (
-    Free,
-    Made,
-    Sent,
-    Session,
-    create_instance,
-    fill_example,
-    sibling_index,
-    string_leaves,
-)
+from groupkit.testing import Free, Session
 
-__all__ = ["REVEALS", "SCENARIOS", "Fill", "Free", "Made", "Sent", "Session", "create_instance",
-           "fill_example", "sibling_index", "soon", "string_leaves"]
+__all__ = ["REVEALS", "SCENARIOS", "soon"]
 
 
 # --- the tools -------------------------------------------------------------------------------

@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from participation import REVEALS, SCENARIOS, Made, Session, sibling_index
+from participation import REVEALS, SCENARIOS
 from playwright.sync_api import Browser, Page
 
 from groupkit._config import Settings
 from groupkit._plugins import load_tools
 from groupkit.allstates import ApiParticipation, Checker, Finding, Step, walk_home, walk_tool
+from groupkit.testing import Made, Session, sibling_index
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 

@@ -21,11 +21,12 @@ from typing import Any
 import httpx
 import pytest
 from browsing import Watched
-from participation import REVEALS, SCENARIOS, Session, create_instance, sibling_index
+from participation import REVEALS, SCENARIOS
 from playwright.sync_api import Response
 
 from groupkit._config import Settings
 from groupkit._plugins import load_tools
+from groupkit.testing import Session, create_instance, sibling_index
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
