@@ -483,6 +483,7 @@ async def error_of(response: Any, status: int, *, field: str | None = None) -> s
 # --- the kit's live server and suites (defined in groupkit._kit_*; public from here) ---------
 # ruff: noqa: E402, F401 (imported last, for their names: groupkit.testing is the kit's surface)
 
+from ._kit_browser import AllStatesSuite, BrowserSuites, ScriptInjectionSuite
 from ._kit_participation import (
     Free,
     Made,

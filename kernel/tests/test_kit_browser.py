@@ -1,0 +1,106 @@
+"""The kit's browser suites (`groupkit.testing.AllStatesSuite`, `ScriptInjectionSuite`,
+`BrowserSuites`) over a tool from outside the repository: one registered through pluggy
+here, and contrib/example-plugin, installed by its entry point. A tool that declares how it
+is taken part in (`Tool.walkthrough`) is walked with its own steps; one that declares
+nothing is reported by name with what to declare, never a KeyError; a Chromium that is not
+there skips on a laptop and fails under $GROUPKIT_REQUIRE_EXTERNAL=1."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import pytest
+
+import demo_plugin
+from groupkit import Participation, Tool, Walkthrough, hookimpl
+from groupkit import _kit_browser as kit_browser
+from groupkit._config import Settings
+from groupkit._plugins import load_tools
+from groupkit.testing import AllStatesSuite, BrowserSuites, ScriptInjectionSuite
+
+
+def take_part(api: Participation) -> None:
+    api.public("sign", {"name": api.text("sign.name", "Ann")})
+
+
+def reveal(api: Participation) -> None:
+    api.organiser("close")
+
+
+def outside_tool(walkthrough: Walkthrough | None) -> Tool:
+    """The demo tool as a plugin registered through pluggy, with `walkthrough`."""
+    @hookimpl
+    def groupkit_tool() -> Tool:
+        return dataclasses.replace(demo_plugin.groupkit_tool(), walkthrough=walkthrough)
+
+    plugin = types.SimpleNamespace(groupkit_tool=groupkit_tool, __name__="outside")
+    return load_tools(Settings(), [plugin], entry_points=False).tools["demo"]
+
+
+@pytest.fixture
+def installed(monkeypatch: pytest.MonkeyPatch) -> dict[str, Tool]:
+    """The tools the browser suites see: the outside ones put in here."""
+    tools: dict[str, Tool] = {}
+    monkeypatch.setattr(kit_browser, "installed_tools", lambda: tools)
+    return tools
+
+
+def suite_calls() -> list[Any]:
+    """Each per-tool browser test, called as pytest would once its fixtures are up."""
+    unused: Any = None
+    return [
+        pytest.param(lambda tool: AllStatesSuite().test_every_state_fits_a_phone_and_passes_axe(
+            tool, unused, unused, unused), id="all-states"),
+        pytest.param(lambda tool: ScriptInjectionSuite().test_payloads_stay_text(
+            tool, unused, []), id="script-injection")]
+
+
+@pytest.mark.parametrize("run", suite_calls())
+def test_a_tool_without_a_walkthrough_is_reported_by_name(
+        run: Any, installed: dict[str, Tool]) -> None:
+    installed["demo"] = outside_tool(None)
+    with pytest.raises(pytest.fail.Exception) as failed:
+        run("demo")
+    message = str(failed.value)
+    assert message == kit_browser.UNDECLARED_WALKTHROUGH.format(tool="demo")
+    assert message.startswith("demo declares no walkthrough: declare")
+    assert "walkthrough=Walkthrough(take_part=take_part)" in message
+
+
+def test_the_suites_take_part_through_what_the_tool_declares(
+        installed: dict[str, Tool]) -> None:
+    installed["demo"] = outside_tool(Walkthrough(take_part, reveal))
+    for suite in (AllStatesSuite, ScriptInjectionSuite, BrowserSuites):
+        assert suite.steps("demo") == (take_part, reveal)
+
+    class Scenarios(BrowserSuites):
+        scenarios: ClassVar[Mapping[str, Any]] = {"demo": take_part}
+
+    installed["demo"] = outside_tool(None)
+    assert Scenarios.steps("demo") == (take_part, None)
+
+
+def test_the_repository_runs_them_over_the_example_plugin() -> None:
+    """contrib/example-plugin, installed by its entry point, is one of the tools the
+    repository's browser suites run over, with the walkthrough it declares."""
+    finddate = kit_browser.installed_tools()["finddate"]
+    assert finddate.walkthrough is not None
+    assert "finddate" in BrowserSuites.suite_tools()
+    assert BrowserSuites.steps("finddate") == (finddate.walkthrough.take_part,
+                                               finddate.walkthrough.reveal)
+
+
+def test_a_missing_chromium_skips_on_a_laptop_and_fails_in_ci(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    monkeypatch.setenv(kit_browser.CHROMIUM_ENV, str(tmp_path / "no-chromium"))
+    monkeypatch.delenv("GROUPKIT_REQUIRE_EXTERNAL", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"Chromium at .*no-chromium"):
+        kit_browser.usable_chromium()
+    monkeypatch.setenv("GROUPKIT_REQUIRE_EXTERNAL", "1")
+    with pytest.raises(pytest.fail.Exception, match=r"Chromium at .*no-chromium.* required"):
+        kit_browser.usable_chromium()
+    monkeypatch.setenv(kit_browser.CHROMIUM_ENV, "/bin/sh")
+    assert kit_browser.usable_chromium() == "/bin/sh"
