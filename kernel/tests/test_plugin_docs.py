@@ -28,6 +28,7 @@ import contextlib
 import dataclasses
 import inspect
 import re
+import sys
 import typing
 from collections.abc import Iterator
 from pathlib import Path
@@ -148,7 +149,10 @@ class NoLiteral:
 
 
 def literal(value: Any) -> Any:
-    """`value` as the docs write it: itself if a literal reads back as it, else `...`."""
+    """`value` as the docs write it: itself if a literal reads back as it, else `...` (so is
+    the running interpreter's path, which differs from machine to machine)."""
+    if value == sys.executable:
+        return NoLiteral()
     with contextlib.suppress(ValueError, SyntaxError):
         if ast.literal_eval(repr(value)) == value:
             return value
@@ -210,7 +214,8 @@ def constructed_here(obj: Any) -> bool:
     if getattr(obj, "_fixture_function_marker", None) is not None or \
             type(obj).__name__ == "FixtureFunctionDefinition":
         return False
-    return inspect.isfunction(obj) and obj.__module__.startswith("groupkit")
+    function = inspect.unwrap(obj)  # a cached function (`functools.cache`) is one too
+    return inspect.isfunction(function) and function.__module__.startswith("groupkit")
 
 
 def macros(template: str) -> dict[str, list[Param]]:
@@ -227,12 +232,16 @@ def macros(template: str) -> dict[str, list[Param]]:
 
 
 def kit_names(module: Any = kit) -> list[str]:
-    """A module's `__all__` where it has one, else the callables it defines itself."""
+    """A module's `__all__` where it has one, else the callables it defines itself, and for
+    `groupkit.testing` those of the kit's private modules it makes public (`_kit_*`)."""
     if hasattr(module, "__all__"):
         return list(module.__all__)
+    def defined_here(value: Any) -> bool:
+        where = getattr(value, "__module__", "")
+        return where == module.__name__ or (module is kit and where.startswith("groupkit._kit_"))
+
     return [name for name, value in vars(module).items()
-            if not name.startswith(("_", "pytest_")) and callable(value)
-            and getattr(value, "__module__", "") == module.__name__]
+            if not name.startswith(("_", "pytest_")) and callable(value) and defined_here(value)]
 
 
 def partials() -> list[str]:
