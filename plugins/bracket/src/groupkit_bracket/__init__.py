@@ -30,8 +30,7 @@ groupkit_tool = Tool.hook(
     plugin_api=(1, 1), hidden=(), group="games", icon="🏆",
     summary="A knockout bracket for up to 64 names, with byes sorted out for you: "
             "tap in the winners and everyone can follow along.",
-    create_schema=CreateBracket,
-    limits={"entrants": MAX_ENTRANTS}, public_schema=BRACKET_SCHEMA,
+    create_schema=CreateBracket, limits={"entrants": MAX_ENTRANTS}, public_schema=BRACKET_SCHEMA,
     description=DESCRIPTION,
     example={"title": "Office table tennis", "seeding": "listed",
              "entrants": ["Ann", "Bo", "Cy", "Di", "Ed"]},

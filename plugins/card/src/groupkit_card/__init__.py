@@ -14,8 +14,7 @@ groupkit_tool = Tool.hook(
     plugin_api=(1, 1), hidden=(), group="celebrations", icon="💌",
     summary="A card for someone special that everyone signs with a message — "
             "share it, print it, or both.",
-    create_schema=CreateCard, participant_kinds=(TOKEN_KIND,),
-    models=[CardMessage],
+    create_schema=CreateCard, participant_kinds=(TOKEN_KIND,), models=[CardMessage],
     limits={"messages": MAX_MESSAGES}, public_schema=card_schema(),
     description="Signing is `POST /api/card/sign {slug, name, message}` and answers "
                 "`201 {token, id}`. The 22-character token is the signer's only handle "

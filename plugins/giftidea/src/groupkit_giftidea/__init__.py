@@ -14,8 +14,7 @@ groupkit_tool = Tool.hook(
     plugin_api=(1, 1), hidden=(), group="celebrations", icon="💡",
     summary="Collect gift ideas for someone, upvote the favourites and claim the one "
             "you'll buy — everyone in on it except the recipient.",
-    create_schema=CreateGiftIdea, participant_kinds=(TOKEN_KIND,),
-    models=[GiftIdea],
+    create_schema=CreateGiftIdea, participant_kinds=(TOKEN_KIND,), models=[GiftIdea],
     limits={"ideas": MAX_IDEAS}, public_schema=board_schema(),
     description="The share link goes to everyone except the recipient. Ideas are listed "
                 "most votes first. An idea's `id` is a random 10-character code; its "

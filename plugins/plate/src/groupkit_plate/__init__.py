@@ -13,8 +13,7 @@ groupkit_tool = Tool.hook(
     plugin_api=(1, 1), hidden=(), group="events", icon="🥗",
     summary="A potluck sign-up board: categories with a few spots each, "
             "so everyone can see who's bringing what.",
-    create_schema=CreatePlate,
-    limits={"categories": MAX_CATEGORIES, "spotsPerCategory": MAX_SPOTS},
+    create_schema=CreatePlate, limits={"categories": MAX_CATEGORIES, "spotsPerCategory": MAX_SPOTS},
     public_schema=board_schema(),
     example={"title": "End-of-year lunch", "eventDate": "Friday 12 December, 12:30",
              "note": "Drop-off in the staff kitchen from noon.",

@@ -14,8 +14,7 @@ groupkit_tool = Tool.hook(
     plugin_api=(1, 1), hidden=(), group="celebrations", icon="📖",
     summary="A shared recipe book: everyone adds their favourites, and it reads well "
             "on screen and on paper.",
-    create_schema=CreateRecipe, participant_kinds=(TOKEN_KIND,),
-    models=[Recipe],
+    create_schema=CreateRecipe, participant_kinds=(TOKEN_KIND,), models=[Recipe],
     limits={"recipes": MAX_RECIPES}, public_schema=book_schema(),
     description="Recipes are listed in the order they were added. The contributor's "
                 "token (22 characters) edits and removes their recipe and opens "

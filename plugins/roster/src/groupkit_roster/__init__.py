@@ -14,8 +14,7 @@ groupkit_tool = Tool.hook(
     plugin_api=(1, 1), hidden=(Hidden("message", operation="claim"),), group="events", icon="📋",
     summary="Timed shifts with a few spots each: volunteers put their names down, "
             "the coordinator gets the list.",
-    create_schema=CreateRoster,
-    limits={"shifts": MAX_SHIFTS, "spotsPerShift": MAX_SPOTS},
+    create_schema=CreateRoster, limits={"shifts": MAX_SHIFTS, "spotsPerShift": MAX_SPOTS},
     public_schema=roster_schema(), feed=slot_feed_operations(ops, NOT_HELD, claim_events),
     description=(
         f"Slot ids are {SLOT_IDS}. A volunteer's message is for the coordinator only: "
