@@ -54,7 +54,8 @@ KIT_MODULES = {"groupkit.testing": kit, "groupkit.allstates": allstates}
 #: Classes whose methods a plugin calls (or implements), each documented as an entry.
 DOCUMENTED_METHODS = {"Operations": ("public", "organiser", "participant", "read"),
                       "Participation": ("public", "organiser", "participant", "read", "get",
-                                        "text")}
+                                        "text"),
+                      "Tool": ("from_module", "hook")}
 VERSION = re.compile(r"\*(added|changed|removed) in (\d+)\b[^*]*\*")
 PAGES = ("create", "public", "organiser", "participant", "fields")
 

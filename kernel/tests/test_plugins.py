@@ -137,13 +137,17 @@ def test_a_declaration_without_plugin_api_is_refused_in_one_line_without_traceba
         (f"tool plugin old refused: {expected}", None)]
 
 
+#: The calls that declare a tool.
+DECLARING = ("Tool", "Tool.from_module", "Tool.hook")
+
+
 @pytest.mark.parametrize("source", sorted(
     [*REPO.glob("plugins/*/src/*/__init__.py"), *REPO.glob("contrib/*/src/*/__init__.py")]),
     ids=lambda path: path.parent.name)
 def test_every_plugin_declares_its_range_as_literals(source: Path) -> None:
     """Read from the kernel's own constant, the check could never fire."""
     declared = [keyword.value for node in ast.walk(ast.parse(source.read_text("utf-8")))
-                if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Tool"
+                if isinstance(node, ast.Call) and ast.unparse(node.func) in DECLARING
                 for keyword in node.keywords if keyword.arg == "plugin_api"]
     assert len(declared) == 1, source
     assert isinstance(declared[0], ast.Tuple), ast.unparse(declared[0])

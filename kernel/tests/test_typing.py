@@ -79,6 +79,19 @@ groupkit.Tool(name="karaoke", title="Karaoke", version="1", create_schema=groupk
               organiser_view=lambda instance: {}, templates=Path("."))
 '''
 
+# `Tool.hook` and `Tool.from_module` take the fields as typed keywords: the same mistakes
+# `Tool(...)` would show are reported where they are written.
+HOOKED = '''
+import types
+
+import groupkit
+
+api = types.ModuleType("api")
+groupkit_tool = groupkit.Tool.hook(api, name="karaoke", title=3, create_schema=groupkit.Schema,
+                                   plugin_api=(1, 1), limitz={})
+groupkit.Tool.from_module(api, name="karaoke", title="Karaoke", create_schema=groupkit.Schema)
+'''
+
 
 @pytest.fixture(scope="module")
 def mypy_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
@@ -86,7 +99,7 @@ def mypy_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
     the installed `groupkit` found through site-packages."""
     folder = tmp_path_factory.mktemp("typing")
     snippets = {"correct": CORRECT, "misused": MISUSED, "options": OPTIONS,
-                "unversioned": UNVERSIONED}
+                "unversioned": UNVERSIONED, "hooked": HOOKED}
     for name, source in snippets.items():
         (folder / f"{name}.py").write_text(source, encoding="utf-8")
     (folder / "mypy.ini").write_text("[mypy]\n", encoding="utf-8")
@@ -142,3 +155,13 @@ def test_a_declaration_without_plugin_api_is_reported(
         mypy_report: dict[str, list[str]]) -> None:
     assert mypy_report["unversioned"] == ['Missing named argument "plugin_api" for "Tool"  '
                                           "[call-arg]"]
+
+
+def test_a_misdeclared_hook_is_reported(mypy_report: dict[str, list[str]]) -> None:
+    assert mypy_report["hooked"] == [
+        'Unexpected keyword argument "limitz" for "hook" of "Tool"; did you mean "limits"?  '
+        "[call-arg]",
+        'Argument "title" to "hook" of "Tool" has incompatible type "int"; expected "str"  '
+        "[arg-type]",
+        'Missing named argument "plugin_api" for "from_module" of "Tool"  [call-arg]',
+    ]

@@ -13,9 +13,8 @@ import pluggy
 
 from . import hookspecs
 from ._config import Settings
-from ._tool import Tool
+from ._tool import ENTRY_POINT_GROUP, Tool
 
-ENTRY_POINT_GROUP = "groupkit.tools"
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]{1,29}$")
 RESERVED_NAMES = frozenset({"static", "openapi", "docs", "healthz", "api", "new"})
 REQUIRED_TEMPLATES = ("create.html", "public.html", "organiser.html")
@@ -62,6 +61,9 @@ def validate(tool: Any, expected_name: str | None) -> str | None:
         return f"invalid tool name {tool.name!r}"
     if expected_name is not None and tool.name != expected_name:
         return f"entry point {expected_name!r} declares tool {tool.name!r}"
+    if tool.templates is None:
+        return ("no templates folder: none in the package that defines create(); "
+                "declare templates=")
     missing = [t for t in REQUIRED_TEMPLATES if not (tool.templates / tool.name / t).is_file()]
     private_page = tool.templates / tool.name / "participant.html"
     if tool.participant_view is not None and not private_page.is_file():

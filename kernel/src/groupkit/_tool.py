@@ -10,18 +10,26 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
+import importlib.metadata
+import sys
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict, Unpack
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol, Required, TypedDict, Unpack
 
 import marshmallow as ma
 import peewee as pw
 
 from ._storage import Credential, Instance, Migration
+from .hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from ._feeds import FeedSource
     from ._webhooks import ChatRitual
+
+#: The entry-point group through which tool plugins are installed.
+ENTRY_POINT_GROUP = "groupkit.tools"
 
 #: What a response or request body is documented as: a marshmallow schema (class or
 #: instance) or a JSON Schema dict.
@@ -325,7 +333,6 @@ class Tool:
     name:       url name, `[a-z][a-z0-9]{1,29}` (`/api/<name>`), none of the kernel's own
                 (`api`, `new`, `static`, ...); the entry point must have this name.
     title:      human name for menus and headings.
-    version:    the plugin's version string.
     summary:    one sentence for the home page.
     create_schema: marshmallow schema class of the create body; fields in check order.
     create:     `create(instance, data)` stores a cleaned create body: sets `instance.data`
@@ -341,9 +348,8 @@ class Tool:
     operations: the tool's `Operations`.
     models:     peewee models the tool owns (each with a CASCADE foreign key to Instance).
     migrations: ordered `(name, fn(database))` steps; default: create `models`.
-    templates:  folder holding `<name>/create.html`, `public.html`, `organiser.html` and
-                `participant.html` (if any), each extending `groupkit/base.html`.
-    static:     optional folder served at `/static/<name>/`.
+    static:     optional folder served at `/static/<name>/`; default the `static` folder
+                beside that `templates` folder, if there is one.
     description: longer notes for the OpenAPI document (design choices the spec leaves open).
     not_found:  404 message for this tool's public-link requests (reads and public
                 operations), where the spec words one; unknown, wrong-tool and deleted
@@ -378,16 +384,20 @@ class Tool:
     hidden:     the values the tool keeps off the public side (`Hidden`), for the kit's
                 privacy suite; `()` declares that nothing but the links themselves is
                 private. None (the default) declares nothing: the suite reports the tool.
+    version:    keyword only: the plugin's version string; default the version of the
+                distribution that installed the package defining `create`.
+    templates:  keyword only: folder holding `<name>/create.html`, `public.html`,
+                `organiser.html` and `participant.html` (if any), each extending
+                `groupkit/base.html`; default the `templates` folder of the package that
+                defines `create` (the nearest one up from its module).
     """
 
     name: str
     title: str
-    version: str
     create_schema: type[ma.Schema]
     create: Callable[[Instance, dict[str, Any]], None]
     public_view: View
     organiser_view: View
-    templates: Path
     summary: str = ""
     title_of: Callable[[dict[str, Any]], str] = lambda data: str(data.get("title", ""))
     export: View | None = None
@@ -415,6 +425,49 @@ class Tool:
     icon: str = ""
     walkthrough: Walkthrough | None = None
     hidden: Sequence[Hidden] | None = None
+    # Found from the plugin's own package when not given (`__post_init__`), so a plugin
+    # declares them only to point elsewhere.
+    version: str = dataclasses.field(default="", kw_only=True)
+    templates: Path | None = dataclasses.field(default=None, kw_only=True)
+
+    def __post_init__(self) -> None:
+        module = getattr(self.create, "__module__", None) or ""
+        folder = _package_folder(module)
+        if self.templates is None and folder is not None:
+            self.templates = folder / "templates"
+        if self.static is None and folder is not None and (folder / "static").is_dir():
+            self.static = folder / "static"
+        if not self.version:
+            self.version = _distribution_version(module.partition(".")[0])
+
+    @classmethod
+    def from_module(cls, module: ModuleType, /, **fields: Unpack[ToolFields]) -> Tool:
+        """The declaration with the callables a plugin's api module defines under their
+        usual names, so the `Tool` call lists only what is particular to the tool:
+        `create`, `public_view`, `organiser_view`, `participant_view`, `export`,
+        `preview`, `title_of` by those names, `operations` from `ops`, `edit` from `EDIT`.
+        A field given in `fields` wins; a name the module lacks keeps the field's default."""
+        found: dict[str, Any] = {}
+        for field, attribute in MODULE_NAMES.items():
+            if field in fields or not hasattr(module, attribute):
+                continue
+            value = getattr(module, attribute)
+            kind = {"operations": Operations, "edit": Edit}.get(field)
+            if not (isinstance(value, kind) if kind else callable(value)):
+                raise TypeError(f"{module.__name__}.{attribute} is not "
+                                f"{'an ' + kind.__name__ if kind else 'callable'}")
+            found[field] = value
+        return cls(**{**found, **fields})
+
+    @classmethod
+    def hook(cls, module: ModuleType, /, **fields: Unpack[ToolFields]) -> Callable[[], Tool]:
+        """The plugin's `groupkit_tool` hook implementation, in one assignment:
+        `groupkit_tool = Tool.hook(api, name=..., ...)` declares what `@hookimpl def
+        groupkit_tool(): return Tool.from_module(api, ...)` does. The `Tool` is built when
+        the kernel calls the hook, so a faulty declaration is reported like any other."""
+        def groupkit_tool() -> Tool:
+            return cls.from_module(module, **fields)
+        return hookimpl(groupkit_tool)
 
     def export_of(self, instance: Instance) -> dict[str, Any]:
         return (self.export or self.organiser_view)(instance)
@@ -423,3 +476,76 @@ class Tool:
         if self.preview is not None:
             return self.preview(instance)
         return {"title": instance.title or self.title, "description": self.summary}
+
+
+#: The `Tool` fields `Tool.from_module` takes from the module, and the names it looks for.
+MODULE_NAMES: Mapping[str, str] = {
+    "create": "create", "public_view": "public_view", "organiser_view": "organiser_view",
+    "participant_view": "participant_view", "export": "export", "preview": "preview",
+    "title_of": "title_of", "operations": "ops", "edit": "EDIT"}
+
+
+class ToolFields(TypedDict, total=False):
+    """`Tool`'s fields as typed keywords of `Tool.from_module` (so mypy checks them); the
+    ones `from_module` can find in the module are optional here."""
+
+    name: Required[str]
+    title: Required[str]
+    create_schema: Required[type[ma.Schema]]
+    plugin_api: Required[tuple[int, int]]
+    create: Callable[[Instance, dict[str, Any]], None]
+    public_view: View
+    organiser_view: View
+    summary: str
+    title_of: Callable[[dict[str, Any]], str]
+    export: View | None
+    participant_view: ParticipantView | None
+    participant_kinds: tuple[str, ...]
+    operations: Operations
+    models: Sequence[type[pw.Model]]
+    migrations: Sequence[Migration]
+    static: Path | None
+    limits: Mapping[str, int]
+    preview: View | None
+    public_schema: BodyDoc | None
+    example: Mapping[str, Any]
+    description: str
+    prune: Callable[[dt.datetime], int] | None
+    not_found: str
+    view_time: Callable[[Instance, dt.datetime], Hashable] | None
+    edit: Edit | None
+    chat: ChatRitual | None
+    feed: FeedSource | None
+    group: str
+    icon: str
+    walkthrough: Walkthrough | None
+    hidden: Sequence[Hidden] | None
+    version: str
+    templates: Path | None
+
+
+def _package_folder(module: str) -> Path | None:
+    """The folder of the nearest package, from `module` up, that holds a `templates` folder;
+    never the kernel's own."""
+    parts = module.split(".")
+    if parts[0] == "groupkit":
+        return None
+    for end in range(len(parts), 0, -1):
+        file = getattr(sys.modules.get(".".join(parts[:end])), "__file__", None)
+        if file and (Path(file).parent / "templates").is_dir():
+            return Path(file).parent
+    return None
+
+
+@functools.cache
+def _distribution_version(package: str) -> str:
+    """The version of the distribution that installed top-level `package`: the one whose
+    tool entry point names it (an editable install records no package files), else the
+    one that lists it; "unknown" for one no distribution installed (a test's own module)."""
+    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        dist = getattr(entry_point, "dist", None)
+        if dist is not None and entry_point.module.partition(".")[0] == package:
+            return str(dist.version)
+    for dist in importlib.metadata.packages_distributions().get(package, ()):
+        return importlib.metadata.version(dist)
+    return "unknown"

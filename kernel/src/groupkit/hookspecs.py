@@ -9,6 +9,9 @@ the entry point's name is the tool's url name. Implement hooks with `groupkit.ho
     def groupkit_tool() -> Tool:
         return Tool(name="sweeps", ...)
 
+or, with the callables of the plugin's api module found by their usual names, in one line
+`groupkit_tool = Tool.hook(api, name="sweeps", ...)` (see `Tool.from_module`).
+
 The kernel owns everything common (create endpoint, credentials, resolution and the one
 404, delete, export, rate limits, page headers, OpenAPI). A plugin declares what is its own
 and nothing else; it imports only from `groupkit` and never from another plugin.

@@ -2,27 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from groupkit import Participation, Tool, Walkthrough, participant_feed_operations
 
-from groupkit import Participation, Tool, Walkthrough, hookimpl, participant_feed_operations
-
-from .api import (
-    EDIT,
-    MAX_RESPONSES,
-    TOKEN_KIND,
-    create,
-    ops,
-    organiser_view,
-    participant_view,
-    public_view,
-    response_events,
-)
+from . import api
+from .api import MAX_RESPONSES, TOKEN_KIND, ops, response_events
 from .models import Response
 from .schema import MAX_SLOTS, CreateFindDate
-
-__version__ = "0.1.0"
-
-HERE = Path(__file__).parent
 
 
 def take_part(api: Participation) -> None:
@@ -38,30 +23,23 @@ def choose(api: Participation) -> None:
     api.organiser("choose", {"slotId": api.read()["best"]})
 
 
-@hookimpl
-def groupkit_tool() -> Tool:
-    return Tool(
-        name="finddate", title="Find a Date", version=__version__, plugin_api=(1, 1),
-        hidden=(),
-        group="events", icon="📅",
-        walkthrough=Walkthrough(take_part=take_part, reveal=choose),
-        summary="Propose a few dates or times; everyone marks yes, if need be or no, "
-                "and the best one stands out.",
-        create_schema=CreateFindDate, create=create, public_view=public_view,
-        organiser_view=organiser_view, participant_view=participant_view,
-        participant_kinds=(TOKEN_KIND,), operations=ops, models=[Response], edit=EDIT,
-        feed=participant_feed_operations(ops, "r/{token}/feed", [TOKEN_KIND],
-                                         response_events),
-        templates=HERE / "templates", static=HERE / "static",
-        limits={"slots": MAX_SLOTS, "responses": MAX_RESPONSES},
-        description="Slots are sorted by date and time and numbered d1, d2, … The best slot "
-                    "has the most yes answers, then the most yes plus if-need-be, then comes "
-                    "first. Times are in the instance's time zone (default "
-                    "Australia/Sydney); a timed slot also carries `startsAt` and `endsAt`, "
-                    "the same moments in UTC (null without a time), for showing them in "
-                    "another zone.",
-        example={"title": "Team dinner", "note": "Somewhere near the office.",
-                 "slots": [{"date": "2026-12-04", "start": "18:30", "end": "21:00"},
-                           {"date": "2026-12-05"},
-                           {"date": "2026-12-11", "start": "18:30"}]},
-    )
+groupkit_tool = Tool.hook(
+    api, name="finddate", title="Find a Date",
+    plugin_api=(1, 1), hidden=(), group="events", icon="📅",
+    walkthrough=Walkthrough(take_part=take_part, reveal=choose),
+    summary="Propose a few dates or times; everyone marks yes, if need be or no, "
+            "and the best one stands out.",
+    create_schema=CreateFindDate, participant_kinds=(TOKEN_KIND,), models=[Response],
+    feed=participant_feed_operations(ops, "r/{token}/feed", [TOKEN_KIND], response_events),
+    limits={"slots": MAX_SLOTS, "responses": MAX_RESPONSES},
+    description="Slots are sorted by date and time and numbered d1, d2, … The best slot "
+                "has the most yes answers, then the most yes plus if-need-be, then comes "
+                "first. Times are in the instance's time zone (default "
+                "Australia/Sydney); a timed slot also carries `startsAt` and `endsAt`, "
+                "the same moments in UTC (null without a time), for showing them in "
+                "another zone.",
+    example={"title": "Team dinner", "note": "Somewhere near the office.",
+             "slots": [{"date": "2026-12-04", "start": "18:30", "end": "21:00"},
+                       {"date": "2026-12-05"},
+                       {"date": "2026-12-11", "start": "18:30"}]},
+)

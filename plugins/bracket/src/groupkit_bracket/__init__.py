@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from groupkit import Tool
 
-from groupkit import Tool, hookimpl
-
-from .api import BRACKET_SCHEMA, EDIT, create, ops, organiser_view, public_view
+from . import api
+from .api import BRACKET_SCHEMA
 from .schema import MAX_ENTRANTS, CreateBracket
-
-__version__ = "0.1.0"
-
-HERE = Path(__file__).parent
 
 DESCRIPTION = (
     "A single-elimination bracket drawn once, at creation, and never redrawn.\n\n"
@@ -30,20 +25,13 @@ DESCRIPTION = (
     "is what the next result must quote.")
 
 
-@hookimpl
-def groupkit_tool() -> Tool:
-    return Tool(
-        name="bracket", title="Tournament Bracket", version=__version__,
-        plugin_api=(1, 1),
-        hidden=(),
-        group="games", icon="🏆",
-        summary="A knockout bracket for up to 64 names, with byes sorted out for you: "
-                "tap in the winners and everyone can follow along.",
-        create_schema=CreateBracket, create=create, public_view=public_view,
-        organiser_view=organiser_view, operations=ops, edit=EDIT,
-        templates=HERE / "templates", static=HERE / "static",
-        limits={"entrants": MAX_ENTRANTS}, public_schema=BRACKET_SCHEMA,
-        description=DESCRIPTION,
-        example={"title": "Office table tennis", "seeding": "listed",
-                 "entrants": ["Ann", "Bo", "Cy", "Di", "Ed"]},
-    )
+groupkit_tool = Tool.hook(
+    api, name="bracket", title="Tournament Bracket",
+    plugin_api=(1, 1), hidden=(), group="games", icon="🏆",
+    summary="A knockout bracket for up to 64 names, with byes sorted out for you: "
+            "tap in the winners and everyone can follow along.",
+    create_schema=CreateBracket, limits={"entrants": MAX_ENTRANTS}, public_schema=BRACKET_SCHEMA,
+    description=DESCRIPTION,
+    example={"title": "Office table tennis", "seeding": "listed",
+             "entrants": ["Ann", "Bo", "Cy", "Di", "Ed"]},
+)

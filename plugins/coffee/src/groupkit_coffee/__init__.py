@@ -2,29 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from groupkit import Tool, chat_operations
 
-from groupkit import Tool, chat_operations, hookimpl
-
-from .api import (
-    EDIT,
-    PUBLIC_SCHEMA,
-    RESET_KIND,
-    TOKEN_KIND,
-    create,
-    ops,
-    organiser_view,
-    participant_view,
-    public_view,
-)
+from . import api
+from .api import PUBLIC_SCHEMA, RESET_KIND, TOKEN_KIND, ops
 from .models import MIGRATIONS, CoffeePerson, CoffeeRound
 from .pairing import RECENT_ROUNDS
 from .rituals import RITUAL
 from .schema import MAX_PEOPLE, CreateCoffee
-
-__version__ = "0.1.0"
-
-HERE = Path(__file__).parent
 
 DESCRIPTION = (
     "Round-by-round pairing of a team. Paths designed here (the spec shows none): each "
@@ -46,27 +31,20 @@ DESCRIPTION = (
     "(the spec gives no wording for either).")
 
 
-@hookimpl
-def groupkit_tool() -> Tool:
-    return Tool(
-        name="coffee", title="Coffee Roulette", version=__version__,
-        plugin_api=(1, 1),
-        hidden=(),
-        group="work", icon="☕",
-        summary="Pair up a team for a coffee each round, with someone they haven't met "
-                "lately; everyone sees their partner on their own private page.",
-        create_schema=CreateCoffee, create=create, public_view=public_view,
-        organiser_view=organiser_view, participant_view=participant_view,
-        participant_kinds=(TOKEN_KIND, RESET_KIND), operations=ops, edit=EDIT,
-        models=[CoffeePerson, CoffeeRound], migrations=MIGRATIONS,
-        templates=HERE / "templates", static=HERE / "static",
-        limits={"people": MAX_PEOPLE, "recentRounds": RECENT_ROUNDS},
-        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
-        chat=chat_operations(ops, RITUAL),
-        preview=lambda instance: {
-            "title": instance.title,
-            "description": "Claim your name to see who you're having coffee with."},
-        example={"title": "Platform team coffee", "names": ["Ann", "Bo", "Cy", "Di", "Ed"],
-                 "cadence": "Every second Monday",
-                 "note": "Thirty minutes, your shout or theirs."},
-    )
+groupkit_tool = Tool.hook(
+    api, name="coffee", title="Coffee Roulette",
+    plugin_api=(1, 1), hidden=(), group="work", icon="☕",
+    summary="Pair up a team for a coffee each round, with someone they haven't met "
+            "lately; everyone sees their partner on their own private page.",
+    create_schema=CreateCoffee, participant_kinds=(TOKEN_KIND, RESET_KIND),
+    models=[CoffeePerson, CoffeeRound], migrations=MIGRATIONS,
+    limits={"people": MAX_PEOPLE, "recentRounds": RECENT_ROUNDS},
+    public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
+    chat=chat_operations(ops, RITUAL),
+    preview=lambda instance: {
+        "title": instance.title,
+        "description": "Claim your name to see who you're having coffee with."},
+    example={"title": "Platform team coffee", "names": ["Ann", "Bo", "Cy", "Di", "Ed"],
+             "cadence": "Every second Monday",
+             "note": "Thirty minutes, your shout or theirs."},
+)

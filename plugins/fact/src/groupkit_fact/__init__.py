@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from groupkit import Tool
 
-from groupkit import Tool, hookimpl
-
-from .api import (
-    BOARD_SCHEMA,
-    EDIT,
-    PERSON,
-    PERSON_RESET,
-    create,
-    export,
-    ops,
-    organiser_view,
-    participant_view,
-    public_view,
-)
+from . import api
+from .api import BOARD_SCHEMA, PERSON, PERSON_RESET
 from .models import Person
 from .schema import FACT_LIMIT, MAX_NAMES, CreateFact
-
-__version__ = "0.1.0"
-
-HERE = Path(__file__).parent
 
 DESCRIPTION = """\
 Each name on the list is seeded with an empty fact and its own private token. A person
@@ -53,23 +37,16 @@ A save with nothing left after trimming is refused with 400
 """
 
 
-@hookimpl
-def groupkit_tool() -> Tool:
-    return Tool(
-        name="fact", title="Fact Matcher", version=__version__,
-        plugin_api=(1, 1),
-        hidden=(),
-        group="games", icon="🧩",
-        summary="An icebreaker: everyone sends in a fact about themselves, the room guesses "
-                "who wrote which, then you reveal the answers.",
-        create_schema=CreateFact, create=create, public_view=public_view,
-        organiser_view=organiser_view, export=export, participant_view=participant_view,
-        participant_kinds=(PERSON, PERSON_RESET), operations=ops, edit=EDIT, models=[Person],
-        templates=HERE / "templates", static=HERE / "static",
-        limits={"names": MAX_NAMES, "factCharacters": FACT_LIMIT},
-        public_schema=BOARD_SCHEMA, description=DESCRIPTION,
-        example={"title": "Team offsite icebreaker",
-                 "prompt": "Something nobody here knows about you",
-                 "note": "Facts close at 10am; we reveal after morning tea.",
-                 "names": ["Ann", "Bo", "Cy", "Di", "Ed"]},
-    )
+groupkit_tool = Tool.hook(
+    api, name="fact", title="Fact Matcher",
+    plugin_api=(1, 1), hidden=(), group="games", icon="🧩",
+    summary="An icebreaker: everyone sends in a fact about themselves, the room guesses "
+            "who wrote which, then you reveal the answers.",
+    create_schema=CreateFact, participant_kinds=(PERSON, PERSON_RESET), models=[Person],
+    limits={"names": MAX_NAMES, "factCharacters": FACT_LIMIT},
+    public_schema=BOARD_SCHEMA, description=DESCRIPTION,
+    example={"title": "Team offsite icebreaker",
+             "prompt": "Something nobody here knows about you",
+             "note": "Facts close at 10am; we reveal after morning tea.",
+             "names": ["Ann", "Bo", "Cy", "Di", "Ed"]},
+)

@@ -3,26 +3,12 @@ lists with fixed spots."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from groupkit import Tool, slot_feed_operations
 
-from groupkit import Tool, hookimpl, slot_feed_operations
-
-from .api import (
-    EDIT,
-    NOT_HELD,
-    board_schema,
-    create,
-    ops,
-    organiser_view,
-    preview,
-    public_view,
-)
+from . import api
+from .api import NOT_HELD, board_schema, ops
 from .feeds import claim_events
 from .schema import MAX_ACTIVITIES, MAX_CATEGORIES, MAX_SPOTS, CreateHens
-
-__version__ = "0.1.0"
-
-HERE = Path(__file__).parent
 
 DESCRIPTION = (
     "Event details (who it's for, when, where, a note, the kitty), an optional running "
@@ -36,26 +22,20 @@ DESCRIPTION = (
     "title, who it's for and when.")
 
 
-@hookimpl
-def groupkit_tool() -> Tool:
-    return Tool(
-        name="hens", title="Hens & Shower Planner", version=__version__,
-        plugin_api=(1, 1),
-        hidden=(),
-        group="events", icon="🥂",
-        summary="Plan a hens party or a shower: the details, the running order, and who's "
-                "bringing or sorting what.",
-        create_schema=CreateHens, create=create, public_view=public_view,
-        organiser_view=organiser_view, preview=preview, operations=ops, edit=EDIT,
-        templates=HERE / "templates", static=HERE / "static",
-        limits={"categories": MAX_CATEGORIES, "spotsPerCategory": MAX_SPOTS,
-                "activities": MAX_ACTIVITIES},
-        public_schema=board_schema(), description=DESCRIPTION,
-        feed=slot_feed_operations(ops, NOT_HELD, claim_events),
-        example={"title": "Mia's hens", "forWhom": "Mia", "when": "Saturday 14 March, 2pm",
-                 "where": "The Boathouse, 12 River Rd", "note": "Dress code: pink.",
-                 "kitty": "$60 each covers lunch and the cruise.",
-                 "activities": ["Lunch", "Harbour cruise", "Karaoke"],
-                 "categories": [{"name": "Decorations", "capacity": 3},
-                                {"name": "Games", "capacity": 2}]},
-    )
+groupkit_tool = Tool.hook(
+    api, name="hens", title="Hens & Shower Planner",
+    plugin_api=(1, 1), hidden=(), group="events", icon="🥂",
+    summary="Plan a hens party or a shower: the details, the running order, and who's "
+            "bringing or sorting what.",
+    create_schema=CreateHens,
+    limits={"categories": MAX_CATEGORIES, "spotsPerCategory": MAX_SPOTS,
+            "activities": MAX_ACTIVITIES},
+    public_schema=board_schema(), description=DESCRIPTION,
+    feed=slot_feed_operations(ops, NOT_HELD, claim_events),
+    example={"title": "Mia's hens", "forWhom": "Mia", "when": "Saturday 14 March, 2pm",
+             "where": "The Boathouse, 12 River Rd", "note": "Dress code: pink.",
+             "kitty": "$60 each covers lunch and the cruise.",
+             "activities": ["Lunch", "Harbour cruise", "Karaoke"],
+             "categories": [{"name": "Decorations", "capacity": 3},
+                            {"name": "Games", "capacity": 2}]},
+)

@@ -3,10 +3,9 @@ own giftee."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from groupkit import Hidden, Tool
 
-from groupkit import Hidden, Tool, hookimpl
-
+from . import api
 from .api import (
     NO_LOOP_MESSAGES,
     PUBLIC_SCHEMA,
@@ -14,11 +13,6 @@ from .api import (
     TOKEN_KIND,
     UNKNOWN_EXCLUDED,
     UNKNOWN_IN_HOUSEHOLD,
-    create,
-    ops,
-    organiser_view,
-    participant_view,
-    public_view,
 )
 from .edit import EDIT
 from .models import MIGRATIONS, KringleMessage, KringlePerson, KringleReset
@@ -31,10 +25,6 @@ from .schema import (
     WISHLIST_LIMIT,
     CreateKringle,
 )
-
-__version__ = "0.1.0"
-
-HERE = Path(__file__).parent
 
 DESCRIPTION = (
     "The draw is one single loop through everybody (nobody draws themselves, never two "
@@ -70,28 +60,22 @@ DESCRIPTION = (
     + ".")
 
 
-@hookimpl
-def groupkit_tool() -> Tool:
-    return Tool(
-        name="kringle", title="Kris Kringle", version=__version__,
-        plugin_api=(1, 1),
-        hidden=(Hidden("text", operation="p/{token}/wishlist", shown_to=("participant",)),),
-        group="celebrations", icon="🎁",
-        summary="A Secret Santa draw in one loop: everyone claims their name and sees only "
-                "who they're buying for.",
-        create_schema=CreateKringle, create=create, public_view=public_view,
-        organiser_view=organiser_view, participant_view=participant_view,
-        participant_kinds=(TOKEN_KIND, RESET_KIND), operations=ops,
-        models=[KringlePerson, KringleReset, KringleMessage], migrations=MIGRATIONS,
-        templates=HERE / "templates", static=HERE / "static",
-        limits={"people": MAX_PEOPLE, "wishlistCharacters": WISHLIST_LIMIT,
-                "households": MAX_GROUPS, "exclusions": MAX_PAIRS,
-                "questionsPerPair": MAX_QUESTIONS, "questionCharacters": QUESTION_LIMIT},
-        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
-        preview=lambda instance: {
-            "title": instance.title or "Kris Kringle",
-            "description": "Claim your name to see who you're buying for."},
-        example={"title": "Office Kris Kringle", "names": ["Ann", "Bo", "Cy", "Di"],
-                 "budget": "$30", "exchangeDate": "Friday 19 December, at lunch",
-                 "note": "Wrap it and put it under the tree in the kitchen."},
-    )
+groupkit_tool = Tool.hook(
+    api, name="kringle", title="Kris Kringle",
+    plugin_api=(1, 1), group="celebrations", icon="🎁",
+    hidden=(Hidden("text", operation="p/{token}/wishlist", shown_to=("participant",)),),
+    summary="A Secret Santa draw in one loop: everyone claims their name and sees only "
+            "who they're buying for.",
+    create_schema=CreateKringle, participant_kinds=(TOKEN_KIND, RESET_KIND),
+    models=[KringlePerson, KringleReset, KringleMessage], migrations=MIGRATIONS,
+    limits={"people": MAX_PEOPLE, "wishlistCharacters": WISHLIST_LIMIT,
+            "households": MAX_GROUPS, "exclusions": MAX_PAIRS,
+            "questionsPerPair": MAX_QUESTIONS, "questionCharacters": QUESTION_LIMIT},
+    public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
+    preview=lambda instance: {
+        "title": instance.title or "Kris Kringle",
+        "description": "Claim your name to see who you're buying for."},
+    example={"title": "Office Kris Kringle", "names": ["Ann", "Bo", "Cy", "Di"],
+             "budget": "$30", "exchangeDate": "Friday 19 December, at lunch",
+             "note": "Wrap it and put it under the tree in the kitchen."},
+)

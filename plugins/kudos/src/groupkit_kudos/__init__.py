@@ -2,57 +2,34 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from groupkit import Tool, chat_operations, local_date
 
-from groupkit import Tool, chat_operations, hookimpl, local_date
-
-from .api import (
-    EDIT,
-    WALL_SCHEMA,
-    create,
-    ops,
-    organiser_view,
-    preview,
-    prune,
-    public_view,
-    title_of,
-)
+from . import api
+from .api import WALL_SCHEMA, ops, prune
 from .models import KudosNote
 from .rituals import RITUAL
 from .schema import CreateKudos
 from .weeks import ARCHIVE_WEEKS, KEEP_WEEKS, SYDNEY
 
-__version__ = "0.1.0"
-
-HERE = Path(__file__).parent
-
-
-@hookimpl
-def groupkit_tool() -> Tool:
-    return Tool(
-        # The wall shows Sydney days and weeks: a cached page lasts at most one day.
-        view_time=lambda instance, now: local_date(now, SYDNEY),
-        name="kudos", title="Kudos Wall", version=__version__,
-        plugin_api=(1, 1),
-        hidden=(),
-        group="work", icon="🙌",
-        summary="A wall of thank-you notes for a team: this week's on top, recent weeks "
-                "in the archive.",
-        create_schema=CreateKudos, create=create, title_of=title_of,
-        public_view=public_view, organiser_view=organiser_view, preview=preview,
-        operations=ops, edit=EDIT, models=[KudosNote], prune=prune,
-        templates=HERE / "templates", static=HERE / "static",
-        limits={"archiveWeeks": ARCHIVE_WEEKS, "keptWeeks": KEEP_WEEKS},
-        public_schema=WALL_SCHEMA, chat=chat_operations(ops, RITUAL),
-        example={"team": "Support team",
-                 "intro": "Caught someone doing something great? Say so here."},
-        description=(
-            "Weeks run Monday to Sunday in the Australia/Sydney time zone. The wall shows "
-            f"this week's notes on top and folds the {ARCHIVE_WEEKS} weeks before into an "
-            f"archive. {KEEP_WEEKS} weeks (about three months) are kept: older weeks are "
-            "dropped whole by the retention task (`groupkit prune` and the server's periodic "
-            "task), with their notes' tokens. Weeks kept but older than the archive appear "
-            "only on the organiser page and in the export (`older`). No cap on notes: "
-            "retention bounds the wall. Designed paths: `note`, `n/{token}/remove` (the "
-            "poster), `{editToken}/remove` (the organiser, body `{noteId}`)."),
-    )
+groupkit_tool = Tool.hook(
+    api, name="kudos", title="Kudos Wall",
+    plugin_api=(1, 1), hidden=(), group="work", icon="🙌",
+    # The wall shows Sydney days and weeks: a cached page lasts at most one day.
+    view_time=lambda instance, now: local_date(now, SYDNEY),
+    summary="A wall of thank-you notes for a team: this week's on top, recent weeks "
+            "in the archive.",
+    create_schema=CreateKudos, models=[KudosNote], prune=prune,
+    limits={"archiveWeeks": ARCHIVE_WEEKS, "keptWeeks": KEEP_WEEKS},
+    public_schema=WALL_SCHEMA, chat=chat_operations(ops, RITUAL),
+    example={"team": "Support team",
+             "intro": "Caught someone doing something great? Say so here."},
+    description=(
+        "Weeks run Monday to Sunday in the Australia/Sydney time zone. The wall shows "
+        f"this week's notes on top and folds the {ARCHIVE_WEEKS} weeks before into an "
+        f"archive. {KEEP_WEEKS} weeks (about three months) are kept: older weeks are "
+        "dropped whole by the retention task (`groupkit prune` and the server's periodic "
+        "task), with their notes' tokens. Weeks kept but older than the archive appear "
+        "only on the organiser page and in the export (`older`). No cap on notes: "
+        "retention bounds the wall. Designed paths: `note`, `n/{token}/remove` (the "
+        "poster), `{editToken}/remove` (the organiser, body `{noteId}`)."),
+)

@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from groupkit import Hidden, Tool
 
-from groupkit import Hidden, Tool, hookimpl
-
-from .api import (
-    BALLOT,
-    PUBLIC_SCHEMA,
-    create,
-    ops,
-    organiser_view,
-    participant_view,
-    preview,
-    public_view,
-)
+from . import api
+from .api import BALLOT, PUBLIC_SCHEMA
 from .ballots import MAX_BALLOTS, MAX_TOTAL_OPTIONS, is_closed
 from .edit import EDIT
 from .models import MODELS
 from .results import BATCH
 from .schema import MAX_OPTIONS, READ_FIRST, CreatePoll
-
-__version__ = "0.1.0"
-
-HERE = Path(__file__).parent
 
 DESCRIPTION = (
     "A poll, single or multiple choice, with live tallies. Each vote returns a 22-character "
@@ -53,26 +39,20 @@ DESCRIPTION = (
     "`resultsAtClose` leaves only the final tally to see.")
 
 
-@hookimpl
-def groupkit_tool() -> Tool:
-    return Tool(
-        name="poll", title="Group Vote", version=__version__,
-        plugin_api=(1, 1),
-        hidden=(Hidden("voterName", operation="vote", shown_to=("organiser", "participant")),),
-        group="events", icon="🗳️",
-        summary="A quick vote on a few options: single, multiple or ranked choice, open or "
-                "secret ballot, results live as people vote or kept until it closes.",
-        create_schema=CreatePoll, create=create, title_of=lambda data: data["question"],
-        public_view=public_view, organiser_view=organiser_view,
-        # The views read the clock only to know whether the closing time has come.
-        view_time=lambda instance, now: is_closed(instance.data, now),
-        participant_view=participant_view, participant_kinds=(BALLOT,),
-        preview=preview, operations=ops, models=MODELS,
-        templates=HERE / "templates", static=HERE / "static",
-        limits={"votes": MAX_BALLOTS, "optionsAtCreate": MAX_OPTIONS,
-                "optionsRead": READ_FIRST, "optionsInAll": MAX_TOTAL_OPTIONS},
-        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
-        example={"question": "Where should we have the end-of-year lunch?",
-                 "options": ["Thai on King St", "Pub bistro", {"text": "Picnic in the park"}],
-                 "mode": "single", "allowSuggestions": True},
-    )
+groupkit_tool = Tool.hook(
+    api, name="poll", title="Group Vote",
+    plugin_api=(1, 1), group="events", icon="🗳️",
+    hidden=(Hidden("voterName", operation="vote", shown_to=("organiser", "participant")),),
+    summary="A quick vote on a few options: single, multiple or ranked choice, open or "
+            "secret ballot, results live as people vote or kept until it closes.",
+    create_schema=CreatePoll, title_of=lambda data: data["question"],
+    # The views read the clock only to know whether the closing time has come.
+    view_time=lambda instance, now: is_closed(instance.data, now),
+    participant_kinds=(BALLOT,), models=MODELS,
+    limits={"votes": MAX_BALLOTS, "optionsAtCreate": MAX_OPTIONS,
+            "optionsRead": READ_FIRST, "optionsInAll": MAX_TOTAL_OPTIONS},
+    public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
+    example={"question": "Where should we have the end-of-year lunch?",
+             "options": ["Thai on King St", "Pub bistro", {"text": "Picnic in the park"}],
+             "mode": "single", "allowSuggestions": True},
+)

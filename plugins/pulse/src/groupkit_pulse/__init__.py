@@ -2,61 +2,38 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from groupkit import Tool, chat_operations
 
-from groupkit import Tool, chat_operations, hookimpl
-
-from .api import (
-    BATCH,
-    EDIT,
-    MIN_SHOWN,
-    PULSE_SCHEMA,
-    create,
-    ops,
-    preview,
-    prune,
-    public_view,
-    title_of,
-)
+from . import api
+from .api import BATCH, MIN_SHOWN, PULSE_SCHEMA, ops, prune, public_view
 from .models import PulseComments, PulseTally
 from .rituals import RITUAL
 from .schema import CreatePulse
 from .weeks import KEEP_WEEKS, week_of
 
-__version__ = "0.1.0"
-
-HERE = Path(__file__).parent
-
-
-@hookimpl
-def groupkit_tool() -> Tool:
-    return Tool(
-        name="pulse", title="Weekly Pulse", version=__version__,
-        plugin_api=(1, 1),
-        hidden=(),
-        group="work", icon="📈",
-        summary="An anonymous weekly check-in: everyone scores their week from 1 to 5, "
-                "with a few words if they like.",
-        create_schema=CreatePulse, create=create, title_of=title_of,
-        public_view=public_view, organiser_view=public_view, preview=preview,
-        # The views read the clock only for the Sydney week they show.
-        view_time=lambda instance, now: week_of(now),
-        operations=ops, edit=EDIT, models=[PulseTally, PulseComments], prune=prune,
-        templates=HERE / "templates", static=HERE / "static",
-        limits={"keptWeeks": KEEP_WEEKS, "minimumShown": MIN_SHOWN},
-        public_schema=PULSE_SCHEMA, chat=chat_operations(ops, RITUAL),
-        example={"team": "Platform team", "question": "How was your week?",
-                 "askWords": True, "resultsAtWeekEnd": False},
-        description=(
-            "Weeks run Monday to Sunday in the Australia/Sydney time zone and are named by "
-            f"their Monday. A week with fewer than {MIN_SHOWN} responses shows only its "
-            "count, to everyone: the public page, the organiser page and the export are the "
-            "same view, and there is no organiser view of single responses. The current "
-            f"week's results take in new responses only {BATCH} or more at a time (the "
-            "count is live), so nobody comparing the results before and after a response "
-            "can pair its score with its words; `resultsAtWeekEnd` (the organiser's option, "
-            "default false) shows nothing but the count until the week is over. "
-            f"{KEEP_WEEKS} weeks (about six months) are kept: this week and the "
-            f"{KEEP_WEEKS - 1} before it; older weeks are dropped whole by the retention "
-            "task. Organiser operation designed here: `details`."),
-    )
+groupkit_tool = Tool.hook(
+    api, name="pulse", title="Weekly Pulse",
+    plugin_api=(1, 1), hidden=(), group="work", icon="📈",
+    summary="An anonymous weekly check-in: everyone scores their week from 1 to 5, "
+            "with a few words if they like.",
+    create_schema=CreatePulse, organiser_view=public_view,
+    # The views read the clock only for the Sydney week they show.
+    view_time=lambda instance, now: week_of(now),
+    models=[PulseTally, PulseComments], prune=prune,
+    limits={"keptWeeks": KEEP_WEEKS, "minimumShown": MIN_SHOWN},
+    public_schema=PULSE_SCHEMA, chat=chat_operations(ops, RITUAL),
+    example={"team": "Platform team", "question": "How was your week?",
+             "askWords": True, "resultsAtWeekEnd": False},
+    description=(
+        "Weeks run Monday to Sunday in the Australia/Sydney time zone and are named by "
+        f"their Monday. A week with fewer than {MIN_SHOWN} responses shows only its "
+        "count, to everyone: the public page, the organiser page and the export are the "
+        "same view, and there is no organiser view of single responses. The current "
+        f"week's results take in new responses only {BATCH} or more at a time (the "
+        "count is live), so nobody comparing the results before and after a response "
+        "can pair its score with its words; `resultsAtWeekEnd` (the organiser's option, "
+        "default false) shows nothing but the count until the week is over. "
+        f"{KEEP_WEEKS} weeks (about six months) are kept: this week and the "
+        f"{KEEP_WEEKS - 1} before it; older weeks are dropped whole by the retention "
+        "task. Organiser operation designed here: `details`."),
+)

@@ -2,33 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from groupkit import Tool, chat_operations
 
-from groupkit import Tool, chat_operations, hookimpl
-
-from .api import (
-    EDIT,
-    MAX_ANSWERS_PER_DAY,
-    MAX_CUSTOM,
-    PUBLIC_SCHEMA,
-    ROTATION_NOTE,
-    create,
-    export,
-    ops,
-    organiser_view,
-    preview,
-    public_view,
-    title_of,
-)
+from . import api
+from .api import MAX_ANSWERS_PER_DAY, MAX_CUSTOM, PUBLIC_SCHEMA, ROTATION_NOTE, ops
 from .bank import bank
 from .models import MODELS
 from .rituals import RITUAL
 from .rotation import sydney_day
 from .schema import CreateQotd
-
-__version__ = "0.1.0"
-
-HERE = Path(__file__).parent
 
 DESCRIPTION = (
     f"{ROTATION_NOTE} Create never rejects: teamName is C(60) with non-strings converted to "
@@ -42,23 +24,16 @@ DESCRIPTION = (
     "question).")
 
 
-@hookimpl
-def groupkit_tool() -> Tool:
-    return Tool(
-        name="qotd", title="Question of the Day", version=__version__,
-        plugin_api=(1, 1),
-        hidden=(),
-        group="work", icon="❓",
-        # Today's question is Sydney's day: a cached page lasts at most that day.
-        view_time=lambda instance, now: sydney_day(now),
-        summary="A fresh either-or question for the team every day: everyone picks a side "
-                "and sees the split.",
-        create_schema=CreateQotd, create=create, title_of=title_of,
-        public_view=public_view, organiser_view=organiser_view, export=export,
-        preview=preview, operations=ops, edit=EDIT, models=MODELS,
-        templates=HERE / "templates", static=HERE / "static",
-        limits={"bankQuestions": len(bank()), "answersPerDay": MAX_ANSWERS_PER_DAY,
-                "addedQuestions": MAX_CUSTOM},
-        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
-        example={"teamName": "Platform team"}, chat=chat_operations(ops, RITUAL),
-    )
+groupkit_tool = Tool.hook(
+    api, name="qotd", title="Question of the Day",
+    plugin_api=(1, 1), hidden=(), group="work", icon="❓",
+    # Today's question is Sydney's day: a cached page lasts at most that day.
+    view_time=lambda instance, now: sydney_day(now),
+    summary="A fresh either-or question for the team every day: everyone picks a side "
+            "and sees the split.",
+    create_schema=CreateQotd, models=MODELS,
+    limits={"bankQuestions": len(bank()), "answersPerDay": MAX_ANSWERS_PER_DAY,
+            "addedQuestions": MAX_CUSTOM},
+    public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
+    example={"teamName": "Platform team"}, chat=chat_operations(ops, RITUAL),
+)

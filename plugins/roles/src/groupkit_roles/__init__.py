@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from groupkit import Tool
 
-from groupkit import Tool, hookimpl
-
-from .api import (
-    PLAYER,
-    PUBLIC_SCHEMA,
-    create,
-    ops,
-    organiser_view,
-    participant_view,
-    public_view,
-)
+from . import api
+from .api import PLAYER, PUBLIC_SCHEMA
 from .edit import EDIT
 from .models import Player
 from .schema import MAX_ROLES, PRESETS, CreateRoles
-
-__version__ = "0.1.0"
-
-HERE = Path(__file__).parent
 
 DESCRIPTION = f"""\
 Roles are dealt as people join: `claim` picks a random free slot of the role list, and the
@@ -49,25 +36,18 @@ Decisions where the spec is silent:
 """
 
 
-@hookimpl
-def groupkit_tool() -> Tool:
-    return Tool(
-        name="roles", title="Secret Role Dealer", version=__version__,
-        plugin_api=(1, 1),
-        hidden=(),
-        group="games", icon="🎭",
-        summary="Deal hidden game roles: each player joins from the share link and sees "
-                "only their own role.",
-        create_schema=CreateRoles, create=create, public_view=public_view,
-        organiser_view=organiser_view, participant_view=participant_view,
-        participant_kinds=(PLAYER,), operations=ops, models=[Player],
-        templates=HERE / "templates", static=HERE / "static",
-        limits={"roles": MAX_ROLES, "claimRetries": 3},
-        public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
-        example={"title": "Friday werewolf", "note": "Eyes closed when the host says so.",
-                 "roles": ["Werewolf", "Werewolf", "Seer", "Villager", "Villager",
-                           "Villager"],
-                 "briefs": {"Werewolf": "Pick a villager each night.",
-                            "Seer": "Ask the host about one player each night."},
-                 "preset": "werewolf"},
-    )
+groupkit_tool = Tool.hook(
+    api, name="roles", title="Secret Role Dealer",
+    plugin_api=(1, 1), hidden=(), group="games", icon="🎭",
+    summary="Deal hidden game roles: each player joins from the share link and sees "
+            "only their own role.",
+    create_schema=CreateRoles, participant_kinds=(PLAYER,), models=[Player],
+    limits={"roles": MAX_ROLES, "claimRetries": 3},
+    public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
+    example={"title": "Friday werewolf", "note": "Eyes closed when the host says so.",
+             "roles": ["Werewolf", "Werewolf", "Seer", "Villager", "Villager",
+                       "Villager"],
+             "briefs": {"Werewolf": "Pick a villager each night.",
+                        "Seer": "Ask the host about one player each night."},
+             "preset": "werewolf"},
+)

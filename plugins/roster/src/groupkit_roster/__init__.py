@@ -2,54 +2,31 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from groupkit import Hidden, Tool, slot_feed_operations
 
-from groupkit import Hidden, Tool, hookimpl, slot_feed_operations
-
-from .api import (
-    EDIT,
-    NOT_HELD,
-    SLOT_IDS,
-    create,
-    ops,
-    organiser_view,
-    preview,
-    public_view,
-    roster_schema,
-)
+from . import api
+from .api import NOT_HELD, SLOT_IDS, ops, roster_schema
 from .feeds import claim_events
 from .schema import MAX_SHIFTS, MAX_SPOTS, CreateRoster
 
-__version__ = "0.1.0"
-
-HERE = Path(__file__).parent
-
-
-@hookimpl
-def groupkit_tool() -> Tool:
-    return Tool(
-        name="roster", title="Volunteer Roster", version=__version__,
-        plugin_api=(1, 1),
-        hidden=(Hidden("message", operation="claim"),),
-        group="events", icon="📋",
-        summary="Timed shifts with a few spots each: volunteers put their names down, "
-                "the coordinator gets the list.",
-        create_schema=CreateRoster, create=create, public_view=public_view,
-        organiser_view=organiser_view, preview=preview, operations=ops, edit=EDIT,
-        templates=HERE / "templates", static=HERE / "static",
-        limits={"shifts": MAX_SHIFTS, "spotsPerShift": MAX_SPOTS},
-        public_schema=roster_schema(), feed=slot_feed_operations(ops, NOT_HELD, claim_events),
-        description=(
-            f"Slot ids are {SLOT_IDS}. A volunteer's message is for the coordinator only: "
-            "it appears on the organiser page, in the export and in the CSV "
-            "(`GET /api/roster/{editToken}/admin`), never on the public page, in the public "
-            "read or in link previews. Each shift offers a calendar entry "
-            "(`GET /api/roster/{slug}/ics/{shiftId}`) only when the event date and the "
-            "shift's label read as a time; otherwise its `calendar` is null and the page "
-            "shows no calendar link."),
-        example={"title": "Working bee", "eventDate": "Saturday 14 March 2026",
-                 "note": "Gloves and water provided. Wear closed shoes.",
-                 "shifts": [{"label": "Setup 7-9am", "capacity": 3},
-                            {"label": "Gardening 9am-12pm", "capacity": 6},
-                            {"label": "Pack down 12-1pm", "capacity": 3}]},
-    )
+groupkit_tool = Tool.hook(
+    api, name="roster", title="Volunteer Roster",
+    plugin_api=(1, 1), hidden=(Hidden("message", operation="claim"),), group="events", icon="📋",
+    summary="Timed shifts with a few spots each: volunteers put their names down, "
+            "the coordinator gets the list.",
+    create_schema=CreateRoster, limits={"shifts": MAX_SHIFTS, "spotsPerShift": MAX_SPOTS},
+    public_schema=roster_schema(), feed=slot_feed_operations(ops, NOT_HELD, claim_events),
+    description=(
+        f"Slot ids are {SLOT_IDS}. A volunteer's message is for the coordinator only: "
+        "it appears on the organiser page, in the export and in the CSV "
+        "(`GET /api/roster/{editToken}/admin`), never on the public page, in the public "
+        "read or in link previews. Each shift offers a calendar entry "
+        "(`GET /api/roster/{slug}/ics/{shiftId}`) only when the event date and the "
+        "shift's label read as a time; otherwise its `calendar` is null and the page "
+        "shows no calendar link."),
+    example={"title": "Working bee", "eventDate": "Saturday 14 March 2026",
+             "note": "Gloves and water provided. Wear closed shoes.",
+             "shifts": [{"label": "Setup 7-9am", "capacity": 3},
+                        {"label": "Gardening 9am-12pm", "capacity": 6},
+                        {"label": "Pack down 12-1pm", "capacity": 3}]},
+)

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from groupkit import Tool
 
-from groupkit import Tool, hookimpl
-
-from .api import EDIT, TEAMS_SCHEMA, create, ops, organiser_view, public_view
+from . import api
+from .api import TEAMS_SCHEMA
 from .schema import MAX_MEMBERS, MAX_TEAMS, CreateTeams
-
-__version__ = "0.1.0"
-
-HERE = Path(__file__).parent
 
 DESCRIPTION = (
     "Stores an already-drawn set of teams at one link. The shuffle happens in the client "
@@ -22,20 +17,14 @@ DESCRIPTION = (
     "same link (a new starter or a leaver between rounds).")
 
 
-@hookimpl
-def groupkit_tool() -> Tool:
-    return Tool(
-        name="teams", title="Team Picker", version=__version__,
-        plugin_api=(1, 1),
-        hidden=(),
-        group="games", icon="🎲",
-        summary="Shuffle a list of names into teams and share the result at one link.",
-        create_schema=CreateTeams, create=create, public_view=public_view,
-        organiser_view=organiser_view, operations=ops, edit=EDIT,
-        templates=HERE / "templates", static=HERE / "static",
-        limits={"teams": MAX_TEAMS, "members": MAX_MEMBERS}, public_schema=TEAMS_SCHEMA,
-        description=DESCRIPTION,
-        example={"title": "Trivia night", "teams": [
-            {"title": "Quizzly Bears", "members": ["Ann", "Cy", "Ed"]},
-            {"title": "", "members": ["Bo", "Di", "Flo"]}]},
-    )
+groupkit_tool = Tool.hook(
+    api, name="teams", title="Team Picker",
+    plugin_api=(1, 1), hidden=(), group="games", icon="🎲",
+    summary="Shuffle a list of names into teams and share the result at one link.",
+    create_schema=CreateTeams,
+    limits={"teams": MAX_TEAMS, "members": MAX_MEMBERS}, public_schema=TEAMS_SCHEMA,
+    description=DESCRIPTION,
+    example={"title": "Trivia night", "teams": [
+        {"title": "Quizzly Bears", "members": ["Ann", "Cy", "Ed"]},
+        {"title": "", "members": ["Bo", "Di", "Flo"]}]},
+)
