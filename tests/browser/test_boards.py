@@ -12,7 +12,7 @@ import httpx
 import pytest
 from boards import claim, open_spot, spot_form, spot_row
 from browsing import Watched
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -165,3 +165,48 @@ def test_a_lost_race_says_who_won_and_offers_the_next_spot(
     expect(form.locator(".spot-offer")).to_have_text("Every spot in Desserts is taken now.")
     ben.problems.clear()
     ben.check("boards-lost-race-group-full")
+
+
+def lose_race(page: Page, api: httpx.Client, slug: str, slot_id: str, winner: str,
+              dish: str) -> None:
+    """Ben types into a spot's form while `winner` claims it, then sends it (no script)."""
+    form = open_spot(page, slot_id)
+    form.locator("input[name='name']").fill("Ben")
+    form.locator("input[name='dish']").fill(dish)
+    api.post("/api/plate/claim", json={"slug": slug, "slotId": slot_id, "name": winner,
+                                       "dish": "Something"}).raise_for_status()
+    with page.expect_navigation():
+        form.locator("button[type='submit']").click()
+    expect(spot_row(page, slot_id).locator("#groupkit-flash")).to_have_text(
+        f"Someone snapped that spot up seconds ago — pick another. {winner} got there first.")
+
+
+def test_without_javascript_a_lost_race_says_who_won_and_offers_the_next_spot(
+        browser: Browser, server: Any, api: httpx.Client) -> None:
+    made = api.post("/api/plate", json={"title": "Race", "categories": [
+        {"name": "Mains", "capacity": 2}, {"name": "Desserts", "capacity": 1}]}).json()
+    context = browser.new_context(base_url=server.base_url, viewport=PHONE,
+                                  java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"/s/{made['slug']}")
+        lose_race(page, api, made["slug"], "c0-1", "Ann", "Curry")
+        # The next free spot's form is open with what Ben typed: one tap takes it.
+        offered = spot_form(page, "c0-2")
+        expect(offered).to_be_visible()
+        expect(offered.locator("input[name='name']")).to_have_value("Ben")
+        expect(offered.locator("input[name='dish']")).to_have_value("Curry")
+        take = offered.get_by_role("button", name="Take Mains, spot 2 instead")
+        with page.expect_navigation():
+            take.click()
+        expect(page.locator("#groupkit-flash")).to_contain_text("Saved.")
+        mains = api.get(f"/api/plate/{made['slug']}").json()["categories"][0]["spots"]
+        assert [(spot["name"], spot["dish"]) for spot in mains] == [
+            ("Ann", "Something"), ("Ben", "Curry")]
+
+        # A one-spot group that fills: who won, and that nothing else in it is free.
+        lose_race(page, api, made["slug"], "c1-1", "Cy", "Pavlova")
+        expect(spot_row(page, "c1-1").locator(".spot-offer")).to_have_text(
+            "Every spot in Desserts is taken now.")
+    finally:
+        context.close()

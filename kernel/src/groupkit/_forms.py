@@ -373,6 +373,31 @@ def _spot_sent(doc: Any, outcome: dict[str, Any]) -> Any:
                  and spot.get("data-slot") in sent), None)
 
 
+def _offer_next(spot: Any, box: Any, values: list[list[str]]) -> None:
+    """After a lost race, the next free spot of the same group (`[data-slot-group]`) with
+    its claim form open, what was typed in it and its button saying "Take ... instead", as
+    slots.js offers it; or that the group is full."""
+    group = next((e for e in spot.iterancestors() if e.get("data-slot-group") is not None),
+                 None)
+    if group is None:
+        return
+    free = next((e for e in group.iter() if isinstance(e.tag, str) and e.get("data-slot")
+                 and e.get("data-slot-taken") is None and e.find(".//form") is not None), None)
+    if free is None:
+        offer = lxml_html.Element("p", {"class": "spot-offer"})
+        offer.text = f"Every spot in {group.get('data-slot-group')} is taken now."
+        _after(box, offer)
+        return
+    form = free.find(".//form")
+    _open(form)
+    _refill(form, values)
+    button = next((b for b in form.iter("button") if b.get("type") == "submit"), None)
+    if button is not None and free.get("data-slot-label"):
+        button.text = f"Take {free.get('data-slot-label')} instead"
+        for child in list(button):
+            button.remove(child)
+
+
 def _open(element: Any) -> None:
     """A message inside a closed disclosure (a spot's claim form) would not be seen."""
     for details in element.iterancestors("details"):
@@ -552,6 +577,7 @@ def show(page: bytes, outcome: dict[str, Any], base: str, path: str = "") -> byt
             if who is not None:
                 box.text = f"{message} {who.text_content().strip()} got there first."
             spot.append(box)
+            _offer_next(spot, box, outcome.get("values") or [])
         elif main is not None:
             main.insert(0, box)
         return _serialize(doc)
