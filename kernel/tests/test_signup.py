@@ -12,17 +12,23 @@ from typing import Any
 import pytest
 
 from groupkit import (
+    Count,
     Instance,
     Line,
     Operations,
     Schema,
     SignUp,
     Tool,
+    WholeNumber,
+    group_lists,
     group_spots,
     hookimpl,
     signup_operations,
     spot_board,
 )
+from groupkit._errors import ApiError
+from groupkit._forms import SPARE, decode, row_field, without_blank_rows
+from groupkit._schema import instance_of, load
 from groupkit.testing import create
 
 BAD_SLOT, NO_NAME, NO_ITEM = "No such spot.", "Your name, please.", "What are you bringing?"
@@ -191,3 +197,70 @@ async def test_without_the_script_claim_release_and_remove_post_forms(client: An
     assert response.status_code == 303 and secret not in response.headers["Location"]
     board = await (await client.get(f"/api/board/{slug}")).get_json()
     assert board["groups"][0]["taken"] == 0
+
+
+async def test_without_the_script_a_lost_race_opens_the_next_free_spot(client: Any) -> None:
+    slug = (await create(client, "board", {"title": "Lunch"}))["slug"]
+    await post(client, "/api/board/claim", {"slug": slug, "slotId": "g0-1", "name": "Bo",
+                                            "item": "Cake"})
+    response = await client.post("/api/board/claim", headers=FORM,
+                                 data=f"slug={slug}&slotId=g0-1&name=Ann&item=Pie")
+    assert response.status_code == 303
+    text = (await (await client.get(f"/s/{slug}")).get_data()).decode()
+    assert f'role="alert">{GROUP_TAKEN} Bo got there first.</p>' in text
+    # The group's next free spot: open, what Ann typed in it, one button to take it.
+    assert '<details class="spot-claim" name="spot-claim" id="claim-g0-2" open="open">' in text
+    offered = text.split('id="claim-g0-2"')[1].split("</details>")[0]
+    assert '<input name="name" value="Ann"><input name="item" value="Pie">' in offered
+    assert '<button type="submit" class="primary">Take Mains 2 instead</button>' in offered
+    # Nothing left in the group: it says so.
+    await post(client, "/api/board/claim", {"slug": slug, "slotId": "g0-2", "name": "Cy",
+                                            "item": "Tart"})
+    await client.post("/api/board/claim", headers=FORM,
+                      data=f"slug={slug}&slotId=g0-2&name=Ann&item=Pie")
+    text = (await (await client.get(f"/s/{slug}")).get_data()).decode()
+    assert f"{GROUP_TAKEN} Cy got there first.</p>" \
+           '<p class="spot-offer">Every spot in Mains is taken now.</p>' in text
+
+
+GROUPS, _ = group_lists({"name": Line(40, required="Name it."),
+                         "capacity": WholeNumber(1, 20, "1 to 20 spots.")},
+                        at_least=Count(1, "Add one."), at_most=Count(4, "Four at most."))
+
+
+class GroupsBody(Schema):
+    title = Line(40, required="Title?")
+    groups = GROUPS
+
+
+@pytest.mark.parametrize(("groups", "failures"), [
+    ([{"name": "A", "capacity": 1}, {"name": " ", "capacity": 1}],
+     (("groups.1.name", "Name it."),)),
+    ([{"name": "A", "capacity": 0}], (("groups.0.capacity", "1 to 20 spots."),)),
+    ([], (("groups", "Add one."),)),
+])
+def test_a_groups_own_error_names_its_row(groups: Any, failures: Any) -> None:
+    with pytest.raises(ApiError) as refused:
+        load(instance_of(GroupsBody), {"title": "", "groups": groups})
+    assert refused.value.message == "Title?"
+    assert refused.value.errors == (("title", "Title?"), *failures)
+    with pytest.raises(ApiError) as refused:
+        load(instance_of(GroupsBody), {"groups": groups}, partial=True)
+    assert (refused.value.field, refused.value.message) == failures[0]
+
+
+def test_blank_spare_rows_are_left_out_and_errors_name_the_forms_row() -> None:
+    pairs = [("title", ""), (SPARE, "groups"),
+             ("groups.0.name", "A"), ("groups.0.capacity:number", "2"),
+             ("groups.1.name", " "), ("groups.1.capacity:number", ""),
+             ("groups.2.name", ""), ("groups.2.capacity:number", "3"),
+             ("other.0.name", ""), ("other.0.capacity:number", "")]
+    kept, rows = without_blank_rows(pairs)
+    assert decode(kept) == {"title": "", "groups": [{"name": "A", "capacity": 2},
+                                                    {"name": "", "capacity": 3}],
+                            "other": [{"name": "", "capacity": ""}]}
+    assert rows == {"groups": [0, 2]}
+    assert row_field("groups.1.name", rows) == "groups.2.name"
+    assert row_field("groups.5.name", rows) == "groups.5.name"
+    assert row_field("groups", rows) == "groups"
+    assert row_field("other.0.name", rows) == "other.0.name"

@@ -5,18 +5,22 @@ there first and offers the group's next free spot in one tap."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from boards import claim, open_spot, spot_form, spot_row
 from browsing import Watched
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 PHONE = {"width": 390, "height": 844}
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 MOST = 1400
 
 #: Each board's example with 14 spots in all, and the slot of a first open spot.
@@ -165,3 +169,179 @@ def test_a_lost_race_says_who_won_and_offers_the_next_spot(
     expect(form.locator(".spot-offer")).to_have_text("Every spot in Desserts is taken now.")
     ben.problems.clear()
     ben.check("boards-lost-race-group-full")
+
+
+def lose_race(page: Page, api: httpx.Client, slug: str, slot_id: str, winner: str,
+              dish: str) -> None:
+    """Ben types into a spot's form while `winner` claims it, then sends it (no script)."""
+    form = open_spot(page, slot_id)
+    form.locator("input[name='name']").fill("Ben")
+    form.locator("input[name='dish']").fill(dish)
+    api.post("/api/plate/claim", json={"slug": slug, "slotId": slot_id, "name": winner,
+                                       "dish": "Something"}).raise_for_status()
+    with page.expect_navigation():
+        form.locator("button[type='submit']").click()
+    expect(spot_row(page, slot_id).locator("#groupkit-flash")).to_have_text(
+        f"Someone snapped that spot up seconds ago — pick another. {winner} got there first.")
+
+
+def test_without_javascript_a_lost_race_says_who_won_and_offers_the_next_spot(
+        browser: Browser, server: Any, api: httpx.Client) -> None:
+    made = api.post("/api/plate", json={"title": "Race", "categories": [
+        {"name": "Mains", "capacity": 2}, {"name": "Desserts", "capacity": 1}]}).json()
+    context = browser.new_context(base_url=server.base_url, viewport=PHONE,
+                                  java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"/s/{made['slug']}")
+        lose_race(page, api, made["slug"], "c0-1", "Ann", "Curry")
+        # The next free spot's form is open with what Ben typed: one tap takes it.
+        offered = spot_form(page, "c0-2")
+        expect(offered).to_be_visible()
+        expect(offered.locator("input[name='name']")).to_have_value("Ben")
+        expect(offered.locator("input[name='dish']")).to_have_value("Curry")
+        take = offered.get_by_role("button", name="Take Mains, spot 2 instead")
+        with page.expect_navigation():
+            take.click()
+        expect(page.locator("#groupkit-flash")).to_contain_text("Saved.")
+        mains = api.get(f"/api/plate/{made['slug']}").json()["categories"][0]["spots"]
+        assert [(spot["name"], spot["dish"]) for spot in mains] == [
+            ("Ann", "Something"), ("Ben", "Curry")]
+
+        # A one-spot group that fills: who won, and that nothing else in it is free.
+        lose_race(page, api, made["slug"], "c1-1", "Cy", "Pavlova")
+        expect(spot_row(page, "c1-1").locator(".spot-offer")).to_have_text(
+            "Every spot in Desserts is taken now.")
+    finally:
+        context.close()
+
+
+@dataclasses.dataclass(frozen=True)
+class Making:
+    """A board's create form without JavaScript: its top fields, the list of groups (the row
+    to clear, a spare row to fill, a wrong spots count and its message) and what it makes."""
+
+    fields: tuple[tuple[str, str], ...]
+    rows: str
+    key: str
+    clear: int
+    fill: int
+    wrong: str
+    message: str
+    made: list[tuple[str, int]]
+    more: str | None = None  # the "More ..." disclosure the filled row sits under
+
+
+MAKING = {
+    "plate": Making((("title", "Lunch"),), "categories", "name", 2, 4, "25",
+                    "Spots per category must be a whole number from 1 to 20.",
+                    [("Mains", 4), ("Salads and sides", 4), ("Drinks", 2), ("Nibbles", 2)]),
+    "hens": Making((("title", "Mia's hens"), ("activities:lines", "Lunch\nCruise")),
+                   "categories", "name", 1, 3, "0",
+                   "Spots per list must be a whole number from 1 to 20.",
+                   [("Decorations", 3), ("Food and drinks", 4), ("Nibbles", 2)]),
+    "roster": Making((("title", "Working bee"),), "shifts", "label", 0, 6, "31",
+                     "Spots per shift must be a whole number from 1 to 30.",
+                     [("Serving 9am–12pm", 4), ("Pack down 12–1pm", 3), ("Nibbles", 2)],
+                     more="More shifts"),
+}
+
+
+def nojs_page(browser: Browser, server: Any) -> Page:
+    context = browser.new_context(base_url=server.base_url, viewport=PHONE,
+                                  java_script_enabled=False)
+    context.set_default_timeout(15_000)
+    return context.new_page()
+
+
+def created(page: Page, api: httpx.Client, tool: str) -> dict[str, Any]:
+    """The board the flash of a create hands over, as the API shows it."""
+    expect(page.locator("#groupkit-flash")).to_contain_text("Created.")
+    share = page.locator('#groupkit-flash a[href^="/s/"]').get_attribute("href")
+    assert share is not None
+    board: dict[str, Any] = api.get(f"/api/{tool}/{share.removeprefix('/s/')}").json()
+    return board
+
+
+@pytest.mark.parametrize("tool", list(MAKING))
+def test_without_javascript_a_board_of_groups_is_created(
+        tool: str, browser: Browser, server: Any, api: httpx.Client) -> None:
+    making = MAKING[tool]
+    page = nojs_page(browser, server)
+    try:
+        page.goto(f"/new/{tool}")
+        form = page.locator(f'form[action="/api/{tool}"]')
+        expect(form.get_by_role("button", name=re.compile("^Add a"))).to_be_hidden()
+        rows = form.locator(f"[data-list='{making.rows}'] [data-row]")
+        expect(rows).to_have_count(20 if tool == "roster" else 12)
+        for name, value in making.fields:
+            form.locator(f'[name="{name}"]').fill(value)
+        # A row cleared is left out; a spare row filled is added, here with a wrong count.
+        rows.nth(making.clear).locator(f"[data-key='{making.key}']").fill("")
+        rows.nth(making.clear).locator("[data-key='capacity']").fill("")
+        if making.more:
+            form.get_by_text(making.more, exact=True).click()
+        added = rows.nth(making.fill)
+        added.locator(f"[data-key='{making.key}']").fill("Nibbles")
+        added.locator("[data-key='capacity']").fill(making.wrong)
+        with page.expect_navigation():
+            form.locator("button[type=submit]").click()
+        assert page.url.endswith(f"/new/{tool}#groupkit-flash")
+        expect(page.locator("#groupkit-flash")).to_have_text(making.message)
+        wrong = page.locator('[aria-describedby~="groupkit-flash"]')
+        expect(wrong).to_have_attribute("aria-invalid", "true")
+        assert wrong.get_attribute("name") == f"{making.rows}.{making.fill}.capacity:number"
+        expect(wrong).to_be_visible()  # its disclosure opened
+        expect(added.locator(f"[data-key='{making.key}']")).to_have_value("Nibbles")
+        page.screenshot(path=str(SHOTS / f"boards-nojs-create-{tool}-refused.png"),
+                        full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+        added.locator("[data-key='capacity']").fill("2")
+        with page.expect_navigation():
+            form.locator("button[type=submit]").click()
+        board = created(page, api, tool)
+        groups = board.get("categories") or board["shifts"]
+        assert [(group[making.key], group["capacity"]) for group in groups] == making.made
+        for name, value in making.fields:
+            if name == "activities:lines":
+                assert board["activities"] == value.split("\n")
+    finally:
+        page.context.close()
+
+
+def test_without_javascript_a_meal_train_is_created(
+        browser: Browser, server: Any, api: httpx.Client) -> None:
+    page = nojs_page(browser, server)
+    try:
+        page.goto("/new/meal")
+        form = page.locator('form[action="/api/meal"]')
+        page.get_by_label("First day").fill("2026-03-02")
+        page.get_by_label("Days in a row").fill("3")
+        page.get_by_label("Cooks per day").select_option("2")
+        jobs = form.locator("[data-list='tasks'] [data-row]")
+        expect(jobs).to_have_count(12)
+        jobs.nth(0).locator("[data-key='label']").fill("Walk the dog")
+        jobs.nth(2).locator("[data-key='label']").fill("Mow the lawn")
+        jobs.nth(2).locator("[data-key='capacity']").fill("2")
+        form.locator('[name="helpLinks.0.url"]').fill("https://example.com/gift")
+        # Without a name for whom: the message at that field, the rest kept.
+        with page.expect_navigation():
+            form.locator("button[type=submit]").click()
+        expect(page.locator("#groupkit-flash")).to_have_text(
+            "Who are the meals for? Add a name — a family, a person, whoever.")
+        expect(page.locator('[aria-describedby~="groupkit-flash"]')).to_have_attribute(
+            "name", "forWhom")
+        expect(jobs.nth(2).locator("[data-key='label']")).to_have_value("Mow the lawn")
+        page.get_by_label("Who are the meals for?").fill("the Smiths")
+        with page.expect_navigation():
+            form.locator("button[type=submit]").click()
+        board = created(page, api, "meal")
+        assert [day["date"] for day in board["days"]] == [
+            "2026-03-02", "2026-03-03", "2026-03-04"]
+        assert board["capacityPerDay"] == 2
+        assert [(task["label"], task["capacity"]) for task in board["tasks"]] == [
+            ("Walk the dog", 1), ("Mow the lawn", 2)]
+        assert [link["url"] for link in board["helpLinks"]] == ["https://example.com/gift"]
+    finally:
+        page.context.close()

@@ -212,7 +212,8 @@ def test_a_wrong_entry_is_shown_at_its_field(tool: str, api: httpx.Client,
     page.get_by_role("button", name="Save changes").click()
     message = page.locator("[data-field-error]")
     expect(message).to_have_text(capacity_message)
-    first = page.locator(f"{EDIT_FORM} [data-list='{groups}'] input").first
+    # The row's own input: the spots of the first row, not the list as a whole.
+    first = rows.nth(0).locator("[data-key='capacity']")
     expect(first).to_have_attribute("aria-invalid", "true")
     expect(first).to_have_attribute("aria-describedby", message.get_attribute("id") or "-")
     expect(first).to_be_focused()
@@ -223,3 +224,12 @@ def test_a_wrong_entry_is_shown_at_its_field(tool: str, api: httpx.Client,
     rows.nth(0).locator("[data-key='capacity']").fill("3")
     expect(message).to_have_count(0)
     expect(first).not_to_have_attribute("aria-invalid", "true")
+    # A row added by the script, with no form names: its error still finds its own input.
+    page.locator(f"{EDIT_FORM} button[data-add-row='{groups}']").click()
+    rows.nth(1).locator(f"[data-key='{key}']").fill("Drinks")
+    rows.nth(1).locator("[data-key='capacity']").fill("99")
+    page.get_by_role("button", name="Save changes").click()
+    expect(message).to_have_text(capacity_message)
+    expect(rows.nth(1).locator("[data-key='capacity']")).to_have_attribute("aria-invalid", "true")
+    expect(first).not_to_have_attribute("aria-invalid", "true")
+    organiser.problems.clear()

@@ -355,17 +355,21 @@ class ObjectList(SpecField):
     """A list of small objects checked in the spec's order: count bounds on the entries as
     sent, then each entry's fields in declaration order, then distinctness of one key.
 
-    A non-array counts as empty and a non-object entry as `{}`; unlisted keys are dropped."""
+    A non-array counts as empty and a non-object entry as `{}`; unlisted keys are dropped.
+    `row_errors`: an entry's error names its row and key (`{index: {key: [message]}}`, so
+    the 400's field reads "list.2.key", the form field of that row), not just the list."""
 
     openapi_type = "array"
 
     def __init__(self, entry: Mapping[str, SpecField], *, at_least: Count | None = None,
                  at_most: Count | None = None, keep_first: int | None = None,
                  distinct: tuple[str, str] | None = None,
-                 keep: Callable[[dict[str, Any]], bool] | None = None, **kwargs: Any) -> None:
+                 keep: Callable[[dict[str, Any]], bool] | None = None,
+                 row_errors: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.entry, self.at_least, self.at_most = dict(entry), at_least, at_most
         self.keep_first, self.distinct, self.keep = keep_first, distinct, keep
+        self.row_errors = row_errors
 
     def clean(self, value: Any) -> list[dict[str, Any]]:
         entries = value if isinstance(value, list) else []
@@ -373,9 +377,9 @@ class ObjectList(SpecField):
             entries = entries[: self.keep_first]
         check_count(len(entries), self.at_least, self.at_most)
         cleaned = []
-        for raw in entries:
+        for index, raw in enumerate(entries):
             source = raw if isinstance(raw, dict) else {}
-            item = {key: field.clean(source.get(key, ma.missing))
+            item = {key: self._clean_one(index, key, field, source)
                     for key, field in self.entry.items()}
             if self.keep is None or self.keep(item):
                 cleaned.append(item)
@@ -384,6 +388,15 @@ class ObjectList(SpecField):
             if first_duplicate([item[key] for item in cleaned]) is not None:
                 raise ma.ValidationError(message)
         return cleaned
+
+    def _clean_one(self, index: int, key: str, field: SpecField,
+                   source: Mapping[str, Any]) -> Any:
+        try:
+            return field.clean(source.get(key, ma.missing))
+        except ma.ValidationError as error:
+            if not self.row_errors:
+                raise
+            raise ma.ValidationError({index: {key: error.messages}}) from None
 
     def openapi(self) -> dict[str, Any]:
         return {"type": "array", "items": {

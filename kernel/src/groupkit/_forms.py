@@ -22,7 +22,9 @@ produces the same body from the same form):
 
 Rows are ordered by their index; when a name comes twice the last value wins (as the
 script's later field overwrites an earlier one), so a hidden `x:bool` = `false` before a
-checkbox `x:bool` makes an unticked box send `false`.
+checkbox `x:bool` makes an unticked box send `false`. A hidden `groupkit-spare` = `list`
+(`SPARE`, in the `<noscript>` of a list's blank spare rows) leaves out that list's rows sent
+entirely blank, and an error about a row names the form's row it came from.
 
 A submit button that asks first (`data-confirm`, the script's `window.confirm`) asks without
 the script too: every such button of every page template is sent with the name `ASK` (see
@@ -72,6 +74,9 @@ PAGE_PREFIXES = ("/s/", "/e/", "/p/", "/new/")
 #: shown again with its question: neither is part of the body.
 ASK = "groupkit-ask"
 AGREED = "groupkit-agreed"
+#: A hidden field naming a list whose rows a page without the script offers blank, to fill
+#: or leave (groupkit/_groups.html): its rows sent with every value blank are left out.
+SPARE = "groupkit-spare"
 #: A `<button ...>` up to its `data-confirm` (Jinja tags inside the tag are allowed).
 _ASKING_BUTTON = re.compile(r"(<button\b[^<]*?)(\sdata-confirm=)")
 
@@ -171,6 +176,36 @@ def decode(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
     return body
 
 
+def without_blank_rows(pairs: list[tuple[str, str]]
+                       ) -> tuple[list[tuple[str, str]], dict[str, list[int]]]:
+    """The pairs without `SPARE` and without the rows, of each list it names, whose every
+    value is blank; and, per such list, the form's row index of each row kept (an error
+    about the body's row 2 is about the form's row `kept[2]`)."""
+    spare = {value for name, value in pairs if name == SPARE}
+    filled: dict[str, dict[int, bool]] = {}
+    for name, value in pairs:
+        parts, _ = wire_path(name)
+        if len(parts) == 3 and parts[0] in spare and parts[1].isdigit() and len(parts[1]) < 6:
+            row = filled.setdefault(parts[0], {})
+            row[int(parts[1])] = row.get(int(parts[1]), False) or bool(value.strip())
+
+    def kept(name: str) -> bool:
+        parts, _ = wire_path(name)
+        return name != SPARE and not (len(parts) == 3 and parts[1].isdigit()
+                                      and filled.get(parts[0], {}).get(int(parts[1])) is False)
+    return ([(name, value) for name, value in pairs if kept(name)],
+            {key: sorted(i for i, full in row.items() if full) for key, row in filled.items()})
+
+
+def row_field(field: str, rows: dict[str, list[int]]) -> str:
+    """An error's field ("categories.2.name", the body's row) as the form names it."""
+    parts = field.split(".")
+    if len(parts) == 3 and parts[0] in rows and parts[1].isdigit() \
+            and int(parts[1]) < len(rows[parts[0]]):
+        parts[1] = str(rows[parts[0]][int(parts[1])])
+    return ".".join(parts)
+
+
 class AskFirst(jinja2.ext.Extension):
     """Page templates' `data-confirm` buttons get `name="groupkit-ask"` as they are compiled,
     so every tool's (and every third-party plugin's) destructive button asks before acting
@@ -263,7 +298,8 @@ async def submit(storage: Storage, now: dt.datetime, fallback: Callable[[dict[st
     form = await request.form
     sent = [(name, value.replace("\x00", "")) for name, value in form.items(multi=True)]
     pairs = [(name, value) for name, value in sent if name not in (ASK, AGREED)]
-    body = decode(pairs)
+    kept, rows = without_blank_rows(pairs)
+    body = decode(kept)
     target = back_to(fallback(body))
     names = {name for name, _ in sent}
     if ASK in names and AGREED not in names:
@@ -275,6 +311,9 @@ async def submit(storage: Storage, now: dt.datetime, fallback: Callable[[dict[st
         response = await run(body)
     except ApiError as error:
         outcome = outcome_of_error(request.path, error, pairs)
+        outcome.field = outcome.field and row_field(outcome.field, rows)
+        for extra in outcome.errors:
+            extra["field"] = row_field(extra["field"], rows)
     else:
         result: dict[str, Any] = {}
         if response.mimetype == "application/json":
@@ -371,6 +410,31 @@ def _spot_sent(doc: Any, outcome: dict[str, Any]) -> Any:
     sent = {value for name, value in outcome.get("values") or [] if value}
     return next((spot for spot in doc.iter() if isinstance(spot.tag, str)
                  and spot.get("data-slot") in sent), None)
+
+
+def _offer_next(spot: Any, box: Any, values: list[list[str]]) -> None:
+    """After a lost race, the next free spot of the same group (`[data-slot-group]`) with
+    its claim form open, what was typed in it and its button saying "Take ... instead", as
+    slots.js offers it; or that the group is full."""
+    group = next((e for e in spot.iterancestors() if e.get("data-slot-group") is not None),
+                 None)
+    if group is None:
+        return
+    free = next((e for e in group.iter() if isinstance(e.tag, str) and e.get("data-slot")
+                 and e.get("data-slot-taken") is None and e.find(".//form") is not None), None)
+    if free is None:
+        offer = lxml_html.Element("p", {"class": "spot-offer"})
+        offer.text = f"Every spot in {group.get('data-slot-group')} is taken now."
+        _after(box, offer)
+        return
+    form = free.find(".//form")
+    _open(form)
+    _refill(form, values)
+    button = next((b for b in form.iter("button") if b.get("type") == "submit"), None)
+    if button is not None and free.get("data-slot-label"):
+        button.text = f"Take {free.get('data-slot-label')} instead"
+        for child in list(button):
+            button.remove(child)
 
 
 def _open(element: Any) -> None:
@@ -552,6 +616,7 @@ def show(page: bytes, outcome: dict[str, Any], base: str, path: str = "") -> byt
             if who is not None:
                 box.text = f"{message} {who.text_content().strip()} got there first."
             spot.append(box)
+            _offer_next(spot, box, outcome.get("values") or [])
         elif main is not None:
             main.insert(0, box)
         return _serialize(doc)

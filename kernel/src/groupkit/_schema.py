@@ -19,11 +19,23 @@ class Schema(ma.Schema):
 
 
 def _first_message(messages: Any) -> str:
+    return _first_below(messages)[1]
+
+
+def _first_below(messages: Any) -> tuple[str, str]:
+    """(path, message) of a field's first error: a list's row error (`ObjectList` with
+    `row_errors`) is keyed by the row's index, then its key, and the path says so
+    (".2.name"), as a form names that row's input."""
+    path = ""
     while isinstance(messages, (list, dict)):
         if not messages:
-            return "That request doesn't look right."
-        messages = messages[0] if isinstance(messages, list) else next(iter(messages.values()))
-    return str(messages)
+            return path, "That request doesn't look right."
+        if isinstance(messages, list):
+            messages = messages[0]
+        else:
+            key = next(iter(messages))
+            path, messages = f"{path}.{key}", messages[key]
+    return path, str(messages)
 
 
 def first_failure(schema: ma.Schema, errors: Mapping[str, Any]) -> tuple[str | None, str]:
@@ -32,7 +44,8 @@ def first_failure(schema: ma.Schema, errors: Mapping[str, Any]) -> tuple[str | N
     for name, field in schema.fields.items():
         key = field.data_key or name
         if key in errors:
-            return key, _first_message(errors[key])
+            path, message = _first_below(errors[key])
+            return key + path, message
     return None, _first_message(errors)
 
 
@@ -56,7 +69,8 @@ def all_failures(schema: ma.Schema, errors: Mapping[str, Any]) -> tuple[tuple[st
     for name, field in schema.fields.items():
         key = field.data_key or name
         if key in errors:
-            found.append((key, _first_message(errors[key])))
+            path, message = _first_below(errors[key])
+            found.append((key + path, message))
     return tuple(found)
 
 

@@ -196,10 +196,11 @@ def spots_schema(prefix: str, details: Mapping[str, str], organiser: bool,
 def group_lists(entry: Mapping[str, SpecField], at_least: Count, at_most: Count,
                 distinct: tuple[str, str] | None = None) -> tuple[ObjectList, ObjectList]:
     """A board's groups as its create schema and its edit schema take them: (create, edit),
-    the edit's entries also saying which group each continues (`was_field`)."""
+    the edit's entries also saying which group each continues (`was_field`). A group's own
+    error names its row ("categories.2.name"), so a form shows it at that row's input."""
     def groups(**more: SpecField) -> ObjectList:
         return ObjectList({**entry, **more}, at_least=at_least, at_most=at_most,
-                          distinct=distinct)
+                          distinct=distinct, row_errors=True)
     return groups(), groups(was=was_field())
 
 

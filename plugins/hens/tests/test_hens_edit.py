@@ -53,8 +53,9 @@ async def test_each_field_changes_alone(client: Any, planner: dict[str, str], fi
     ({"categories": []}, "categories", "Add at least one thing to bring or sort."),
     ({"categories": [{"name": str(n), "capacity": 1} for n in range(13)]}, "categories",
      "Twelve lists is the limit — combine a couple."),
-    ({"categories": [{"name": "", "capacity": 1}]}, "categories", "Every list needs a name."),
-    ({"categories": [{"name": "Games", "capacity": 0}]}, "categories", CAPACITY),
+    ({"categories": [{"name": "", "capacity": 1}]}, "categories.0.name",
+     "Every list needs a name."),
+    ({"categories": [{"name": "Games", "capacity": 0}]}, "categories.0.capacity", CAPACITY),
     ({"categories": [{"name": "A", "capacity": 1}, {"name": "A", "capacity": 1}]},
      "categories", "Two lists share a name — make each one different."),
     # Check order is the create schema's: the title before the lists.

@@ -61,7 +61,7 @@ async def test_create_page(client: Any) -> None:
     assert 'data-api="/api/hens"' in text
     for field in ("title", "forWhom", "when", "where", "note", "kitty"):
         assert f'name="{field}"' in text
-    assert re.search(r'<textarea id="activities" name="activities" data-lines', text)
+    assert re.search(r'<textarea id="activities" name="activities:lines" data-lines', text)
     assert 'data-list="categories"' in text and 'data-add-row="categories"' in text
     assert re.search(r'data-key="capacity" data-type="number"', text)
     assert Head(text).inline_code() == []

@@ -131,10 +131,10 @@ async def test_allergies_are_public(client: Any, train: dict[str, str]) -> None:
 async def test_create_page(client: Any) -> None:
     text = await page(client, "/new/meal")
     assert 'data-api="/api/meal"' in text
-    for name in ("forWhom", "note", "allergies", "dropoff", "startDate", "days", "dates",
-                 "capacityPerDay"):
+    for name in ("forWhom", "note", "allergies", "dropoff", "startDate", "days:number",
+                 "dates:lines", "capacityPerDay:number", "tasks.0.label", "helpLinks.0.url"):
         assert f'name="{name}"' in text
-    assert 'name="dates" data-lines' in text
+    assert 'name="dates:lines" data-lines' in text
     for key in ("tasks", "helpLinks"):
         assert f'data-list="{key}"' in text and f'data-add-row="{key}"' in text
     assert '<link rel="stylesheet" href="/static/meal/meal.css">' in text

@@ -68,20 +68,23 @@ async def test_version_bumps_so_open_pages_refresh(client: Any, board: dict[str,
     assert Instance.get(Instance.slug == board["slug"]).version == before + 1
 
 
-@pytest.mark.parametrize(("categories", "message"), [
-    ([], "Add at least one category."),
+@pytest.mark.parametrize(("categories", "message", "field"), [
+    ([], "Add at least one category.", "categories"),
     ([{"name": str(n), "capacity": 1} for n in range(13)],
-     "Twelve categories is the limit — combine a couple."),
-    ([{"name": " ", "capacity": 1}], "Every category needs a name."),
-    ([{"name": "Mains", "capacity": 21}], CAPACITY),
-    ([{"name": "Mains", "capacity": 1.5}], CAPACITY),
+     "Twelve categories is the limit — combine a couple.", "categories"),
+    ([{"name": "Mains", "capacity": 2}, {"name": " ", "capacity": 1}],
+     "Every category needs a name.", "categories.1.name"),
+    ([{"name": "Mains", "capacity": 21}], CAPACITY, "categories.0.capacity"),
+    ([{"name": "Mains", "capacity": 1.5}], CAPACITY, "categories.0.capacity"),
     ([{"name": "Mains", "capacity": 2}, {"name": "Mains", "capacity": 2}],
-     "Two categories share a name — make each one different."),
+     "Two categories share a name — make each one different.", "categories"),
 ])
 async def test_categories_keep_the_create_rules(client: Any, board: dict[str, str],
-                                                categories: Any, message: str) -> None:
+                                                categories: Any, message: str,
+                                                field: str) -> None:
+    """A group's own error names its row and key, as the form names that input."""
     payload = await refused(await edit(client, board, categories=categories, note="x"), 400)
-    assert payload == {"error": message, "field": "categories"}
+    assert payload == {"error": message, "field": field}
     assert (await read(client, board["slug"]))["note"] == "Bring a chair."
 
 
@@ -202,6 +205,7 @@ async def test_the_edit_form_is_prefilled_on_the_organiser_page(client: Any,
     assert 'data-api="/api/plate/' + board["editToken"] + '/edit"' in html
     assert 'id="edit-eventDate" name="eventDate" maxlength="60"' in html
     assert 'value="Sat 6 Dec, 4pm"' in html and ">Bring a chair.</textarea>" in html
-    assert 'value="Desserts"' in html and 'data-key="was" data-type="number" value="1"' in html
+    assert 'value="Desserts"' in html
+    assert 'data-key="was" name="categories.1.was:number" data-type="number" value="1"' in html
     create = await (await client.get("/new/plate")).get_data(as_text=True)
     assert 'id="eventDate" name="eventDate"' in create and 'data-key="was"' not in create

@@ -44,18 +44,20 @@ async def test_each_detail_changes_alone(client: Any, roster: dict[str, str], fi
     assert shifts(view) == [("Setup 7-9am", 3, 0), ("Pack down", 2, 0)]
 
 
-@pytest.mark.parametrize(("value", "message"), [
-    ([], "Add at least one shift."),
+@pytest.mark.parametrize(("value", "message", "field"), [
+    ([], "Add at least one shift.", "shifts"),
     ([{"label": str(n), "capacity": 1} for n in range(21)],
-     "Twenty shifts is the limit — split the day if you need more."),
-    ([{"label": "  ", "capacity": 1}], "Every shift needs a label — a job and a time."),
-    ([{"label": "Setup", "capacity": 31}], CAPACITY),
-    ([{"label": "Setup", "capacity": "two"}], CAPACITY),
+     "Twenty shifts is the limit — split the day if you need more.", "shifts"),
+    ([{"label": "  ", "capacity": 1}], "Every shift needs a label — a job and a time.",
+     "shifts.0.label"),
+    ([{"label": "Setup", "capacity": 31}], CAPACITY, "shifts.0.capacity"),
+    ([{"label": "Setup", "capacity": 2}, {"label": "Pack", "capacity": "two"}], CAPACITY,
+     "shifts.1.capacity"),
 ])
 async def test_shifts_keep_the_create_rules(client: Any, roster: dict[str, str], value: Any,
-                                            message: str) -> None:
+                                            message: str, field: str) -> None:
     assert await edit(client, "roster", roster["editToken"], {"shifts": value, "note": "x"}) == (
-        400, {"error": message, "field": "shifts"})
+        400, {"error": message, "field": field})
     assert (await organiser(client, roster))["note"] == "Gloves provided."
 
 
@@ -103,5 +105,6 @@ async def test_spots_cannot_drop_below_the_volunteers(client: Any,
 async def test_the_form_is_prefilled(client: Any, roster: dict[str, str]) -> None:
     html = await (await client.get(f"/e/{roster['editToken']}")).get_data(as_text=True)
     assert 'id="edit-eventDate" name="eventDate" maxlength="60"' in html
-    assert 'data-key="label" maxlength="50" value="Pack down"' in html
-    assert 'max="30"' in html and 'data-key="was" data-type="number" value="1"' in html
+    assert 'data-key="label" name="shifts.1.label" maxlength="50" value="Pack down"' in html
+    assert 'max="30"' in html
+    assert 'data-key="was" name="shifts.1.was:number" data-type="number" value="1"' in html

@@ -140,6 +140,13 @@
      moves there, and the message clears as soon as the field changes. */
   function fieldTarget(form, field) {
     var name = String(field).replace(/["\\]/g, "");
+    /* A list row's field ("categories.2.name"): that row's input, counted as serialize()
+       read the rows, so rows added or removed meanwhile do not mislead. */
+    var path = /^([^.]+)\.(\d+)\.([^.:]+)$/.exec(name);
+    var list = path && form.querySelector('[data-list="' + path[1] + '"]');
+    var row = list && list.querySelectorAll("[data-row]")[Number(path[2])];
+    var cell = row && row.querySelector('[data-key="' + path[3] + '"]');
+    if (cell) return cell;
     return form.querySelector('[name="' + name + '"], [name^="' + name + ':"], [data-list="' + name + '"], [data-group="' + name + '"], [data-field="' + name + '"]');
   }
   function clearFieldErrors(form, only) {
