@@ -6,6 +6,7 @@ space, or an invisible character, where the cut fell)."""
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from typing import Any
 
@@ -32,7 +33,7 @@ from groupkit import (
     whole_number,
 )
 from groupkit._api import parse_body
-from groupkit._fields import MAX_DIGITS, TRIMMED
+from groupkit._fields import MAX_DIGITS, TRIMMED, _trim
 
 # Text with the awkward parts of Unicode: NUL, surrogate-free astral characters, RTL
 # overrides, combining marks, every kind of whitespace and line break.
@@ -55,6 +56,15 @@ def test_c_n_is_bounded_single_line_and_idempotent(value: str, limit: int) -> No
     assert "\n" not in cleaned and "\r" not in cleaned and "  " not in cleaned
     assert clean_line(cleaned, limit) == cleaned.rstrip(TRIMMED)
     assert clean_line(cleaned.rstrip(TRIMMED), limit) == cleaned.rstrip(TRIMMED)
+
+
+@given(awkward, limits)
+def test_c_n_collapses_exactly_what_a_whitespace_regex_matches(value: str, limit: int) -> None:
+    """clean_line collapses with `str.split()`; the rule reads "every `\\s+` run becomes one
+    space, then trim and cut", and both must give the same line."""
+    assert clean_line(value, limit) == _trim(re.sub(r"\s+", " ", value))[:limit]
+    whitespace = "".join(chr(code) for code in range(0x3001) if re.fullmatch(r"\s", chr(code)))
+    assert clean_line(f"a{whitespace}b{whitespace}", 10) == "a b"
 
 
 @given(awkward, limits, st.booleans())

@@ -17,8 +17,6 @@ from typing import Any
 
 import marshmallow as ma
 
-_WHITESPACE = re.compile(r"\s+")
-
 #: Characters that print as nothing: zero-width space, non-joiner and joiner, the word
 #: joiner and invisible operators, the byte-order mark, soft hyphen and the bidi marks,
 #: embeddings, overrides and isolates. A value made only of them (and whitespace) is empty,
@@ -86,8 +84,12 @@ def _trim(value: str) -> str:
 
 
 def clean_line(value: str, limit: int) -> str:
-    """C(n): trim, collapse every whitespace run to one space, then cut to n code points."""
-    return _trim(_WHITESPACE.sub(" ", value))[:limit]
+    """C(n): trim, collapse every whitespace run to one space, then cut to n code points.
+    `str.split()` splits at exactly the characters the regex `\\s` matches (those for which
+    `str.isspace()` holds); the runs at either end, which trimming removes anyway, are dropped
+    here already. On megabytes of short words it is several times faster than a regex
+    substitution, which hostile 10 MB strings in every field make worth having."""
+    return _trim(" ".join(value.split()))[:limit]
 
 
 def clean_text(value: str, limit: int, crlf: bool = False) -> str:
