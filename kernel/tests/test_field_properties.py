@@ -33,7 +33,7 @@ from groupkit import (
     whole_number,
 )
 from groupkit._api import parse_body
-from groupkit._fields import MAX_DIGITS, TRIMMED, _trim
+from groupkit._fields import INVISIBLE, MAX_DIGITS, TRIMMED
 
 # Text with the awkward parts of Unicode: NUL, surrogate-free astral characters, RTL
 # overrides, combining marks, every kind of whitespace and line break.
@@ -58,13 +58,23 @@ def test_c_n_is_bounded_single_line_and_idempotent(value: str, limit: int) -> No
     assert clean_line(cleaned.rstrip(TRIMMED), limit) == cleaned.rstrip(TRIMMED)
 
 
-@given(awkward, limits)
-def test_c_n_collapses_exactly_what_a_whitespace_regex_matches(value: str, limit: int) -> None:
-    """clean_line collapses with `str.split()`; the rule reads "every `\\s+` run becomes one
-    space, then trim and cut", and both must give the same line."""
-    assert clean_line(value, limit) == _trim(re.sub(r"\s+", " ", value))[:limit]
+def spelled_out(value: str) -> str:
+    """Trimming as the rule reads: NFC, both ends trimmed, and a value left with nothing but
+    invisible characters and whitespace counts as empty."""
+    text = unicodedata.normalize("NFC", value).strip(TRIMMED)
+    return text if re.sub(f"[{INVISIBLE}]+", "", text).strip() else ""
+
+
+@given(awkward, limits, st.booleans())
+def test_c_n_and_t_n_are_the_rules_as_spelled_out(value: str, limit: int, crlf: bool) -> None:
+    """clean_line collapses with `str.split()` and trims in one pass; the rules read "every
+    `\\s+` run becomes one space, trim, then cut" and "trim, then cut"."""
+    assert clean_line(value, limit) == spelled_out(re.sub(r"\s+", " ", value))[:limit]
+    crlf_value = value.replace("\r\n", "\n") if crlf else value
+    assert clean_text(value, limit, crlf) == spelled_out(crlf_value)[:limit]
     whitespace = "".join(chr(code) for code in range(0x3001) if re.fullmatch(r"\s", chr(code)))
     assert clean_line(f"a{whitespace}b{whitespace}", 10) == "a b"
+    assert clean_line(f"{whitespace}{INVISIBLE}{whitespace}", 10) == ""
 
 
 @given(awkward, limits, st.booleans())

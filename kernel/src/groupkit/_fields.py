@@ -78,9 +78,10 @@ def truthy(value: Any) -> bool:
 def _trim(value: str) -> str:
     """NFC, so one text typed two ways is stored and compared alike; then both ends trimmed
     of whitespace and invisible characters. Only invisibles left means empty, so the spec's
-    "required" message applies to a value that shows nothing."""
-    text = unicodedata.normalize("NFC", value).strip(TRIMMED)
-    return text if _INVISIBLE.sub("", text).strip() else ""
+    "required" message applies to a value that shows nothing: trimming takes every
+    invisible character and every whitespace character from both ends, so what is left is
+    empty or begins with a character that shows (no second pass over the text needed)."""
+    return unicodedata.normalize("NFC", value).strip(TRIMMED)
 
 
 def clean_line(value: str, limit: int) -> str:
