@@ -6,6 +6,7 @@ space, or an invisible character, where the cut fell)."""
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from typing import Any
 
@@ -32,7 +33,7 @@ from groupkit import (
     whole_number,
 )
 from groupkit._api import parse_body
-from groupkit._fields import MAX_DIGITS, TRIMMED
+from groupkit._fields import INVISIBLE, MAX_DIGITS, PREFIX_SLACK, TRIMMED
 
 # Text with the awkward parts of Unicode: NUL, surrogate-free astral characters, RTL
 # overrides, combining marks, every kind of whitespace and line break.
@@ -55,6 +56,47 @@ def test_c_n_is_bounded_single_line_and_idempotent(value: str, limit: int) -> No
     assert "\n" not in cleaned and "\r" not in cleaned and "  " not in cleaned
     assert clean_line(cleaned, limit) == cleaned.rstrip(TRIMMED)
     assert clean_line(cleaned.rstrip(TRIMMED), limit) == cleaned.rstrip(TRIMMED)
+
+
+def spelled_out(value: str) -> str:
+    """Trimming as the rule reads: NFC, both ends trimmed, and a value left with nothing but
+    invisible characters and whitespace counts as empty."""
+    text = unicodedata.normalize("NFC", value).strip(TRIMMED)
+    return text if re.sub(f"[{INVISIBLE}]+", "", text).strip() else ""
+
+
+@given(awkward, limits, st.booleans())
+def test_c_n_and_t_n_are_the_rules_as_spelled_out(value: str, limit: int, crlf: bool) -> None:
+    """clean_line collapses with `str.split()` and trims in one pass; the rules read "every
+    `\\s+` run becomes one space, trim, then cut" and "trim, then cut"."""
+    assert clean_line(value, limit) == spelled_out(re.sub(r"\s+", " ", value))[:limit]
+    crlf_value = value.replace("\r\n", "\n") if crlf else value
+    assert clean_text(value, limit, crlf) == spelled_out(crlf_value)[:limit]
+    whitespace = "".join(chr(code) for code in range(0x3001) if re.fullmatch(r"\s", chr(code)))
+    assert clean_line(f"a{whitespace}b{whitespace}", 10) == "a b"
+    assert clean_line(f"{whitespace}{INVISIBLE}{whitespace}", 10) == ""
+
+
+@given(awkward, awkward, st.sampled_from(["", " ", "\u200b", "\u0301", "a", "\u3000 "]),
+       limits, st.booleans())
+def test_long_values_are_cleaned_as_if_whole(first: str, second: str, joint: str,
+                                              limit: int, crlf: bool) -> None:
+    """A value far past its limit is cleaned from a prefix: the answer is the same as
+    cleaning all of it, whatever sits where the prefix ends."""
+    repeat = (first or " ") * (2 * PREFIX_SLACK // max(len(first), 1) + 2)
+    for value in (repeat + joint + second, joint * PREFIX_SLACK + second + repeat,
+                  second + repeat + joint + "Ab" + second):
+        crlf_value = value.replace("\r\n", "\n") if crlf else value
+        assert clean_line(value, limit) == spelled_out(re.sub(r"\s+", " ", value))[:limit]
+        assert clean_text(value, limit, crlf) == spelled_out(crlf_value)[:limit]
+
+
+def test_a_ten_megabyte_line_is_cleaned_from_its_start() -> None:
+    huge = ("Ann  Bo\u0301 \u200b" * (10 * 1024 * 1024 // 10))
+    assert clean_line(huge, 19) == "Ann Bó \u200bAnn Bó \u200bAnn"
+    assert clean_text(huge, 12) == "Ann  Bó \u200bAnn"
+    assert clean_line(" " * 3 * PREFIX_SLACK + huge, 5) == "Ann B"
+    assert clean_text("\u0301" * 3 * PREFIX_SLACK + "x", 5) == "\u0301" * 5
 
 
 @given(awkward, limits, st.booleans())

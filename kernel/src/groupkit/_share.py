@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 from typing import Any
 
-import segno
 from quart import Quart, Response
 
 from . import _resolve as resolve
@@ -24,6 +23,8 @@ from ._web import not_found_page, page, tools
 def share_qr_svg(link: str, scale: int = 1, title: str | None = None) -> str:
     """The link as a standalone SVG QR code: dark modules on a white quiet zone (so it scans
     in dark mode too), scaled by the page rather than by pixels."""
+    import segno  # here: only share pages draw a QR code, not every process start-up
+
     buffer = io.BytesIO()
     segno.make_qr(link, error="m").save(
         buffer, kind="svg", scale=scale, border=4, dark="#000", light="#fff",

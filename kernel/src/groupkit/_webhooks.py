@@ -29,10 +29,9 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx
 import peewee as pw
 
 from ._clock import utc_iso
@@ -42,6 +41,9 @@ from ._fields import Choice, Exact, Raw, whole_number
 from ._schema import Schema
 from ._storage import BaseModel, Instance, Storage, UTCDateTimeField, is_postgres, utcnow
 from ._tool import Call, Operations, Tool
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger("groupkit.webhooks")
 # httpx logs every request's full URL at INFO, and a webhook URL is a secret: its own lines
@@ -56,7 +58,8 @@ BACKOFF = dt.timedelta(seconds=2)
 BACKOFF_CAP = dt.timedelta(hours=1)
 #: How long a claimed post is left to the process that claimed it (it sends within TIMEOUT).
 LEASE = dt.timedelta(seconds=60)
-TIMEOUT = httpx.Timeout(10.0, connect=5.0)
+#: Seconds a post may take in all, and to connect.
+TIMEOUT, CONNECT_TIMEOUT = 10.0, 5.0
 BATCH = 20
 LOG_ENTRIES = 20
 URL_LIMIT = 500
@@ -296,6 +299,10 @@ async def send(url: str, format: str, text: str, settings: Settings,
     """POST one message, or raise `Outcome`. Connects to the address it checked (the name
     goes only into the Host header and TLS server name); no redirects, no proxies from the
     environment."""
+    # Imported here: httpx (with its command line, rich and pygments) is a third of a
+    # second of every server process's start-up, and most services never send a post.
+    import httpx
+
     try:
         scheme, host, port = check_url(url, settings)
         address = await pinned_address(host, port, settings, resolver)
@@ -306,7 +313,8 @@ async def send(url: str, format: str, text: str, settings: Settings,
     target = urlunsplit((scheme, f"{literal}:{port}", parts.path or "/", parts.query, ""))
     headers = {"Host": parts.netloc.rsplit("@", 1)[-1], "User-Agent": "groupkit"}
     try:
-        async with httpx.AsyncClient(timeout=TIMEOUT, follow_redirects=False, trust_env=False,
+        timeout = httpx.Timeout(TIMEOUT, connect=CONNECT_TIMEOUT)
+        async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False,
                                      transport=transport) as client:
             response = await client.post(target, json=payload(format, text), headers=headers,
                                          extensions={"sni_hostname": host})
