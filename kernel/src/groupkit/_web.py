@@ -148,7 +148,8 @@ async def _public_rendered(slug: str, shape: tuple[str, bytes]) -> Rendered:
                       view=tool.public_view(instance), preview=tool.preview_of(instance),
                       links=_links(instance.slug), slug=instance.slug), HTML
 
-    return await render_cache().serve(storage(), locate, "page:public", now(), shape, make)
+    return await render_cache().serve(storage(), locate, "page:public", now(), shape, make,
+                                      link=slug)
 
 
 async def public_page(slug: str) -> Response:
@@ -188,7 +189,7 @@ async def organiser_page(edit_token: str) -> Response:
     try:
         rendered = await render_cache().serve(storage(), locate, "page:organiser", now(),
                                               (edit_token, *_request_shape()), make,
-                                              stamp=_organiser_stamp)
+                                              stamp=_organiser_stamp, link=edit_token)
     except ApiError:
         return await not_found_page()
     return await with_flash(respond(rendered), rendered)
