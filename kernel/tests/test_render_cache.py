@@ -264,3 +264,16 @@ async def test_a_link_is_only_ever_answered_by_its_own_tool(make_app: Any, clock
     daily = (await create(client, "daily", {}))["slug"]
     await text_of(client, f"/api/daily/{daily}")
     await text_of(client, f"/api/demo/{daily}", 404)
+
+
+async def test_if_none_match_is_read_as_http_says(client: Any) -> None:
+    """A list of tags holding ours, and `*`, match; another tag, or none, does not."""
+    slug = (await create(client, "demo", {"title": "Lunch", "names": ["A"]}))["slug"]
+    for path in (f"/s/{slug}", f"/api/demo/{slug}"):
+        etag = (await client.get(path)).headers["ETag"]
+        assert etag.startswith('"') and etag.endswith('"')
+        for given, status in ((f'"other", {etag}', 304), ("*", 304),
+                              ('"other"', 200), ("", 200)):
+            response = await client.get(path, headers={"If-None-Match": given})
+            assert response.status_code == status, (path, given)
+            assert response.headers["ETag"] == etag

@@ -29,6 +29,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
 from quart import Response, request
+from werkzeug.http import parse_etags
 
 from ._clock import watching_clock
 from ._storage import Instance, Storage
@@ -232,12 +233,15 @@ class RenderCache:
 
 
 def respond(rendered: Rendered, headers: dict[str, str] | None = None) -> Response:
-    """The response, or 304 when the browser already holds these bytes."""
-    if request.if_none_match.contains(rendered.etag):
+    """The response, or 304 when the browser already holds these bytes. (The header is
+    parsed only when sent: `request.if_none_match` parsed it for every request, and cost as
+    much as building the response.)"""
+    given = request.headers.get("If-None-Match")
+    if given and parse_etags(given).contains(rendered.etag):
         response = Response(b"", status=304)
     else:
         response = Response(rendered.body, content_type=rendered.content_type)
-    response.set_etag(rendered.etag)
+    response.headers.add("ETag", f'"{rendered.etag}"')  # a hex digest: nothing to escape
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
