@@ -19,6 +19,7 @@ is never kept. Participants' private pages are not cached.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import datetime as dt
 import hashlib
@@ -60,9 +61,13 @@ class _Watch:
     None, and the request takes the database path)."""
 
     def __init__(self, path: str) -> None:
-        self.connection: sqlite3.Connection | None = sqlite3.connect(
-            path, timeout=0, isolation_level=None, check_same_thread=False)
-        self._closer = weakref.finalize(self, self.connection.close)
+        self.connection: sqlite3.Connection | None = None
+        # Should it not open, every request asks the database, as on PostgreSQL.
+        with contextlib.suppress(sqlite3.Error):
+            self.connection = sqlite3.connect(path, timeout=0, isolation_level=None,
+                                              check_same_thread=False)
+        self._closer = weakref.finalize(self, self.connection.close) \
+            if self.connection is not None else None
 
     def version(self) -> int | None:
         if self.connection is None:
@@ -74,7 +79,8 @@ class _Watch:
         return int(row[0])
 
     def close(self) -> None:
-        self._closer()
+        if self._closer is not None:
+            self._closer()
         self.connection = None
 
 
