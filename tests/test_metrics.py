@@ -86,7 +86,10 @@ def test_metrics_add_up_every_worker_and_carry_no_credential(
     assert value(parsed, "groupkit_http_request_duration_seconds_bucket", method="GET",
                  route=read, le="+Inf") == 20
     assert value(parsed, "groupkit_database_seconds_count", kind="write") >= 4
-    assert value(parsed, "groupkit_database_seconds_count", kind="read") >= 20
+    # Reads that did go to the database (on SQLite a read already rendered and unchanged
+    # since does not): at least the first public read and the organiser page, each resolved
+    # and rendered, and the event stream's start.
+    assert value(parsed, "groupkit_database_seconds_count", kind="read") >= 5
     assert value(parsed, "groupkit_instances", tool="sweeps") == 3
     assert value(parsed, "groupkit_instances", tool="plate") == 0 or \
         ("groupkit_instances", frozenset({("tool", "plate")})) not in parsed

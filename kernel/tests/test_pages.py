@@ -27,6 +27,32 @@ async def test_capability_pages_carry_the_headers(client: Any) -> None:
         csp = headers["Content-Security-Policy"]
         assert "script-src 'self'" in csp and "unsafe-inline" not in csp
         assert (headers.get("Cache-Control") == "no-store") is private
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        for name in ("Content-Security-Policy", "Referrer-Policy", "X-Robots-Tag"):
+            assert len(headers.getlist(name)) == 1, name
+        assert len(headers.getlist("Cache-Control")) == (1 if private else 0)
+
+
+async def test_a_header_a_view_sets_is_replaced_or_kept_never_doubled(demo_app: Any) -> None:
+    """Headers every response gets replace the view's own, except its own CSP, which a view
+    may set for itself; the ones that depend on the path follow the path, also on errors."""
+    from quart import Response
+
+    @demo_app.get("/e/own/headers")
+    async def own() -> Response:
+        return Response("x", headers={"Content-Security-Policy": "default-src 'none'",
+                                      "Cache-Control": "max-age=60",
+                                      "Referrer-Policy": "unsafe-url"})
+
+    client = demo_app.test_client()
+    headers = (await client.get("/e/own/headers")).headers
+    assert headers.getlist("Content-Security-Policy") == ["default-src 'none'"]
+    assert headers.getlist("Cache-Control") == ["no-store"]
+    assert headers.getlist("Referrer-Policy") == ["same-origin"]
+    missing = await client.get("/nothing/here")
+    assert missing.status_code == 404
+    assert "script-src 'self'" in missing.headers["Content-Security-Policy"]
+    assert "X-Robots-Tag" not in missing.headers and "Cache-Control" not in missing.headers
 
 
 async def test_robots_txt_disallows_capability_paths(client: Any) -> None:

@@ -5,6 +5,8 @@ after a write, a delete, a prune, a new day, or a write made by another process.
 from __future__ import annotations
 
 import datetime as dt
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -185,3 +187,93 @@ async def test_views_that_read_the_clock_follow_the_day(make_app: Any, clock: Fa
     cache = app.config["GROUPKIT_RENDERED"]
     assert ("undeclared", "json:public") in cache.clock_bound
     assert ("daily", "json:public") not in cache.clock_bound
+
+
+# --- answered from memory -------------------------------------------------------------------
+
+ELSEWHERE = """
+import sys
+from groupkit._storage import open_database
+db = open_database(sys.argv[1], 1)
+db.connect()
+with db.atomic():
+    db.execute_sql(sys.argv[2].replace("?", db.param), (sys.argv[3],))
+db.close()
+"""
+
+
+def _in_another_process(client: Any, sql: str, slug: str) -> None:
+    url = client.app.config["GROUPKIT_SETTINGS"].database_url
+    subprocess.run([sys.executable, "-c", ELSEWHERE, url, sql, slug], check=True)
+
+
+async def test_another_process_writing_to_the_database_is_seen_at_once(client: Any) -> None:
+    """Nothing but the database is shared: a title changed, then the instance deleted, by a
+    process of its own, each seen by the very next request for every cached view."""
+    made = await create(client, "demo", {"title": "Lunch", "names": ["A"]})
+    slug = made["slug"]
+    paths = [f"/s/{slug}", f"/e/{made['editToken']}", f"/api/demo/{slug}"]
+    for _ in range(2):
+        for path in paths:
+            assert "Supper" not in await text_of(client, path)
+    _in_another_process(client, "UPDATE instance SET title = 'Supper', version = version + 1 "
+                                "WHERE slug = ?", slug)
+    for path in paths:
+        assert "Supper" in await text_of(client, path)
+    _in_another_process(client, "DELETE FROM instance WHERE slug = ?", slug)
+    for path in paths:
+        await text_of(client, path, 404)
+
+
+async def test_a_cached_read_on_sqlite_takes_no_database_trip(client: Any) -> None:
+    """On SQLite the file's change counter stands in for the query (PostgreSQL has none, so
+    every read still resolves its link there); any write sends reads back to the database."""
+    made = await create(client, "demo", {"title": "Lunch", "names": ["A"]})
+    slug = made["slug"]
+    paths = [f"/s/{slug}", f"/e/{made['editToken']}", f"/api/demo/{slug}"]
+    storage = client.app.config["GROUPKIT_STORAGE"]
+    for path in paths:
+        await text_of(client, path)
+    trips: list[object] = []
+    read = storage.read
+
+    async def counted(fn: Any, *args: Any) -> Any:
+        trips.append(fn)
+        return await read(fn, *args)
+
+    storage.read = counted
+    for path in paths:
+        await text_of(client, path)
+    assert len(trips) == (len(paths) if storage.postgres else 0)
+    await note(client, slug, "soup")
+    for path in paths:
+        assert "soup" in await text_of(client, path)
+    assert len(trips) >= len(paths)
+
+
+async def test_a_link_is_only_ever_answered_by_its_own_tool(make_app: Any, clock: FakeClock,
+                                                             tmp_path: Path) -> None:
+    """What a slug resolved to for one tool's JSON is never remembered for another's."""
+    app = make_app(tools=["demo", "daily"], entry_points=False, clock=clock,
+                   extra_plugins=[demo_plugin, _clock_tool("daily", True, tmp_path)])
+    client = app.test_client()
+    slug = (await create(client, "demo", {"title": "Lunch", "names": ["A"]}))["slug"]
+    for _ in range(2):
+        assert "Lunch" in await text_of(client, f"/api/demo/{slug}")
+    await text_of(client, f"/api/daily/{slug}", 404)
+    daily = (await create(client, "daily", {}))["slug"]
+    await text_of(client, f"/api/daily/{daily}")
+    await text_of(client, f"/api/demo/{daily}", 404)
+
+
+async def test_if_none_match_is_read_as_http_says(client: Any) -> None:
+    """A list of tags holding ours, and `*`, match; another tag, or none, does not."""
+    slug = (await create(client, "demo", {"title": "Lunch", "names": ["A"]}))["slug"]
+    for path in (f"/s/{slug}", f"/api/demo/{slug}"):
+        etag = (await client.get(path)).headers["ETag"]
+        assert etag.startswith('"') and etag.endswith('"')
+        for given, status in ((f'"other", {etag}', 304), ("*", 304),
+                              ('"other"', 200), ("", 200)):
+            response = await client.get(path, headers={"If-None-Match": given})
+            assert response.status_code == status, (path, given)
+            assert response.headers["ETag"] == etag

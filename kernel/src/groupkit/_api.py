@@ -189,7 +189,7 @@ def public_read_view(tool: Tool) -> Callable[..., Any]:
                 raise reworded(not_found_message(tool), error) from None
 
         rendered = await render_cache().serve(storage(), locate, "json:public", now(), (),
-                                              _public_json)
+                                              _public_json, link=(tool.name, slug))
         return respond(rendered)
     view.__name__ = f"read_{tool.name}"
     return view

@@ -126,6 +126,7 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
         for task in background:
             task.cancel()
         app.config["GROUPKIT_LIVE"].shutdown()
+        app.config["GROUPKIT_RENDERED"].close()
         storage.close()
 
     return app

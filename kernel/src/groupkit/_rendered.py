@@ -3,10 +3,15 @@ instance are pure functions of (instance, version, view, request shape, and the 
 clock a tool's views declare), so each worker keeps the finished bytes and serves them until
 the version moves.
 
-Every hit is still checked against the database: one indexed read of the instance (which
-also resolves the link) gives its current version, so a write through another worker, a
-delete or a new day can never be answered from memory. Misses for one key are rendered once
-however many requests wait for them (the many pages that re-fetch after one live update).
+Every hit is still checked against the database, so a write through another worker, a
+delete or a new day can never be answered from memory. On PostgreSQL that is one indexed
+read of the instance (which also resolves the link) for its current version. On SQLite
+it is cheaper: `PRAGMA data_version` on a connection of the cache's own, which changes
+whenever any other connection, of any process, commits to the file. While it stands, the
+link resolves to the instance it resolved to last time, so the request is answered without
+a database thread or query; the clock part of the key (`Tool.view_time`) is still
+computed for each request. Misses for one key are rendered once however many requests wait
+for them (the many pages that re-fetch after one live update).
 A view that reads the clock (`request_time()`) without its tool declaring `Tool.view_time`
 is never kept. Participants' private pages are not cached.
 """
@@ -14,14 +19,18 @@ is never kept. Participants' private pages are not cached.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import datetime as dt
 import hashlib
+import sqlite3
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
 from quart import Response, request
+from werkzeug.http import parse_etags
 
 from ._clock import watching_clock
 from ._storage import Instance, Storage
@@ -37,6 +46,45 @@ Stamp = Callable[[Tool, Instance], Hashable]
 
 
 @dataclasses.dataclass(frozen=True)
+class _Resolved:
+    """What a link resolved to, as of `data_version` of the cache's watching connection."""
+
+    data_version: int
+    tool: Tool
+    instance: Instance
+    marked: Hashable
+
+
+class _Watch:
+    """A SQLite connection of its own that only asks `PRAGMA data_version`: a few
+    microseconds on the event loop, never a wait (no busy timeout: a locked file answers
+    None, and the request takes the database path)."""
+
+    def __init__(self, path: str) -> None:
+        self.connection: sqlite3.Connection | None = None
+        # Should it not open, every request asks the database, as on PostgreSQL.
+        with contextlib.suppress(sqlite3.Error):
+            self.connection = sqlite3.connect(path, timeout=0, isolation_level=None,
+                                              check_same_thread=False)
+        self._closer = weakref.finalize(self, self.connection.close) \
+            if self.connection is not None else None
+
+    def version(self) -> int | None:
+        if self.connection is None:
+            return None
+        try:
+            row = self.connection.execute("PRAGMA data_version").fetchone()
+        except sqlite3.Error:
+            return None
+        return int(row[0])
+
+    def close(self) -> None:
+        if self._closer is not None:
+            self._closer()
+        self.connection = None
+
+
+@dataclasses.dataclass(frozen=True)
 class Rendered:
     body: bytes
     etag: str
@@ -45,23 +93,32 @@ class Rendered:
 
 
 class RenderCache:
-    """One per worker: a bounded LRU of rendered views, plus the renders in flight."""
+    """One per worker: a bounded LRU of rendered views, plus the renders in flight, plus
+    (on SQLite) what each link resolved to."""
 
     def __init__(self, size: int = 1024) -> None:
         self.size = size
         self._entries: OrderedDict[Key, Rendered] = OrderedDict()
         self._lock = threading.Lock()
         self._pending: dict[Key, asyncio.Task[Rendered]] = {}
+        #: (view, link, extra) -> what the link resolved to; read and written on the loop.
+        self._resolved: OrderedDict[Key, _Resolved] = OrderedDict()
+        self._watch: _Watch | None = None
+        self._watched: Storage | None = None
         #: (tool, view) pairs seen reading the clock undeclared: never cached again.
         self.clock_bound: set[tuple[str, str]] = set()
         self.renders = 0  # how many views were actually computed (tests and the benchmark)
 
     def key(self, tool: Tool, instance: Instance, view: str, now: dt.datetime,
             extra: Key, stamp: Stamp | None = None) -> Key | None:
+        marked = stamp(tool, instance) if stamp is not None else None
+        return self._key(tool, instance, view, now, extra, marked)
+
+    def _key(self, tool: Tool, instance: Instance, view: str, now: dt.datetime,
+             extra: Key, marked: Hashable) -> Key | None:
         if (tool.name, view) in self.clock_bound:
             return None
         when = tool.view_time(instance, now) if tool.view_time is not None else None
-        marked = stamp(tool, instance) if stamp is not None else None
         # The slug, not the id: SQLite may give a deleted instance's id to the next one.
         return (view, instance.slug, instance.version, when, marked, *extra)
 
@@ -82,18 +139,68 @@ class RenderCache:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+        self._resolved.clear()
+
+    def close(self) -> None:
+        """Close the watching connection (the app's shutdown)."""
+        if self._watch is not None:
+            self._watch.close()
+            self._watch = None
+
+    def _data_version(self, storage: Storage) -> int | None:
+        """The file's change counter as the watching connection sees it; None on
+        PostgreSQL (no such counter: every request asks the database)."""
+        if storage.postgres:
+            return None
+        if self._watched is not storage:
+            self.close()
+            self._watch, self._watched = _Watch(storage.db.database), storage
+        assert self._watch is not None
+        return self._watch.version()
+
+    def _remembered(self, link: Key, data_version: int | None, view: str,
+                    now: dt.datetime, extra: Key) -> Rendered | None:
+        resolved = self._resolved.get(link)
+        if resolved is None or data_version is None or \
+                resolved.data_version != data_version:
+            return None
+        key = self._key(resolved.tool, resolved.instance, view, now, extra, resolved.marked)
+        return self.get(key) if key is not None else None
+
+    def _remember(self, link: Key, resolved: _Resolved) -> None:
+        self._resolved[link] = resolved
+        self._resolved.move_to_end(link)
+        while len(self._resolved) > self.size:
+            self._resolved.popitem(last=False)
 
     async def serve(self, storage: Storage, locate: Locate, view: str, now: dt.datetime,
-                    extra: Key, make: Make, stamp: Stamp | None = None) -> Rendered:
+                    extra: Key, make: Make, stamp: Stamp | None = None,
+                    link: Hashable = None) -> Rendered:
         """The rendered view for the request: from memory when the instance's version (and
-        declared time, and `stamp`) is the one it was rendered at, else rendered once."""
+        declared time, and `stamp`) is the one it was rendered at, else rendered once.
+        `link` names what `locate` resolves (the same `link` must always resolve the same
+        way while the database is unchanged); without it every request resolves in the
+        database."""
+        remembered = (view, link, *extra) if link is not None else None
+        data_version = self._data_version(storage) if remembered is not None else None
+        if remembered is not None:
+            hit = self._remembered(remembered, data_version, view, now, extra)
+            if hit is not None:
+                return hit
 
-        def probe() -> tuple[Key | None, Rendered | None]:
+        def probe() -> tuple[Key | None, Rendered | None, _Resolved | None]:
             tool, instance = locate()
-            key = self.key(tool, instance, view, now, extra, stamp)
-            return key, (self.get(key) if key is not None else None)
+            marked = stamp(tool, instance) if stamp is not None else None
+            key = self._key(tool, instance, view, now, extra, marked)
+            # Read before this snapshot began: should anything commit after it, the counter
+            # will have moved and the next request comes here again.
+            resolved = None if data_version is None else \
+                _Resolved(data_version, tool, instance, marked)
+            return key, (self.get(key) if key is not None else None), resolved
 
-        key, hit = await storage.read(probe)
+        key, hit, resolved = await storage.read(probe)
+        if key is not None and remembered is not None and resolved is not None:
+            self._remember(remembered, resolved)
         if hit is not None:
             return hit
         if key is None:
@@ -132,12 +239,15 @@ class RenderCache:
 
 
 def respond(rendered: Rendered, headers: dict[str, str] | None = None) -> Response:
-    """The response, or 304 when the browser already holds these bytes."""
-    if request.if_none_match.contains(rendered.etag):
+    """The response, or 304 when the browser already holds these bytes. (The header is
+    parsed only when sent: `request.if_none_match` parsed it for every request, and cost as
+    much as building the response.)"""
+    given = request.headers.get("If-None-Match")
+    if given and parse_etags(given).contains(rendered.etag):
         response = Response(b"", status=304)
     else:
         response = Response(rendered.body, content_type=rendered.content_type)
-    response.set_etag(rendered.etag)
+    response.headers.add("ETag", f'"{rendered.etag}"')  # a hex digest: nothing to escape
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response

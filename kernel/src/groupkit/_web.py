@@ -13,6 +13,7 @@ import peewee as pw
 from quart import Quart, Response, current_app, request
 
 from . import _forms as forms
+from . import _logs as logs
 from . import _resolve as resolve
 from . import _webhooks as webhooks
 from ._api import base_url, now, render_cache, storage
@@ -43,19 +44,47 @@ def tools() -> dict[str, Tool]:
     return registry
 
 
-async def apply_headers(response: Response) -> Response:
-    """Every response: strict CSP and same-origin referrers. Capability pages: never indexed,
-    and the organiser's and participants' pages never cached. (A coroutine: Quart runs a
-    plain function hook in a thread, which cost every request a thread hop.)"""
-    path = request.path
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    response.headers["Referrer-Policy"] = "same-origin"
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    if path.startswith(NOINDEX_PREFIXES):
-        response.headers["X-Robots-Tag"] = "noindex, nofollow"
-    if path.startswith(PRIVATE_PREFIXES):
-        response.headers["Cache-Control"] = "no-store"
-    return response
+class SecurityHeaders:
+    """Every response: strict CSP (unless the view set its own) and same-origin referrers.
+    Capability pages: never indexed, and the organiser's and participants' pages never
+    cached. An ASGI middleware that adds the headers ready-encoded: as an after-request
+    hook (a coroutine, so not in a thread) it still cost every request the hook machinery
+    and one scan of the response's headers per header set."""
+
+    _ALWAYS = ((b"referrer-policy", b"same-origin"), (b"x-content-type-options", b"nosniff"))
+    _NOINDEX = (b"x-robots-tag", b"noindex, nofollow")
+    _PRIVATE = (b"cache-control", b"no-store")
+    _CSP = (b"content-security-policy", CONTENT_SECURITY_POLICY.encode())
+
+    def __init__(self, inner: logs.ASGIApp) -> None:
+        self.inner = inner
+        self.plans: dict[tuple[bool, bool], tuple[frozenset[bytes], list[tuple[bytes, bytes]]]] = {}
+        for noindex in (False, True):
+            for private in (False, True):
+                added = [*self._ALWAYS, *([self._NOINDEX] if noindex else []),
+                         *([self._PRIVATE] if private else [])]
+                self.plans[noindex, private] = (frozenset(name for name, _ in added), added)
+
+    async def __call__(self, scope: logs.Scope, receive: logs.Receive,
+                       send: logs.Send) -> None:
+        if scope["type"] != "http":
+            await self.inner(scope, receive, send)
+            return
+        path = logs.request_path(scope)
+        replaced, added = self.plans[path.startswith(NOINDEX_PREFIXES),
+                                     path.startswith(PRIVATE_PREFIXES)]
+
+        async def with_headers(message: logs.Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [header for header in message["headers"]
+                           if header[0] not in replaced]
+                if not any(name == b"content-security-policy" for name, _ in headers):
+                    headers.append(self._CSP)
+                headers += added
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.inner(scope, receive, with_headers)
 
 
 def page_environment(app: Quart, reload: bool) -> jinja2.Environment:
@@ -148,7 +177,8 @@ async def _public_rendered(slug: str, shape: tuple[str, bytes]) -> Rendered:
                       view=tool.public_view(instance), preview=tool.preview_of(instance),
                       links=_links(instance.slug), slug=instance.slug), HTML
 
-    return await render_cache().serve(storage(), locate, "page:public", now(), shape, make)
+    return await render_cache().serve(storage(), locate, "page:public", now(), shape, make,
+                                      link=slug)
 
 
 async def public_page(slug: str) -> Response:
@@ -188,7 +218,7 @@ async def organiser_page(edit_token: str) -> Response:
     try:
         rendered = await render_cache().serve(storage(), locate, "page:organiser", now(),
                                               (edit_token, *_request_shape()), make,
-                                              stamp=_organiser_stamp)
+                                              stamp=_organiser_stamp, link=edit_token)
     except ApiError:
         return await not_found_page()
     return await with_flash(respond(rendered), rendered)
@@ -260,5 +290,5 @@ def mount(app: Quart) -> None:
     app.add_url_rule("/p/<token>", "participant_page", participant_page)
     app.add_url_rule("/robots.txt", "robots", robots)
     app.add_url_rule("/healthz", "healthz", healthz)
-    app.after_request(apply_headers)
+    setattr(app, "asgi_app", SecurityHeaders(app.asgi_app))  # noqa: B010
     app.config["GROUPKIT_PUBLIC_PAGE"] = public_page_now
