@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 import pytest
 from browsing import Watched
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -236,11 +236,11 @@ PART_BOXES = """(parts) => parts.map((part) => {
 })"""
 
 # One row of the build sheet as a finger meets it: the section's summary that opens it, the
-# row, and its Build button (none once the part is built).
+# row, and its Build link, a button to the eye (none once the part is built).
 SHEET_ROW = """(row) => {
   const box = (el) => { const r = el.getBoundingClientRect();
     return {left: r.left, right: r.right, width: r.width, height: r.height}; };
-  const button = row.querySelector('button');
+  const button = row.querySelector('a.button');
   return {summary: box(row.closest('details').querySelector('summary')), row: box(row),
           button: button && box(button), text: row.textContent.replace(/\\s+/g, ' ').trim()};
 }"""
@@ -315,7 +315,7 @@ def test_registry_every_van_part_has_a_full_size_target(
                    key=lambda b: b["width"] * b["height"])
     name = names[smallest["id"]]
     page.locator(f"#sheet-{smallest['id']}").get_by_role(
-        "button", name=f"Build the {name}").click()
+        "link", name=f"Build the {name}").click()
     expect(page.locator("#registry-picked")).to_contain_text(name)
     assert page.input_value("#partId") == smallest["id"]
     expect(page.locator("#claim-name")).to_be_focused()
@@ -326,3 +326,37 @@ def test_registry_every_van_part_has_a_full_size_target(
         .to_have_class(re.compile(r"\bbuilt\b"), timeout=3000)
     expect(page.locator(f"#sheet-{smallest['id']}")).to_contain_text("Built by Aunty Jo")
     watched.check(f"phone-registry-claimed-from-sheet-{width}x{height}-{scheme}")
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_registry_build_sheet_without_javascript(
+        api: httpx.Client, browser: Browser, server: Any, screenshot: Callable[[Any, str], Any],
+        scheme: Literal["light", "dark"]) -> None:
+    """With script off, a Build button in the sheet still works: it opens the claim form with
+    that part chosen, and the claim goes through (the receipt comes back in the flash)."""
+    made = api.post("/api/registry", json={"coupleNames": "Mia & Sam"})\
+        .raise_for_status().json()
+    part = api.get(f"/api/registry/{made['slug']}").raise_for_status().json()["parts"][40]
+    context = browser.new_context(base_url=server.base_url, java_script_enabled=False,
+                                  viewport={"width": 390, "height": 844}, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(f"/s/{made['slug']}")
+        page.get_by_role("link", name="Every part is in the build sheet").click()
+        page.locator(f"#sheet-{part['id']}").locator("xpath=ancestor::details/summary").click()
+        build = page.get_by_role("link", name=f"Build the {part['name']}")
+        box = build.bounding_box()
+        assert box and box["width"] >= MIN_TARGET and box["height"] >= MIN_TARGET
+        build.click()
+        page.wait_for_url(f"**?part={part['id']}#claim")
+        assert page.input_value("#partId") == part["id"]
+        expect(page.locator("#claim")).to_be_in_viewport()
+        screenshot(page, f"phone-registry-nojs-picked-{scheme}")
+        page.fill("#claim-name", "Aunty Jo")
+        page.get_by_role("button", name="Build it").click()
+        expect(page.locator("#groupkit-flash")).to_contain_text(
+            f"You're building the {part['name']}")
+        expect(page.locator(f"#sheet-{part['id']}")).to_contain_text("Built by Aunty Jo")
+        screenshot(page, f"phone-registry-nojs-claimed-{scheme}")
+    finally:
+        context.close()
