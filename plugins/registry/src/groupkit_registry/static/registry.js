@@ -81,11 +81,12 @@
 
   document.addEventListener("click", function (event) {
     var region = event.target.closest(".van a.part[data-part]");
-    var button = event.target.closest("button[data-pick]");
+    var button = event.target.closest("[data-pick]");
     if (region && document.getElementById("partId")) {
       event.preventDefault();
       pick(region.dataset.part, true);
     } else if (button) {
+      event.preventDefault();  // without script the link reloads with the part chosen
       pick(button.dataset.pick, true);
     } else if (event.target.closest("[data-registry-done]")) {
       window.location.reload();
@@ -232,6 +233,8 @@
   function ready() {
     var slugInput = document.querySelector("form[data-registry-form] input[name=slug]");
     if (slugInput) showMine(slugInput.value);
+    var select = document.getElementById("partId");
+    if (select && select.value) pick(select.value, false);  // arrived with ?part= chosen
     highlight();
   }
   document.addEventListener("groupkit:live", function () { highlight(); restoreSections(); });
