@@ -264,3 +264,18 @@ def test_blank_spare_rows_are_left_out_and_errors_name_the_forms_row() -> None:
     assert row_field("groups.5.name", rows) == "groups.5.name"
     assert row_field("groups", rows) == "groups"
     assert row_field("other.0.name", rows) == "other.0.name"
+
+
+def test_clearing_an_existing_row_removes_it_whatever_its_index_says() -> None:
+    """An edit form's existing row keeps its hidden `was`; cleared, the row is still blank."""
+    pairs = [(SPARE, "groups"),
+             ("groups.0.name", "A"), ("groups.0.capacity:number", "2"),
+             ("groups.0.was:number", "0"),
+             ("groups.1.name", ""), ("groups.1.capacity:number", ""),
+             ("groups.1.was:number", "1"),
+             ("groups.2.name", "C"), ("groups.2.capacity:number", "1"),
+             ("groups.2.was:number", "2")]
+    kept, rows = without_blank_rows(pairs)
+    assert decode(kept) == {"groups": [{"name": "A", "capacity": 2, "was": 0},
+                                       {"name": "C", "capacity": 1, "was": 2}]}
+    assert rows == {"groups": [0, 2]}

@@ -345,3 +345,25 @@ def test_without_javascript_a_meal_train_is_created(
         assert [link["url"] for link in board["helpLinks"]] == ["https://example.com/gift"]
     finally:
         page.context.close()
+
+
+def test_without_javascript_the_organiser_removes_a_category(
+        browser: Browser, server: Any, api: httpx.Client) -> None:
+    made = api.post("/api/plate", json=BOARDS["plate"]).raise_for_status().json()
+    page = nojs_page(browser, server)
+    try:
+        page.goto(f"/e/{made['editToken']}")
+        form = page.locator("form[data-api$='/edit']")
+        page.get_by_text("Change details").click()
+        rows = form.locator("[data-list='categories'] [data-row]")
+        desserts = rows.nth(2)
+        expect(desserts.locator("[data-key='name']")).to_have_value("Desserts")
+        desserts.locator("[data-key='name']").fill("")
+        desserts.locator("[data-key='capacity']").fill("")
+        with page.expect_navigation():
+            form.get_by_role("button", name="Save changes").click()
+        board = api.get(f"/api/plate/{made['slug']}").json()
+        assert [group["name"] for group in board["categories"]] == [
+            "Mains", "Salads and sides", "Drinks"]
+    finally:
+        page.context.close()

@@ -23,8 +23,9 @@ produces the same body from the same form):
 Rows are ordered by their index; when a name comes twice the last value wins (as the
 script's later field overwrites an earlier one), so a hidden `x:bool` = `false` before a
 checkbox `x:bool` makes an unticked box send `false`. A hidden `groupkit-spare` = `list`
-(`SPARE`, in the `<noscript>` of a list's blank spare rows) leaves out that list's rows sent
-entirely blank, and an error about a row names the form's row it came from.
+(`SPARE`, in the `<noscript>` of a list's rows) leaves out that list's rows sent blank (a
+row's `was`, the hidden index an edit form keeps of an existing row, does not count: clearing
+an existing row removes it), and an error about a row names the form's row it came from.
 
 A submit button that asks first (`data-confirm`, the script's `window.confirm`) asks without
 the script too: every such button of every page template is sent with the name `ASK` (see
@@ -77,6 +78,8 @@ AGREED = "groupkit-agreed"
 #: A hidden field naming a list whose rows a page without the script offers blank, to fill
 #: or leave (groupkit/_groups.html): its rows sent with every value blank are left out.
 SPARE = "groupkit-spare"
+#: A row's bookkeeping key (groupkit/_groups.html): an existing row's index, not its content.
+ROW_MARK = "was"
 #: A `<button ...>` up to its `data-confirm` (Jinja tags inside the tag are allowed).
 _ASKING_BUTTON = re.compile(r"(<button\b[^<]*?)(\sdata-confirm=)")
 
@@ -179,7 +182,7 @@ def decode(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
 def without_blank_rows(pairs: list[tuple[str, str]]
                        ) -> tuple[list[tuple[str, str]], dict[str, list[int]]]:
     """The pairs without `SPARE` and without the rows, of each list it names, whose every
-    value is blank; and, per such list, the form's row index of each row kept (an error
+    value but `ROW_MARK` is blank; and, per such list, the form's row index of each row kept (an error
     about the body's row 2 is about the form's row `kept[2]`)."""
     spare = {value for name, value in pairs if name == SPARE}
     filled: dict[str, dict[int, bool]] = {}
@@ -187,7 +190,8 @@ def without_blank_rows(pairs: list[tuple[str, str]]
         parts, _ = wire_path(name)
         if len(parts) == 3 and parts[0] in spare and parts[1].isdigit() and len(parts[1]) < 6:
             row = filled.setdefault(parts[0], {})
-            row[int(parts[1])] = row.get(int(parts[1]), False) or bool(value.strip())
+            shown = parts[2] != ROW_MARK and bool(value.strip())
+            row[int(parts[1])] = row.get(int(parts[1]), False) or shown
 
     def kept(name: str) -> bool:
         parts, _ = wire_path(name)
