@@ -182,8 +182,8 @@ def decode(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
 def without_blank_rows(pairs: list[tuple[str, str]]
                        ) -> tuple[list[tuple[str, str]], dict[str, list[int]]]:
     """The pairs without `SPARE` and without the rows, of each list it names, whose every
-    value but `ROW_MARK` is blank; and, per such list, the form's row index of each row kept (an error
-    about the body's row 2 is about the form's row `kept[2]`)."""
+    value but `ROW_MARK` is blank; and, per such list, the form's row index of each row kept
+    (an error about the body's row 2 is about the form's row `kept[2]`)."""
     spare = {value for name, value in pairs if name == SPARE}
     filled: dict[str, dict[int, bool]] = {}
     for name, value in pairs:
