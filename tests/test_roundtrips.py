@@ -25,7 +25,7 @@ def _roundtrips() -> ModuleType:
 #: At most this many statements per write (SQLite, PostgreSQL). On PostgreSQL BEGIN rides
 #: with the rate-limit count, a savepoint with the statement after it, and the version bump
 #: and notify with COMMIT.
-MOST = {"claim (plate)": (8, 4), "vote (poll)": (10, 8), "upvote (gift idea)": (6, 4),
+MOST = {"claim (plate)": (6, 4), "vote (poll)": (10, 8), "upvote (gift idea)": (6, 4),
         "create (sweep, 20 names)": (5, 4)}
 
 

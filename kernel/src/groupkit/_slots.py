@@ -16,7 +16,7 @@ import peewee as pw
 from ._credentials import CLAIM_SECRET_LENGTH, digest, looks_like_token, new_claim_secret
 from ._errors import ApiError
 from ._fields import Raw, whole_number
-from ._storage import BaseModel, Instance, JsonField, UTCDateTimeField, utcnow
+from ._storage import BaseModel, Instance, JsonField, UTCDateTimeField, insert_new, utcnow
 from ._tool import Call, Reply
 
 RELEASE_MISMATCH = "That spot isn't held with that secret — it may already be free."
@@ -41,14 +41,13 @@ class SlotClaim(BaseModel):
 def claim_slot(instance: Instance, slot_id: str, name: str, extra: Mapping[str, Any],
                taken_message: str) -> str:
     """Claim `slot_id` for `name`; returns the secret. The loser of a race gets 409
-    `taken_message` from the unique constraint, whatever the isolation level."""
+    `taken_message` from the unique constraint, whatever the isolation level (the INSERT
+    does nothing when the spot is held, so no savepoint is needed to carry on)."""
     secret = new_claim_secret()
-    try:
-        with SlotClaim._meta.database.atomic():
-            SlotClaim.create(instance=instance, slot_id=slot_id, name=name, extra=dict(extra),
-                             secret_digest=digest(secret))
-    except pw.IntegrityError:
-        raise ApiError(409, taken_message) from None
+    claim = SlotClaim(instance=instance, slot_id=slot_id, name=name, extra=dict(extra),
+                      secret_digest=digest(secret))
+    if not insert_new(claim, ("instance", "slot_id")):
+        raise ApiError(409, taken_message)
     return secret
 
 

@@ -161,6 +161,39 @@ def _quick_save(row: BaseModel, force_insert: bool, only: Any) -> int | None:
     return 1
 
 
+@functools.cache
+def _insert_new_sql(table: str, columns: tuple[str, ...], unique: tuple[str, ...], pk: str,
+                    param: str, quote: str) -> str:
+    names = ", ".join(quote + column + quote for column in columns)
+    keys = ", ".join(quote + column + quote for column in unique)
+    marks = ", ".join(param for _ in columns)
+    return (f"INSERT INTO {quote}{table}{quote} ({names}) VALUES ({marks}) "
+            f"ON CONFLICT ({keys}) DO NOTHING RETURNING {quote}{pk}{quote}")
+
+
+def insert_new(row: BaseModel, unique: Sequence[str]) -> bool:
+    """Insert `row` (a new row of a model with an auto-increment key) unless a row with the
+    same values of `unique` (the fields of one unique index) is there already: False then,
+    and nothing is written. One statement: catching the unique constraint's error instead
+    needs a savepoint around the INSERT on PostgreSQL (the error aborts the transaction),
+    two statements more on every claim."""
+    meta = row._meta
+    pk_field = meta.primary_key
+    assert isinstance(pk_field, pw.AutoField), "insert_new takes a model of one auto key"
+    fields = [meta.fields[name] for name in row.__data__ if name != pk_field.name]
+    db = meta.database
+    sql = _insert_new_sql(meta.table_name, tuple(field.column_name for field in fields),
+                          tuple(meta.fields[name].column_name for name in unique),
+                          pk_field.column_name, db.param, db.quote[0])
+    found = db.execute_sql(sql, [field.db_value(row.__data__[field.name])
+                                 for field in fields]).fetchone()
+    if found is None:
+        return False
+    row.__data__[pk_field.name] = found[0]
+    row._dirty.clear()  # type: ignore[attr-defined]
+    return True
+
+
 _STATEMENTS: dict[tuple[Hashable, str], str] = {}
 
 
