@@ -266,10 +266,26 @@ def model_rows(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
     return rows
 
 
+class _KeyOnUse(pw.FieldAccessor):
+    """An instance's `id`, which inserts the row when read before it exists and the row was
+    made with `Instance.pending`: a tool's create that writes rows of its own (they need the
+    key) gets it, one that only fills `data` leaves the kernel one INSERT of the whole row."""
+
+    def __get__(self, instance: Any, instance_type: Any = None) -> Any:
+        if (instance is not None and instance.__data__.get(self.name) is None
+                and instance.__dict__.pop("_insert_on_use", False)):
+            instance.save(force_insert=True)
+        return super().__get__(instance, instance_type)
+
+
+class _InstanceKey(pw.AutoField):
+    accessor_class = _KeyOnUse
+
+
 class Instance(BaseModel):
     """One created tool instance. `data` holds what the tool stores from its create body."""
 
-    id = pw.AutoField()
+    id = _InstanceKey()
     tool = pw.CharField(max_length=40, index=True)
     slug = pw.CharField(max_length=80, unique=True)
     edit_digest = pw.CharField(max_length=64, unique=True)
@@ -277,6 +293,14 @@ class Instance(BaseModel):
     data = JsonField(default=dict)
     version = pw.IntegerField(default=0)
     created = UTCDateTimeField(default=utcnow)
+
+    @classmethod
+    def pending(cls, **values: Any) -> Instance:
+        """A new instance not yet stored: inserted the first time its `id` is read, or by
+        its first `save()`."""
+        instance = cls(**values)
+        instance.__dict__["_insert_on_use"] = True
+        return instance
 
 
 class Credential(BaseModel):
