@@ -249,6 +249,25 @@ def claim_script(boards: list[dict[str, str]]) -> str:
         "end\n")
 
 
+#: The spread claims take the last boards; "claim (plate)" fills boards from the first.
+SPREAD_BOARDS = 30
+SPREAD = f"claim (plate), each on the next of {SPREAD_BOARDS} boards"
+
+
+def spread_claim_script(boards: list[dict[str, str]]) -> str:
+    """Claims as `claim_script` makes them, but each one on the next board: concurrent claims
+    on different instances, where `claim_script`'s all wait for one instance's lock."""
+    return lua_post(
+        f"local boards = {lua_list([b['slug'] for b in boards])}\n"
+        "make = function(n)\n"
+        "  local slug = boards[n % #boards + 1]\n"
+        "  local k = math.floor(n / #boards) % 240\n"
+        "  local slot = string.format('c%d-%d', math.floor(k / 20), k % 20 + 1)\n"
+        "  return '/api/plate/claim', string.format("
+        "'{\"slug\":\"%s\",\"slotId\":\"%s\",\"name\":\"Ann\",\"dish\":\"Soup\"}', slug, slot)\n"
+        "end\n")
+
+
 def scenarios(made: dict[str, Any]) -> dict[str, tuple[str, str | None]]:
     """name -> (path, wrk script or None for a plain GET)."""
     small, large = made["plate_small"], made["plate_large"]
@@ -259,6 +278,7 @@ def scenarios(made: dict[str, Any]) -> dict[str, tuple[str, str | None]]:
         "organiser page (plate 5x4)": (f"/e/{small['editToken']}", None),
         "public page (plate 12x20, all claimed)": (f"/s/{large['slug']}", None),
         "claim (plate)": ("/", claim_script(made["claim_boards"])),
+        SPREAD: ("/", spread_claim_script(made["claim_boards"][-SPREAD_BOARDS:])),
         "create (sweep, 20 names)": ("/", lua_post(
             "local body = " + json.dumps(json.dumps(
                 {"outcomes": names(20, "Team"), "names": names(20)})) + "\n"
@@ -409,7 +429,7 @@ async def run_config(label: str, database_url: str, workers: int, workdir: Path,
         cases = scenarios(made)
         if not full:
             cases = {k: v for k, v in cases.items()
-                     if k in ("bare Quart JSON route", "claim (plate)")}
+                     if k in ("bare Quart JSON route", "claim (plate)", SPREAD)}
         results: dict[str, Any] = {}
         for name, (path, script) in cases.items():
             if script is None:

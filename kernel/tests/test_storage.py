@@ -16,6 +16,7 @@ from groupkit._storage import (
     Instance,
     MigrationRecord,
     Storage,
+    insert_new,
     model_rows,
     open_database,
     prepared_rows,
@@ -116,6 +117,52 @@ def test_quick_save_writes_what_peewee_writes(database_url: str) -> None:
         found = storage.run_sync(work)
         assert found == {"row": ("New", {"b": 2}, 7, "quick-save-slug-0001"),
                          "created": True, "fk": True, "gone": 0}
+    finally:
+        storage.close()
+
+
+def test_a_pending_instance_is_stored_once(database_url: str) -> None:
+    """`Instance.pending` is inserted by its first save, or when its key is first read (a
+    tool's create that writes rows of its own): once either way, with what was set."""
+    storage = _with_tables(database_url)
+
+    def work() -> dict[str, Any]:
+        before = Instance.select().count()
+        quiet = Instance.pending(tool="demo", slug="pending-slug-000001", edit_digest="p1")
+        quiet.data = {"a": 1}
+        quiet.save()
+        keyed = Instance.pending(tool="demo", slug="pending-slug-000002", edit_digest="p2")
+        claim = Credential.create(instance=keyed, kind="k", digest="p3", ref="r")
+        keyed.data = {"b": 2}
+        keyed.save()
+        rows = Instance.select().where(Instance.slug.startswith("pending-slug"))
+        return {"added": Instance.select().count() - before,
+                "rows": {row.slug: row.data for row in rows},
+                "fk": Credential.get_by_id(claim.id).instance_id == keyed.id}
+
+    try:
+        assert storage.run_sync(work) == {
+            "added": 2, "fk": True,
+            "rows": {"pending-slug-000001": {"a": 1}, "pending-slug-000002": {"b": 2}}}
+    finally:
+        storage.close()
+
+
+def test_insert_new_does_nothing_on_a_taken_key(database_url: str) -> None:
+    """A second row with the same unique values is not written, and the transaction goes
+    on (no error to catch, so no savepoint on PostgreSQL)."""
+    storage = _with_tables(database_url)
+
+    def work() -> tuple[Any, ...]:
+        made = Instance.create(tool="demo", slug="insert-new-slug-0001", edit_digest="n1")
+        first = Credential(instance=made, kind="k", digest="n2", ref="first")
+        second = Credential(instance=made, kind="k", digest="n2", ref="second")
+        return (insert_new(first, ("digest",)), first.id is not None, not first.dirty_fields,
+                insert_new(second, ("digest",)), second.id,
+                [row.ref for row in Credential.select().where(Credential.digest == "n2")])
+
+    try:
+        assert storage.run_sync(work) == (True, True, True, False, None, ["first"])
     finally:
         storage.close()
 

@@ -129,8 +129,10 @@ def _create(tool: Tool, cleaned: dict[str, Any] | ApiError) -> dict[str, str]:
     data = cleaned
     edit_token = new_edit_token()
     title = tool.title_of(data)
-    instance = Instance.create(tool=tool.name, slug=new_slug(title, tool.name),
-                               edit_digest=digest(edit_token), title=title)
+    # Stored when the tool's create first needs its key (rows of its own), else in one
+    # INSERT with everything the create filled in.
+    instance = Instance.pending(tool=tool.name, slug=new_slug(title, tool.name),
+                                edit_digest=digest(edit_token), title=title)
     tool.create(instance, data)
     instance.save()
     return {"slug": instance.slug, "editToken": edit_token}

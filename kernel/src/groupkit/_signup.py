@@ -23,11 +23,11 @@ from ._fields import Count, Exact, Line, ObjectList, SpecField
 from ._schema import Schema
 from ._slots import (
     RELEASE_MISMATCH,
+    GroupSpots,
     SlotClaim,
     claim_slot,
     release_slot,
     remove_slot,
-    slot_ids,
     was_field,
 )
 from ._storage import Instance
@@ -42,11 +42,11 @@ NAME_LIMIT = 40
 SECRET = "the 16-character secret the claim returned"
 
 
-def group_spots(key: str, prefix: str) -> Callable[[Instance], dict[str, str]]:
+def group_spots(key: str, prefix: str) -> Callable[[Instance], Mapping[str, str]]:
     """`SignUp.spots` for a board of groups with a `capacity` each, stored under
     `instance.data[key]` (categories, lists, shifts): every `<prefix><number>-<n>`, one kind."""
-    def spots(instance: Instance) -> dict[str, str]:
-        return dict.fromkeys(slot_ids(instance.data[key], prefix), "")
+    def spots(instance: Instance) -> Mapping[str, str]:
+        return GroupSpots(instance.data[key], prefix)
     return spots
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import marshmallow as ma
@@ -15,7 +16,7 @@ import peewee as pw
 from ._credentials import CLAIM_SECRET_LENGTH, digest, looks_like_token, new_claim_secret
 from ._errors import ApiError
 from ._fields import Raw, whole_number
-from ._storage import BaseModel, Instance, JsonField, UTCDateTimeField, utcnow
+from ._storage import BaseModel, Instance, JsonField, UTCDateTimeField, insert_new, utcnow
 from ._tool import Call, Reply
 
 RELEASE_MISMATCH = "That spot isn't held with that secret — it may already be free."
@@ -40,14 +41,13 @@ class SlotClaim(BaseModel):
 def claim_slot(instance: Instance, slot_id: str, name: str, extra: Mapping[str, Any],
                taken_message: str) -> str:
     """Claim `slot_id` for `name`; returns the secret. The loser of a race gets 409
-    `taken_message` from the unique constraint, whatever the isolation level."""
+    `taken_message` from the unique constraint, whatever the isolation level (the INSERT
+    does nothing when the spot is held, so no savepoint is needed to carry on)."""
     secret = new_claim_secret()
-    try:
-        with SlotClaim._meta.database.atomic():
-            SlotClaim.create(instance=instance, slot_id=slot_id, name=name, extra=dict(extra),
-                             secret_digest=digest(secret))
-    except pw.IntegrityError:
-        raise ApiError(409, taken_message) from None
+    claim = SlotClaim(instance=instance, slot_id=slot_id, name=name, extra=dict(extra),
+                      secret_digest=digest(secret))
+    if not insert_new(claim, ("instance", "slot_id")):
+        raise ApiError(409, taken_message)
     return secret
 
 
@@ -104,6 +104,38 @@ def slot_ids(groups: Sequence[Mapping[str, Any]], prefix: str) -> list[str]:
     (see `regroup_slots`)."""
     return [f"{prefix}{_number(group, index)}-{n}" for index, group in enumerate(groups)
             for n in range(1, int(group["capacity"]) + 1)]
+
+
+_SPOT = re.compile(r"([0-9]+)-([0-9]+)")
+
+
+class GroupSpots(Mapping[str, str]):
+    """Every spot of a board of groups as `{slot id: ""}` (the mapping `slot_ids` lists),
+    without listing it: a claim looks up one spot, and listing a 240-spot board for that
+    cost more than the claim's own INSERT."""
+
+    def __init__(self, groups: Sequence[Mapping[str, Any]], prefix: str) -> None:
+        self.groups, self.prefix = groups, prefix
+
+    def __getitem__(self, slot_id: str) -> str:
+        found = (_SPOT.fullmatch(slot_id, len(self.prefix))
+                 if isinstance(slot_id, str) and slot_id.startswith(self.prefix) else None)
+        if found is not None:
+            number, spot = int(found[1]), int(found[2])
+            # Only the one spelling `slot_ids` makes: no leading zeros.
+            if f"{number}-{spot}" == slot_id[len(self.prefix):]:
+                for index, group in enumerate(self.groups):
+                    if _number(group, index) == number:
+                        if 1 <= spot <= int(group["capacity"]):
+                            return ""
+                        break
+        raise KeyError(slot_id)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(slot_ids(self.groups, self.prefix))
+
+    def __len__(self) -> int:
+        return sum(int(group["capacity"]) for group in self.groups)
 
 
 def spot_board(instance: Instance, groups: Sequence[Mapping[str, Any]], prefix: str, *,

@@ -161,6 +161,39 @@ def _quick_save(row: BaseModel, force_insert: bool, only: Any) -> int | None:
     return 1
 
 
+@functools.cache
+def _insert_new_sql(table: str, columns: tuple[str, ...], unique: tuple[str, ...], pk: str,
+                    param: str, quote: str) -> str:
+    names = ", ".join(quote + column + quote for column in columns)
+    keys = ", ".join(quote + column + quote for column in unique)
+    marks = ", ".join(param for _ in columns)
+    return (f"INSERT INTO {quote}{table}{quote} ({names}) VALUES ({marks}) "
+            f"ON CONFLICT ({keys}) DO NOTHING RETURNING {quote}{pk}{quote}")
+
+
+def insert_new(row: BaseModel, unique: Sequence[str]) -> bool:
+    """Insert `row` (a new row of a model with an auto-increment key) unless a row with the
+    same values of `unique` (the fields of one unique index) is there already: False then,
+    and nothing is written. One statement: catching the unique constraint's error instead
+    needs a savepoint around the INSERT on PostgreSQL (the error aborts the transaction),
+    two statements more on every claim."""
+    meta = row._meta
+    pk_field = meta.primary_key
+    assert isinstance(pk_field, pw.AutoField), "insert_new takes a model of one auto key"
+    fields = [meta.fields[name] for name in row.__data__ if name != pk_field.name]
+    db = meta.database
+    sql = _insert_new_sql(meta.table_name, tuple(field.column_name for field in fields),
+                          tuple(meta.fields[name].column_name for name in unique),
+                          pk_field.column_name, db.param, db.quote[0])
+    found = db.execute_sql(sql, [field.db_value(row.__data__[field.name])
+                                 for field in fields]).fetchone()
+    if found is None:
+        return False
+    row.__data__[pk_field.name] = found[0]
+    row._dirty.clear()  # type: ignore[attr-defined]
+    return True
+
+
 _STATEMENTS: dict[tuple[Hashable, str], str] = {}
 
 
@@ -233,10 +266,26 @@ def model_rows(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
     return rows
 
 
+class _KeyOnUse(pw.FieldAccessor):
+    """An instance's `id`, which inserts the row when read before it exists and the row was
+    made with `Instance.pending`: a tool's create that writes rows of its own (they need the
+    key) gets it, one that only fills `data` leaves the kernel one INSERT of the whole row."""
+
+    def __get__(self, instance: Any, instance_type: Any = None) -> Any:
+        if (instance is not None and instance.__data__.get(self.name) is None
+                and instance.__dict__.pop("_insert_on_use", False)):
+            instance.save(force_insert=True)
+        return super().__get__(instance, instance_type)
+
+
+class _InstanceKey(pw.AutoField):
+    accessor_class = _KeyOnUse
+
+
 class Instance(BaseModel):
     """One created tool instance. `data` holds what the tool stores from its create body."""
 
-    id = pw.AutoField()
+    id = _InstanceKey()
     tool = pw.CharField(max_length=40, index=True)
     slug = pw.CharField(max_length=80, unique=True)
     edit_digest = pw.CharField(max_length=64, unique=True)
@@ -244,6 +293,14 @@ class Instance(BaseModel):
     data = JsonField(default=dict)
     version = pw.IntegerField(default=0)
     created = UTCDateTimeField(default=utcnow)
+
+    @classmethod
+    def pending(cls, **values: Any) -> Instance:
+        """A new instance not yet stored: inserted the first time its `id` is read, or by
+        its first `save()`."""
+        instance = cls(**values)
+        instance.__dict__["_insert_on_use"] = True
+        return instance
 
 
 class Credential(BaseModel):
@@ -477,14 +534,20 @@ class Storage:
         #: Told (write?, seconds) after each unit of work: the metrics' database time.
         self.observer: Callable[[bool, float], None] | None = None
         self.postgres = is_postgres(db)
+        self._thread = threading.local()
         self.writer = self.executor if self.postgres else ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="groupkit-writer")
+            max_workers=1, thread_name_prefix="groupkit-writer", initializer=self._keeps)
         self._lock_path = None if self.postgres else f"{db.database}-writer.lock"
         self._lock_fd: int | None = None
         self._lock_guard = threading.Lock()
 
     def bind(self) -> None:
         database.initialize(self.db)
+
+    def _keeps(self) -> None:
+        """Marks SQLite's one writer thread, which keeps its connection between writes:
+        taking it from the pool and giving it back cost a write more than a statement."""
+        self._thread.keeps = True
 
     @contextlib.contextmanager
     def _writer_turn(self) -> Iterator[None]:
@@ -523,7 +586,7 @@ class Storage:
             with self._writer_turn():
                 return self._write_unit(fn, args, before)
         finally:
-            if not self.db.in_transaction():
+            if not self.db.in_transaction() and not getattr(self._thread, "keeps", False):
                 self.db.close()
 
     def _write_unit(self, fn: Callable[..., T], args: Sequence[Any],
