@@ -6,7 +6,7 @@ from pathlib import Path
 
 from groupkit import Tool, hookimpl
 
-from .api import EDIT, POOL_SCHEMA, create, ops, organiser_view, preview, public_view, title_of
+from . import api
 from .models import BabyGuess
 from .schema import DAYS_AFTER, DAYS_BEFORE, MAX_GRAMS, MAX_GUESSES, MIN_GRAMS, CreateBaby
 
@@ -24,13 +24,14 @@ def groupkit_tool() -> Tool:
         group="celebrations", icon="👶",
         summary="Everyone guesses the arrival date and birth weight; "
                 "the closest guess wins once bub is here.",
-        create_schema=CreateBaby, create=create, title_of=title_of,
-        public_view=public_view, organiser_view=organiser_view, preview=preview,
-        operations=ops, edit=EDIT, models=[BabyGuess],
+        create_schema=CreateBaby, create=api.create, title_of=api.title_of,
+        public_view=api.public_view, organiser_view=api.organiser_view, preview=api.preview,
+        participant_view=api.participant_view, participant_kinds=(api.TOKEN_KIND,),
+        operations=api.ops, edit=api.EDIT, models=[BabyGuess],
         templates=HERE / "templates", static=HERE / "static",
         limits={"guesses": MAX_GUESSES, "minGrams": MIN_GRAMS, "maxGrams": MAX_GRAMS,
                 "daysBefore": DAYS_BEFORE, "daysAfter": DAYS_AFTER},
-        public_schema=POOL_SCHEMA,
+        public_schema=api.POOL_SCHEMA,
         description=(
             "Closest guess: fewest days between the guessed and the actual date, then "
             "fewest grams between the guessed and the actual weight, then the earliest "

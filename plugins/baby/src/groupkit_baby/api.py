@@ -11,7 +11,9 @@ import marshmallow as ma
 
 from groupkit import (
     OK_REPLY,
+    ApiError,
     Call,
+    Credential,
     Edit,
     Instance,
     Line,
@@ -118,6 +120,18 @@ def public_view(instance: Instance) -> dict[str, Any]:
 def organiser_view(instance: Instance) -> dict[str, Any]:
     """The public pool plus when each guess came in."""
     return _pool(instance, organiser=True)
+
+
+def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
+    """The guesser's own page (the link a guess made without JavaScript shows): their guess
+    as the pool shows it (with its rank once bub is here), to take it back later."""
+    pool = _pool(instance, organiser=False)
+    entries = pool["leaderboard"] if pool["leaderboard"] is not None else pool["guesses"]
+    mine = [entry for entry in entries if entry["id"] == credential.ref]
+    if not mine:
+        raise ApiError(404, "unknown")
+    return {"title": instance.title, "open": pool["open"], "result": pool["result"],
+            "guess": mine[0]}
 
 
 def preview(instance: Instance) -> dict[str, Any]:
