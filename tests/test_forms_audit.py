@@ -4,8 +4,8 @@ the home page, every `<form>` is a form post the kernel takes (`method="post"` w
 `action`, the same URL as its `data-api`), or a GET form that carries no credential (a
 filter); every submit button, and every button the script posts (`data-post`,
 `data-download`), sits in such a form posting to the same URL, unless it is written hidden
-(only the script shows it: a browser's kept secret, a script-only panel). Read from the rendered HTML,
-without a browser (see groupkit._forms)."""
+(only the script shows it: a browser's kept secret, a script-only panel). Read from the
+rendered HTML, without a browser (see groupkit._forms)."""
 
 from __future__ import annotations
 
