@@ -507,8 +507,10 @@ def _refill(form: Any, values: list[list[str]]) -> None:
 
 def _field_target(form: Any, field: str) -> Any:
     """As groupkit.js `fieldTarget`: the input named for the field, its list or group, or an
-    element marked `data-field`; a visible input before a hidden one of the same name."""
-    hidden = None
+    element marked `data-field`; a visible input before a hidden one of the same name. A
+    named input comes before a `data-field` one: that marks the control the script fills
+    (a weight typed in kg, sent in grams), which a page may hide without the script."""
+    hidden = marked = None
     for element in form.iter():
         if not isinstance(element.tag, str):
             continue
@@ -517,10 +519,11 @@ def _field_target(form: Any, field: str) -> Any:
             if element.get("type") != "hidden":
                 return element
             hidden = hidden if hidden is not None else element
-        elif field in (element.get("data-list"), element.get("data-group"),
-                       element.get("data-field")):
+        elif field in (element.get("data-list"), element.get("data-group")):
             return element
-    return hidden
+        elif field == element.get("data-field") and marked is None:
+            marked = element
+    return marked if marked is not None else hidden
 
 
 def _after(target: Any, new: Any) -> None:
