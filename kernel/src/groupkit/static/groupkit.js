@@ -55,8 +55,12 @@
     if (!match || !select) return input.value;
     var wall = Date.UTC(+match[1], +match[2] - 1, +match[3], +match[4], +match[5], +(match[6] || 0));
     try {
-      var first = wall - offsetAt(select.value, wall);
-      var at = wall - offsetAt(select.value, first);
+      /* The offset a day before and a day after: a time that has the earlier one is read
+         with it, else with the later one; one a change skips takes the earlier (Python's
+         zoneinfo with fold=0, as the server reads it). */
+      var before = offsetAt(select.value, wall - 864e5), after = offsetAt(select.value, wall + 864e5);
+      var at = wall - before;
+      if (offsetAt(select.value, at) !== before && offsetAt(select.value, wall - after) === after) at = wall - after;
       return new Date(at).toISOString().replace(".000Z", "Z");
     } catch (e) { return input.value; }
   }
