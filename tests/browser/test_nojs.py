@@ -505,7 +505,7 @@ def test_a_registry_chip_in_sends_dollars_without_javascript(
 
 
 def test_the_organiser_downloads_everything_without_javascript(
-        phone: Page, api: httpx.Client) -> None:
+        phone: Page, api: httpx.Client, browser: Browser, server: Any) -> None:
     made = api.post("/api/sweeps", json=example(api, "sweeps")).json()
     edit = made["editToken"]
     phone.goto(f"/e/{edit}")
@@ -517,6 +517,19 @@ def test_the_organiser_downloads_everything_without_javascript(
     exported = json.loads(Path(saved.path()).read_text(encoding="utf-8"))
     assert exported == api.post(f"/api/sweeps/{edit}/export").json()
     assert phone.url.endswith(f"/e/{edit}")  # still on the organiser page
+    # With the script the same button saves the same export in place: one file, no form post.
+    scripted = browser.new_context(base_url=server.base_url, accept_downloads=True)
+    page = scripted.new_page()
+    page.goto(f"/e/{edit}")
+    posts: list[str] = []
+    page.on("request", lambda request: posts.append(request.headers.get("content-type", ""))
+            if request.method == "POST" else None)
+    with page.expect_download() as downloading:
+        page.get_by_role("button", name="Download everything (JSON)").click()
+    assert downloading.value.suggested_filename == f"sweeps-{made['slug']}.json"
+    assert json.loads(Path(downloading.value.path()).read_text(encoding="utf-8")) == exported
+    assert posts == ["application/json"] and page.url.endswith(f"/e/{edit}")
+    scripted.close()
     # A link that no longer works: the spec's message on the page, no file.
     api.post(f"/api/sweeps/{edit}/delete")
     with phone.expect_navigation():
