@@ -842,6 +842,25 @@ def test_every_private_answer_is_no_store(tool_name: str, client: httpx.Client) 
     assert not problems, f"{tool_name}: " + "; ".join(problems)
 
 
+@pytest.mark.parametrize("tool_name", sorted(INSTALLED))
+def test_the_export_downloaded_without_javascript_is_the_export(
+        tool_name: str, client: httpx.Client) -> None:
+    """The organiser page's download without the script (a form post answered with the
+    file) carries exactly what the JSON export does, after every kind of participation: so
+    each scan of the export above holds for it too; it is never cached, and the edit token
+    stays in the path."""
+    look = Look(client, tool_name)
+    s = look.session()
+    path = f"/api/{tool_name}/{s.edit}/export"
+    response = client.post(path, content=urlencode({"groupkit-download": "export.json"}),
+                           headers={"Content-Type": "application/x-www-form-urlencoded",
+                                    "Sec-Fetch-Site": "same-origin"})
+    assert response.status_code == 200, response.text
+    assert response.headers["content-disposition"] == 'attachment; filename="export.json"'
+    assert "no-store" in response.headers["cache-control"]
+    assert response.json() == client.post(path, json={}).json()
+
+
 # --- Fact Matcher: the organiser's own view over time ------------------------------------------
 
 def test_fact_organiser_diffing_exports_ties_no_fact(client: httpx.Client) -> None:

@@ -6,6 +6,7 @@ log line."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import re
 from typing import Any
@@ -13,7 +14,15 @@ from urllib.parse import urlencode
 
 import pytest
 
-from groupkit._forms import FLASH_COOKIE, FLASH_SECONDS, Flash, decode, js_number
+from groupkit._forms import (
+    DOWNLOAD,
+    FLASH_COOKIE,
+    FLASH_SECONDS,
+    Flash,
+    decode,
+    js_number,
+    time_zones,
+)
 from groupkit._logs import JsonFormatter
 from groupkit.testing import create
 
@@ -41,6 +50,22 @@ NO_RECIPIENT = "Who's the card for? Add their name."
      {"slots": [{"date": "2026-12-04", "start": ""}, {"date": "2026-12-05"}],
       "teams": [{"members": ["Ann", "Bo"]}]}),
     ([("slots..date", "x"), (".x", "y"), ("a.b.c.d", "z")], {}),
+    ([("amountCents:cents", " 12.5 "), ("a:cents", "0.005"), ("b:cents", "50"),
+      ("c:cents", "fifty"), ("d:cents", ""), ("e:cents", "1e3")],
+     {"amountCents": 1250, "a": 1, "b": 5000, "c": "fifty", "d": "", "e": 100000}),
+    # The zone may come before or after its time; the zone itself is not in the body.
+    ([("closesAt:zone", "Australia/Sydney"), ("closesAt:local", "2026-12-01T18:30"),
+      ("group.at:local", "2026-07-01T18:30:15"), ("group.at:zone", "Australia/Sydney")],
+     {"closesAt": "2026-12-01T07:30:00Z", "group": {"at": "2026-07-01T08:30:15Z"}}),
+    ([("a:local", "2026-12-01T18:30"), ("a:zone", "UTC"),
+      ("b:local", ""), ("b:zone", "UTC"),
+      ("c:local", "2026-12-01T18:30"), ("c:zone", "Mars/Olympus"),
+      ("d:local", "2026-12-01T18:30"),
+      ("e:local", "2026-12-01T18:30+11:00"), ("e:zone", "UTC"),
+      ("f:local", "tomorrow"), ("f:zone", "UTC"),
+      ("g:local", "2026-12-01T18:30"), ("g:zone", "../../etc/passwd")],
+     {"a": "2026-12-01T18:30:00Z", "b": "", "c": "2026-12-01T18:30", "d": "2026-12-01T18:30",
+      "e": "2026-12-01T18:30+11:00", "f": "tomorrow", "g": "2026-12-01T18:30"}),
 ])
 def test_wire_names_decode_to_the_scripts_body(pairs: list[tuple[str, str]],
                                                 body: dict[str, Any]) -> None:
@@ -227,3 +252,43 @@ async def test_a_claim_that_lost_its_race_says_who_won_at_the_spot(make_app: Any
     assert re.search(r'<p class="error" id="groupkit-flash" role="alert">Someone(&#39;|\')s '
                      r"already getting that one\. Bo got there first\.</p>", spot)
     assert page.count("groupkit-flash") == 1
+
+
+async def test_a_download_form_answers_with_the_file_and_an_error_goes_back(
+        make_app: Any) -> None:
+    client = make_app(tools=["sweeps"]).test_client()
+    made = await create(client, "sweeps", {"title": "Cup", "outcomes": ["A", "B"],
+                                           "names": ["Ann", "Bo"]})
+    edit = made["editToken"]
+    page = await (await client.get(f"/e/{edit}")).get_data(as_text=True)
+    assert re.search(rf'<form class="action-form" method="post" action="/api/sweeps/{edit}/export">'
+                     r'<input type="hidden" name="groupkit-download" '
+                     rf'value="sweeps-{made["slug"]}.json">', page)
+    response = await form_post(client, f"/api/sweeps/{edit}/export",
+                               [(DOWNLOAD, f'../"sweeps {made["slug"]}".json')])
+    assert response.status_code == 200
+    assert response.headers["Content-Disposition"] == \
+        f'attachment; filename="sweeps-{made["slug"]}-.json"'
+    assert response.headers["Cache-Control"] == "no-store"
+    assert "Set-Cookie" not in response.headers
+    exported = json.loads(await response.get_data(as_text=True))
+    assert exported["slug"] == made["slug"] and exported["data"]["names"] == ["Ann", "Bo"]
+    scripted = await client.post(f"/api/sweeps/{edit}/export", json={})
+    assert exported == json.loads(await scripted.get_data(as_text=True))  # the same export
+    # No such organiser link: the page gets the error, no file.
+    response = await form_post(client, "/api/sweeps/nosuchtoken0000000000/export",
+                               [(DOWNLOAD, "x.json")], Referer=f"http://localhost/e/{edit}")
+    assert response.status_code == 303 and "Content-Disposition" not in response.headers
+    # From another site: refused like any form post.
+    response = await form_post(client, f"/api/sweeps/{edit}/export", [(DOWNLOAD, "x.json")],
+                               **{"Sec-Fetch-Site": "cross-site"})
+    assert response.status_code == 403
+
+
+def test_the_zone_select_offers_utc_first_and_every_area() -> None:
+    zones = time_zones()
+    assert zones[0] == ("", ["UTC"])
+    names = [zone for _, area in zones for zone in area]
+    assert "Australia/Sydney" in names and "America/New_York" in names
+    assert len(names) == len(set(names)) > 300
+    assert not [name for name in names[1:] if name.startswith(("Etc/", "US/"))]

@@ -86,8 +86,9 @@ def test_baby_pool_guess_remove_result_reopen(
     ann.page.fill("#guess-date", due.isoformat())
     ann.page.fill("#guess-kg", "9")
     ann.page.get_by_role("button", name="Lock in my guess").click()
-    expect(ann.page.locator("#baby-play [data-error]")).to_have_text(
-        "Give a weight between 0.5 and 7 kg.")
+    expect(ann.page.locator("#baby-play [data-field-error=weightGrams]")).to_have_text(
+        "Give a weight between 0.5 and 7 kg.")  # next to the weight, which is marked
+    expect(ann.page.locator("#guess-kg")).to_have_attribute("aria-invalid", "true")
     refused(ann, 400, "/api/baby/guess")
     ann.page.reload()
 

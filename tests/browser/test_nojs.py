@@ -12,10 +12,13 @@ sent the form."""
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -419,3 +422,154 @@ def test_a_registry_claim_shows_how_to_pay_to_the_claimer_only(
         text = page.content()
         assert reference not in text
         assert not [value for value in payment.values() if value in text]
+
+
+# --- what needed the script before: a zone, dollars, a download, taking a guess back ----------
+
+def field_error(page: Page, name: str, message: str) -> None:
+    """The flash's message next to the field `name`, which is marked invalid and focused."""
+    expect(page.locator("#groupkit-flash")).to_have_text(message)
+    control = page.locator('[aria-describedby~="groupkit-flash"]')
+    expect(control).to_have_attribute("name", name)
+    expect(control).to_have_attribute("aria-invalid", "true")
+
+
+def test_a_poll_closing_time_is_typed_in_a_chosen_zone_without_javascript(
+        phone: Page, api: httpx.Client) -> None:
+    sydney = ZoneInfo("Australia/Sydney")
+    phone.goto("/new/poll")
+    zone = phone.get_by_label("Time zone")
+    expect(zone).to_have_value("UTC")  # said on the page: without the script, UTC
+    phone.get_by_label("Question").fill("Team lunch?")
+    for index, text in enumerate(("Thai", "Pub")):
+        phone.get_by_label(f"Option {index + 1}", exact=True).fill(text)
+    # A time already gone: the poll's message at the time, what was typed kept.
+    gone = (dt.datetime.now(sydney) - dt.timedelta(hours=3)).strftime("%Y-%m-%dT%H:%M")
+    phone.get_by_label("Closes at").fill(gone)
+    zone.select_option("Australia/Sydney")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Start the vote").click()
+    field_error(phone, "closesAt:local",
+                "That closing time has already passed — pick a time still to come.")
+    expect(phone.get_by_label("Closes at")).to_have_value(gone)
+    expect(phone.get_by_label("Time zone")).to_have_value("Australia/Sydney")
+    expect(phone.get_by_label("Question")).to_have_value("Team lunch?")
+    shoot(phone, "poll-closing-refused")
+    # 17:30 in Sydney in two days: stored as that moment in UTC.
+    closing = (dt.datetime.now(sydney) + dt.timedelta(days=2)).replace(
+        hour=17, minute=30, second=0, microsecond=0, tzinfo=None)
+    phone.get_by_label("Closes at").fill(closing.strftime("%Y-%m-%dT%H:%M"))
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Start the vote").click()
+    edit = phone.locator('#groupkit-flash a[href^="/e/"]').get_attribute("href")
+    slug = phone.locator('#groupkit-flash a[href^="/s/"]').get_attribute("href")
+    assert edit is not None and slug is not None
+    utc = closing.replace(tzinfo=sydney).astimezone(dt.UTC)
+    view = api.get(f"/api/poll/{slug.removeprefix('/s/')}").json()
+    assert view["closesAt"] == utc.strftime("%Y-%m-%dT%H:%M:%SZ")
+    # The organiser's editor shows it in UTC, its zone said beside it; sent back unchanged
+    # it stays the same moment.
+    phone.goto(edit)
+    phone.get_by_text("Change details", exact=True).click()
+    expect(phone.locator("#edit-closesAtLocal")).to_have_value(utc.strftime("%Y-%m-%dT%H:%M"))
+    expect(phone.locator("#edit-closesAtZone")).to_have_value("UTC")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Save changes").click()
+    expect(phone.locator("#groupkit-flash")).to_contain_text("Saved.")
+    assert api.get(f"/api/poll/{slug.removeprefix('/s/')}").json()["closesAt"] == \
+        view["closesAt"]
+
+
+def test_a_registry_chip_in_sends_dollars_without_javascript(
+        phone: Page, api: httpx.Client) -> None:
+    made = api.post("/api/registry", json=example(api, "registry")).json()
+    phone.goto(f"/s/{made['slug']}")
+    chip = phone.locator('form[action="/api/registry/overflow"]')
+    chip.get_by_label("Amount in dollars").fill("2.50")
+    chip.get_by_label("Your name").fill("Ann")
+    with phone.expect_navigation():
+        chip.get_by_role("button", name="Chip in").click()
+    field_error(phone, "amountCents:cents", "Pick an amount between $5 and $2,000.")
+    expect(chip.get_by_label("Amount in dollars")).to_have_value("2.50")
+    expect(chip.get_by_label("Your name")).to_have_value("Ann")
+    shoot(phone, "registry-chip-in-refused")
+    chip.get_by_label("Amount in dollars").fill("25.50")
+    with phone.expect_navigation():
+        chip.get_by_role("button", name="Chip in").click()
+    receipt = phone.locator("#groupkit-flash .registry-receipt")
+    expect(receipt).to_contain_text("You're chipping in to")
+    expect(receipt).to_contain_text("$25.50")
+    claims = api.get(f"/api/registry/{made['editToken']}/claims").json()["claims"]
+    assert [(c["kind"], c["amountCents"], c["name"]) for c in claims] == [
+        ("overflow", 2550, "Ann")]
+
+
+def test_the_organiser_downloads_everything_without_javascript(
+        phone: Page, api: httpx.Client, browser: Browser, server: Any) -> None:
+    made = api.post("/api/sweeps", json=example(api, "sweeps")).json()
+    edit = made["editToken"]
+    phone.goto(f"/e/{edit}")
+    with phone.expect_download() as downloading:
+        phone.get_by_role("button", name="Download everything (JSON)").click()
+    saved = downloading.value
+    assert saved.suggested_filename == f"sweeps-{made['slug']}.json"
+    assert "?" not in saved.url and saved.url.endswith(f"/api/sweeps/{edit}/export")
+    exported = json.loads(Path(saved.path()).read_text(encoding="utf-8"))
+    assert exported == api.post(f"/api/sweeps/{edit}/export").json()
+    assert phone.url.endswith(f"/e/{edit}")  # still on the organiser page
+    # With the script the same button saves the same export in place: one file, no form post.
+    scripted = browser.new_context(base_url=server.base_url, accept_downloads=True)
+    page = scripted.new_page()
+    page.goto(f"/e/{edit}")
+    posts: list[str] = []
+    page.on("request", lambda request: posts.append(request.headers.get("content-type", ""))
+            if request.method == "POST" else None)
+    with page.expect_download() as downloading:
+        page.get_by_role("button", name="Download everything (JSON)").click()
+    assert downloading.value.suggested_filename == f"sweeps-{made['slug']}.json"
+    assert json.loads(Path(downloading.value.path()).read_text(encoding="utf-8")) == exported
+    assert posts == ["application/json"] and page.url.endswith(f"/e/{edit}")
+    scripted.close()
+    # A link that no longer works: the spec's message on the page, no file.
+    api.post(f"/api/sweeps/{edit}/delete")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Download everything (JSON)").click()
+    expect(phone.get_by_role("heading", level=1)).to_be_visible()
+    assert "?" not in phone.url
+
+
+def test_a_baby_guess_is_taken_back_without_javascript(
+        phone: Page, api: httpx.Client, browser: Browser, server: Any) -> None:
+    made = api.post("/api/baby", json=example(api, "baby")).json()
+    slug = made["slug"]
+    phone.goto(f"/s/{slug}")
+    expect(phone.locator("noscript .hint", has_text="Keep the private link you get after")
+           ).to_be_visible()
+    expect(phone.locator("[data-script-only]")).to_be_hidden()  # "This browser keeps a key"
+    day = (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=20)).isoformat()
+    # A weight out of range: the message at the weight, what was typed kept.
+    send(phone, Step("guess", (("guesser", "Ann"), ("date", day),
+                               ("weightGrams:number", "70"))))
+    field_error(phone, "weightGrams:number", "Give a weight between 0.5 and 7 kg.")
+    expect(phone.get_by_label("Your name")).to_have_value("Ann")
+    send(phone, Step("guess", (("weightGrams:number", "3400"),)))
+    own = private_link(phone)
+    phone.goto(own)
+    expect(phone.get_by_role("heading", name="Your guess is in")).to_be_visible()
+    expect(phone.locator(".baby-entry")).to_contain_text("Ann")
+    expect(phone.locator(".baby-entry")).to_contain_text("3.40 kg")
+    shoot(phone, "baby-own-guess")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Remove my guess").click()
+    asked = phone.locator("form.asking")
+    expect(asked.locator("#groupkit-flash")).to_have_text("Take back your guess?")
+    with phone.expect_navigation():
+        asked.get_by_role("button", name="Remove my guess").click()
+    assert phone.url.endswith(f"/s/{slug}#groupkit-flash")  # the link has ended: the pool
+    expect(phone.locator("#groupkit-flash")).to_have_text("Saved.")
+    assert api.get(f"/api/baby/{slug}").json()["guesses"] == []
+    assert api.get(own).status_code == 404
+    other = fresh_phone(browser, server)
+    other.goto(own)
+    expect(other.get_by_role("button", name="Remove my guess")).to_have_count(0)
+    other.context.close()

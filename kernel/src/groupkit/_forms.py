@@ -19,6 +19,13 @@ produces the same body from the same form):
 | `…:bool`             | `true`, or `false` for `""`/`false` | `input[type=checkbox]` (checked) |
 | `…:json`             | the JSON value (text if unreadable) | a hidden field's value           |
 | `…:list`             | every value sent under the name, in order | ticked boxes, a chosen radio |
+| `…:cents`            | whole cents of an amount in dollars | `[name$=":cents"]`   |
+| `…:local`            | a time typed in `…:zone`, in UTC  | `input[type=datetime-local]` |
+| `…:zone`             | (not in the body) an IANA zone    | a select, `zone_select` |
+
+`:cents` sends text that is not a number unchanged (for the operation to refuse). A `:local`
+time that cannot be read, or whose zone is missing or unknown, is sent as typed, so the
+operation refuses it as it refuses any time without a zone; a blank one is `""`.
 
 Rows are ordered by their index; when a name comes twice the last value wins (as the
 script's later field overwrites an earlier one), so a hidden `x:bool` = `false` before a
@@ -31,6 +38,10 @@ A submit button that asks first (`data-confirm`, the script's `window.confirm`) 
 the script too: every such button of every page template is sent with the name `ASK` (see
 `AskFirst`), so its form post does nothing yet and lands back on the page with the question
 shown at that form, which now carries `AGREED`: sending it again goes ahead.
+
+A form carrying a hidden `DOWNLOAD` field (its value a file name) is a download: the
+operation's answer comes back as that file (`Content-Disposition: attachment`) and the
+browser stays on the page; only an error goes back to the page as a flash.
 """
 
 from __future__ import annotations
@@ -44,6 +55,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, available_timezones
 
 import jinja2
 import jinja2.ext
@@ -80,10 +92,16 @@ AGREED = "groupkit-agreed"
 SPARE = "groupkit-spare"
 #: A row's bookkeeping key (groupkit/_groups.html): an existing row's index, not its content.
 ROW_MARK = "was"
+#: The hidden field whose value names the file a form post's answer is saved as.
+DOWNLOAD = "groupkit-download"
+_CONTROL = (ASK, AGREED, DOWNLOAD)
+_FILE_NAME = re.compile(r"[^\w.-]")
 #: A `<button ...>` up to its `data-confirm` (Jinja tags inside the tag are allowed).
 _ASKING_BUTTON = re.compile(r"(<button\b[^<]*?)(\sdata-confirm=)")
 
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+#: What a datetime-local field sends (and all `:local` reads, as the script does).
+_LOCAL_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?")
 _RADIX = re.compile(r"([+-]?)0([xXoObB])([0-9a-fA-F]+)")
 
 
@@ -129,7 +147,63 @@ def js_number(text: str) -> Any:
     return value
 
 
+def cents(text: str) -> Any:
+    """Whole cents of an amount in dollars typed as `:number` reads it (`12.5` -> 1250,
+    rounded half up as the script's `Math.round`); other text unchanged, for the operation
+    to refuse with its own message."""
+    dollars = js_number(text)
+    if isinstance(dollars, bool) or not isinstance(dollars, int | float):
+        return text
+    return math.floor(dollars * 100 + 0.5)
+
+
+def zoned(text: str, zone: str | None) -> str:
+    """A date and time typed without a zone (`2026-12-01T18:30`) read in the IANA `zone`,
+    as UTC (`2026-12-01T07:30:00Z`); blank is `""`; any other text, or a missing or unknown
+    zone: the text as typed. A time the zone skips or repeats (a daylight-saving change)
+    takes the offset in force before the change."""
+    stripped = text.strip()
+    if not stripped:
+        return ""
+    if not _LOCAL_TIME.fullmatch(stripped) or not zone:
+        return text
+    try:
+        moment = dt.datetime.fromisoformat(stripped)
+        tz = ZoneInfo(zone)
+    except (ValueError, KeyError, OSError):
+        return text
+    try:
+        return moment.replace(tzinfo=tz).astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+    except (ValueError, OverflowError):
+        return text
+
+
+#: Areas of the IANA names `zone_select` offers (the rest are aliases and fixed offsets).
+_AREAS = ("Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe",
+          "Indian", "Pacific")
+
+
+def time_zones() -> list[tuple[str, list[str]]]:
+    """The IANA time zones a `…:zone` select offers, by area (UTC first, on its own)."""
+    names = sorted(name for name in available_timezones()
+                   if name.split("/")[0] in _AREAS and "/" in name)
+    areas: dict[str, list[str]] = {}
+    for name in names:
+        areas.setdefault(name.split("/")[0], []).append(name)
+    return [("", ["UTC"]), *areas.items()]
+
+
+class FormHelpers(jinja2.ext.Extension):
+    """Lends page templates what `groupkit/_forms.html` needs: the time zones."""
+
+    def __init__(self, environment: jinja2.Environment) -> None:
+        super().__init__(environment)
+        environment.globals["groupkit_time_zones"] = time_zones()
+
+
 def _convert(value: str, kind: str) -> Any:
+    if kind == "cents":
+        return cents(value)
     if kind == "lines":
         return [line for line in re.split(r"\r?\n", value) if line.strip()]
     if kind == "number":
@@ -157,11 +231,15 @@ def decode(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
     """The JSON body `serialize()` makes of the same form (see the table above)."""
     body: dict[str, Any] = {}
     rows: dict[str, dict[int, dict[str, Any]]] = {}
+    pairs = list(pairs)
+    zones = {name.partition(":")[0]: value for name, value in pairs
+             if name.endswith(":zone")}
     for name, value in pairs:
         parts, kind = wire_path(name)
-        if any(not part for part in parts):
+        if any(not part for part in parts) or kind == "zone":
             continue
-        converted = _convert(value, kind)
+        converted = zoned(value, zones.get(".".join(parts))) if kind == "local" else \
+            _convert(value, kind)
         if kind == "list" and len(parts) == 1:
             listed = body.get(parts[0])
             body[parts[0]] = [*(listed if isinstance(listed, list) else []), value]
@@ -301,7 +379,8 @@ async def submit(storage: Storage, now: dt.datetime, fallback: Callable[[dict[st
                         content_type="application/json")
     form = await request.form
     sent = [(name, value.replace("\x00", "")) for name, value in form.items(multi=True)]
-    pairs = [(name, value) for name, value in sent if name not in (ASK, AGREED)]
+    pairs = [(name, value) for name, value in sent if name not in _CONTROL]
+    download = next((value for name, value in sent if name == DOWNLOAD), None)
     kept, rows = without_blank_rows(pairs)
     body = decode(kept)
     target = back_to(fallback(body))
@@ -319,6 +398,8 @@ async def submit(storage: Storage, now: dt.datetime, fallback: Callable[[dict[st
         for extra in outcome.errors:
             extra["field"] = row_field(extra["field"], rows)
     else:
+        if download is not None:
+            return await _as_file(response, download)
         result: dict[str, Any] = {}
         if response.mimetype == "application/json":
             answer = json.loads(await response.get_data(as_text=True))
@@ -336,6 +417,19 @@ async def submit(storage: Storage, now: dt.datetime, fallback: Callable[[dict[st
         elif group is not None and await storage.read(_group_of_link, target) is None:
             target = group  # the private link just ended (removed, released): its group
     return await _redirect(storage, now, outcome, target)
+
+
+async def _as_file(response: Response, name: str) -> Response:
+    """The operation's answer saved as the file `name` (JSON laid out as the script's
+    download lays it out), the page left as it was."""
+    data = await response.get_data(as_text=False)
+    if response.mimetype == "application/json":
+        data = (json.dumps(json.loads(data), indent=2, ensure_ascii=False)).encode("utf-8")
+    safe = _FILE_NAME.sub("-", name)[:100].lstrip(".-") or "download"
+    response.set_data(data)
+    response.headers["Content-Disposition"] = f'attachment; filename="{safe}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _receipt(answer: dict[str, Any]) -> str | None:
@@ -481,8 +575,10 @@ def _refill(form: Any, values: list[list[str]]) -> None:
 
 def _field_target(form: Any, field: str) -> Any:
     """As groupkit.js `fieldTarget`: the input named for the field, its list or group, or an
-    element marked `data-field`; a visible input before a hidden one of the same name."""
-    hidden = None
+    element marked `data-field`; a visible input before a hidden one of the same name. A
+    named input comes before a `data-field` one: that marks the control the script fills
+    (a weight typed in kg, sent in grams), which a page may hide without the script."""
+    hidden = marked = None
     for element in form.iter():
         if not isinstance(element.tag, str):
             continue
@@ -491,10 +587,11 @@ def _field_target(form: Any, field: str) -> Any:
             if element.get("type") != "hidden":
                 return element
             hidden = hidden if hidden is not None else element
-        elif field in (element.get("data-list"), element.get("data-group"),
-                       element.get("data-field")):
+        elif field in (element.get("data-list"), element.get("data-group")):
             return element
-    return hidden
+        elif field == element.get("data-field") and marked is None:
+            marked = element
+    return marked if marked is not None else hidden
 
 
 def _after(target: Any, new: Any) -> None:

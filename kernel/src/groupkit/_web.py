@@ -94,7 +94,7 @@ def page_environment(app: Quart, reload: bool) -> jinja2.Environment:
     is read before), so nothing is lost."""
     environment = jinja2.Environment(loader=app.jinja_loader, autoescape=True,
                                      auto_reload=reload, cache_size=1000,
-                                     extensions=[forms.AskFirst])
+                                     extensions=[forms.AskFirst, forms.FormHelpers])
     environment.globals.update(app.jinja_env.globals)
     environment.filters.update(app.jinja_env.filters)
     environment.policies.update(app.jinja_env.policies)

@@ -118,9 +118,11 @@ async def test_pages_show_the_closing_time_in_utc(api: Any) -> None:
 
 async def test_create_page_offers_the_new_options(api: Any) -> None:
     page = await api.page("/new/poll")
-    for name in ("ranked:bool", "resultsAfterVote:bool", "resultsAtClose:bool", "closesAt"):
+    for name in ("ranked:bool", "resultsAfterVote:bool", "resultsAtClose:bool",
+                 "closesAt:local", "closesAt:zone"):
         assert f'name="{name}"' in page
-    assert 'type="datetime-local" data-poll-local-time' in page
+    assert 'type="datetime-local" step="1" value=""' in page
+    assert "<option selected>UTC</option>" in page  # said without the script
 
 
 async def test_cached_views_close_at_the_closing_time(app: Any, api: Any,

@@ -16,7 +16,9 @@
      lines, like textarea[data-lines]), `:number` (like [data-type=number]) or `:bool` (a
      checkbox's tick; a hidden `x:bool` of "false" before it sends false when unticked) or
      `:json` (a hidden field holding any JSON value: a number, true, null) or `:list` (the
-     values of every ticked box or chosen radio of that name, as a list).
+     values of every ticked box or chosen radio of that name, as a list) or `:cents` (an
+     amount in dollars, sent in whole cents) or `:local` (a date and time read in the zone
+     of the form's `x:zone` select, which is not sent itself, and sent in UTC).
      Rows of a [data-list] are read in page order (rows the script added have no index),
      a [data-group] is one nested object; inside both, data-key names a field as well.
      Disabled fields and unchecked radio buttons are not sent, as in a plain form post. */
@@ -27,6 +29,8 @@
     if (input.type === "checkbox") return input.checked;
     if (kind === "bool") return input.value !== "" && input.value !== "false";
     if (kind === "json") { try { return JSON.parse(input.value); } catch (e) { return input.value; } }
+    if (kind === "cents") { var dollars = input.value.trim(); return dollars !== "" && !isNaN(Number(dollars)) ? Math.round(Number(dollars) * 100) : input.value; }
+    if (kind === "local") { return zoned(input); }
     if (input.hasAttribute("data-lines") || kind === "lines") {
       return input.value.split(/\r?\n/).filter(function (line) { return line.trim() !== ""; });
     }
@@ -35,8 +39,33 @@
     }
     return input.value;
   }
+  /* `x:local` (a date and time as typed) read in the zone of the form's `x:zone`, as UTC,
+     the way the server reads it: the zone's offset at that moment, found with Intl. */
+  function offsetAt(zone, ms) {
+    var parts = {};
+    new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "numeric",
+      day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" })
+      .formatToParts(new Date(ms)).forEach(function (part) { parts[part.type] = Number(part.value); });
+    return Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second) - ms;
+  }
+  function zoned(input) {
+    var text = input.value.trim(), match = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d))?$/.exec(text);
+    var select = input.form && input.form.querySelector('[name="' + pathOf(input).join(".") + ':zone"]');
+    if (text === "") return "";
+    if (!match || !select) return input.value;
+    var wall = Date.UTC(+match[1], +match[2] - 1, +match[3], +match[4], +match[5], +(match[6] || 0));
+    try {
+      /* The offset a day before and a day after: a time that has the earlier one is read
+         with it, else with the later one; one a change skips takes the earlier (Python's
+         zoneinfo with fold=0, as the server reads it). */
+      var before = offsetAt(select.value, wall - 864e5), after = offsetAt(select.value, wall + 864e5);
+      var at = wall - before;
+      if (offsetAt(select.value, at) !== before && offsetAt(select.value, wall - after) === after) at = wall - after;
+      return new Date(at).toISOString().replace(".000Z", "Z");
+    } catch (e) { return input.value; }
+  }
   function sent(input) {
-    if (input.disabled || input.matches("button")) return false;
+    if (input.disabled || input.matches("button") || kindOf(input) === "zone") return false;
     if (kindOf(input) === "list" && (input.type === "checkbox" || input.type === "radio")) return input.checked;
     return !(input.type === "radio" && !input.checked);
   }
@@ -245,6 +274,7 @@
         after(target, data, body);
       }).catch(function (error) { showError(target.parentElement, error.message); target.disabled = false; });
     } else if (target.dataset.download) {
+      event.preventDefault();  // its form downloads the same without the script
       post(target.dataset.download, {}).then(function (data) {
         var blob = data instanceof Blob ? data : new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
         var link = document.createElement("a");

@@ -14,7 +14,7 @@ groupkit_tool = Tool.hook(
     plugin_api=(1, 1), hidden=(), group="celebrations", icon="👶",
     summary="Everyone guesses the arrival date and birth weight; "
             "the closest guess wins once bub is here.",
-    create_schema=CreateBaby, models=[BabyGuess],
+    create_schema=CreateBaby, models=[BabyGuess], participant_kinds=(api.TOKEN_KIND,),
     limits={"guesses": MAX_GUESSES, "minGrams": MIN_GRAMS, "maxGrams": MAX_GRAMS,
             "daysBefore": DAYS_BEFORE, "daysAfter": DAYS_AFTER},
     public_schema=POOL_SCHEMA,

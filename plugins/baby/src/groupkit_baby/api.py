@@ -11,7 +11,9 @@ import marshmallow as ma
 
 from groupkit import (
     OK_REPLY,
+    ApiError,
     Call,
+    Credential,
     Edit,
     Instance,
     Line,
@@ -120,6 +122,18 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
     return _pool(instance, organiser=True)
 
 
+def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
+    """The guesser's own page (the link a guess made without JavaScript shows): their guess
+    as the pool shows it (with its rank once bub is here), to take it back later."""
+    pool = _pool(instance, organiser=False)
+    entries = pool["leaderboard"] if pool["leaderboard"] is not None else pool["guesses"]
+    mine = [entry for entry in entries if entry["id"] == credential.ref]
+    if not mine:
+        raise ApiError(404, "unknown")
+    return {"title": instance.title, "open": pool["open"], "result": pool["result"],
+            "guess": mine[0]}
+
+
 def preview(instance: Instance) -> dict[str, Any]:
     due = instance.data["dueDate"]
     description = "Guess the arrival date and birth weight — closest guess wins."
@@ -138,7 +152,7 @@ def _in_window(day: dt.date, now: dt.datetime) -> bool:
 def _weight(value: Any) -> int:
     grams = rounded_grams(value)
     if grams is None or not MIN_GRAMS <= grams <= MAX_GRAMS:
-        raise bad_request(BAD_WEIGHT)
+        raise bad_request(BAD_WEIGHT, "weightGrams")
     return grams
 
 
@@ -179,9 +193,9 @@ def guess(call: Call) -> dict[str, Any]:
     """Add a guess; returns the token that removes it and the guess's id."""
     data = call.data
     if not _in_window(data["date"], call.now):
-        raise bad_request(OUT_OF_WINDOW)
+        raise bad_request(OUT_OF_WINDOW, "date")
     if data["weightGrams"] is None or not MIN_GRAMS <= data["weightGrams"] <= MAX_GRAMS:
-        raise bad_request(BAD_WEIGHT)
+        raise bad_request(BAD_WEIGHT, "weightGrams")
     instance = call.instance
     # The kernel holds the instance lock: this count and the insert cannot interleave.
     if BabyGuess.select().where(BabyGuess.instance == instance).count() >= MAX_GUESSES:

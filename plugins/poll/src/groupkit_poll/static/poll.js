@@ -1,22 +1,12 @@
 /* Group Vote: what the kernel's data attributes can't do on their own.
    1. A browser that voted (the kernel keeps the ballot token) gets "You voted — change your
       vote", a link to its ballot, instead of a fresh one (unless someone else votes here).
-   2. The create form's closing time is typed in the organiser's time zone and sent in UTC.
+   2. The closing time's zone is the browser's own (the page says UTC without the script);
+      the kernel's `closesAt:local` / `closesAt:zone` fields send it in UTC.
    3. A closing time shows in the reader's time zone with a countdown; at zero the page
       reloads, and the server (which closes the poll by the clock) shows it closed. */
 (function () {
   "use strict";
-
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form.matches) return;
-    var local = form.querySelector("[data-poll-local-time]");
-    if (local) {
-      var when = local.value ? new Date(local.value) : null;
-      form.querySelector("input[name=closesAt]").value =
-        when === null ? "" : (isNaN(when.getTime()) ? local.value : when.toISOString());
-    }
-  }, true);
 
   function showMine() {
     document.querySelectorAll("[data-poll-mine]").forEach(function (box) {
@@ -74,25 +64,30 @@
     });
   }
 
-  /* The organiser's edit form: show the stored closing time in the local picker, which
-     the form sends back (unchanged unless the organiser changes it). */
+  /* The closing time's zone becomes the browser's own; a stored time (in UTC, the page's
+     zone without the script) is shown in it. */
   function two(n) { return (n < 10 ? "0" : "") + n; }
   function fillClosing() {
+    if (!zone) return;
     document.querySelectorAll("[data-poll-local-time]").forEach(function (local) {
-      var stored = local.parentNode.querySelector("input[name=closesAt]");
-      var at = stored && stored.value ? new Date(stored.value) : null;
-      if (!at || isNaN(at.getTime()) || local.value) return;
+      var select = local.form && local.form.querySelector("select[name='closesAt:zone']");
+      if (!select || select.value === zone) return;
+      var at = local.value ? new Date(local.value + (local.value.length > 16 ? "Z" : ":00Z")) : null;
+      if (!Array.prototype.some.call(select.options, function (o) { return o.value === zone; })) {
+        var option = document.createElement("option");
+        option.textContent = zone;
+        select.insertBefore(option, select.firstChild);
+      }
+      select.value = zone;
+      if (!at || isNaN(at.getTime())) return;
       local.value = at.getFullYear() + "-" + two(at.getMonth() + 1) + "-" + two(at.getDate()) +
-        "T" + two(at.getHours()) + ":" + two(at.getMinutes());
+        "T" + two(at.getHours()) + ":" + two(at.getMinutes()) + (at.getSeconds() ? ":" + two(at.getSeconds()) : "");
     });
   }
 
   function start() {
     showMine();
     fillClosing();
-    document.querySelectorAll("[data-poll-zone]").forEach(function (box) {
-      if (zone) box.textContent = " (" + zone + ")";
-    });
     tick();
     window.setInterval(tick, 1000);
   }

@@ -101,7 +101,7 @@
 
   function bodyOf(form) {
     var body = {};
-    form.querySelectorAll("[name]").forEach(function (input) { body[input.name] = input.value; });
+    form.querySelectorAll("[name]:not([data-dollars])").forEach(function (input) { body[input.name] = input.value; });
     var dollars = form.querySelector("[data-dollars]");
     if (dollars) {
       var text = dollars.value.trim();
