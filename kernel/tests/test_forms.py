@@ -204,6 +204,35 @@ async def test_json_requests_answer_as_before(make_app: Any) -> None:
         {e["field"] for e in body["errors"]}, key=[e["field"] for e in body["errors"]].index)
 
 
+async def test_an_operations_400_names_its_field_only_when_asked(make_app: Any) -> None:
+    """A participation form's page asks for every failing field, as a create's does, so the
+    script shows the message at its field; without the header the body is the spec's."""
+    client = make_app(tools=["card"]).test_client()
+    made = await create(client, "card", {"recipient": "Margaret"})
+    sent = {"slug": made["slug"], "name": "", "message": ""}
+    plain = await client.post("/api/card/sign", json=sent)
+    assert plain.status_code == 400
+    spec = await plain.get_json()
+    assert list(spec) == ["error"]
+    asked = await client.post("/api/card/sign", json=sent,
+                              headers={"X-Groupkit-Errors": "all"})
+    assert asked.status_code == 400
+    body = await asked.get_json()
+    assert body["error"] == spec["error"] and body["field"] == "name"
+    assert body["errors"][0] == {"field": "name", "error": spec["error"]}
+    # A refusal that is not about the body (an unknown link) stays the spec's body.
+    gone = await client.post("/api/card/sign", json={**sent, "slug": "nope"},
+                             headers={"X-Groupkit-Errors": "all"})
+    assert gone.status_code == 404 and list(await gone.get_json()) == ["error"]
+    document = await (await client.get("/openapi.json")).get_json()
+    operation = document["paths"]["/api/card/sign"]["post"]
+    assert {"name": "X-Groupkit-Errors", "in": "header", "required": False,
+            "description": "`all`: a 400 also lists every failing field",
+            "schema": {"type": "string", "enum": ["all"]}} in operation["parameters"]
+    assert operation["responses"]["400"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/CreateError"}
+
+
 async def test_a_button_that_asks_first_asks_without_the_script_too(make_app: Any) -> None:
     """Every `data-confirm` button is sent under ASK: the first post changes nothing and
     shows the button's question at its form; the form sent again (AGREED) goes ahead."""

@@ -79,12 +79,12 @@ def test_giftidea_board(server: Any, api: httpx.Client,
     expect(ann.get_by_role("note")).to_contain_text("This page is for everyone except Priya.")
     guest.check("giftidea-public-empty")
 
-    # Both link messages show next to the form, word for word; nothing is stored.
+    # Both link messages show at the link field, word for word; nothing is stored.
     suggest(ann, "Hiking socks", "www.example.com/socks")
-    expect(ann.locator(".giftidea-suggest [data-error]")).to_have_text(
+    expect(ann.locator(".giftidea-suggest [data-field-error]")).to_have_text(
         "That link doesn't look right — paste the full web address, or leave it blank.")
     suggest(ann, "Hiking socks", "ftp://example.com/socks")
-    expect(ann.locator(".giftidea-suggest [data-error]")).to_have_text(
+    expect(ann.locator(".giftidea-suggest [data-field-error]")).to_have_text(
         "Links need to start with http:// or https://.")
     expected_refusals(guest, 400, "/api/giftidea/suggest", 2)
     guest.check("giftidea-public-link-error")

@@ -63,11 +63,17 @@ def test_post_see_live_remove_own_and_organiser_remove(
     poster.page.goto(share)
     poster.page.fill("#message", "Stayed late to get the release out.")
     poster.page.get_by_role("button", name="Post it").click()
-    expect(poster.page.locator(".kudos-form [data-error]")).to_have_text("Who's it for?")
+    # Each message at its field, all at once (the script asks the 400 for every field).
+    form = poster.page.locator(".kudos-form")
+    expect(form.locator("[data-field-error='recipient']")).to_have_text("Who's it for?")
+    expect(form.locator("[data-field-error='sender']")).to_have_text(
+        "Put your name on it — an anonymous thank-you isn't worth much.")
+    expect(poster.page.locator("#recipient")).to_have_attribute("aria-invalid", "true")
+    expect(poster.page.locator("#recipient")).to_be_focused()
     refused_once(poster, 400, "/api/kudos/note")
     poster.page.fill("#recipient", "Priya")
     poster.page.get_by_role("button", name="Post it").click()
-    expect(poster.page.locator(".kudos-form [data-error]")).to_have_text(
+    expect(form.locator("[data-field-error]")).to_have_text(
         "Put your name on it — an anonymous thank-you isn't worth much.")
     refused_once(poster, 400, "/api/kudos/note")
     poster.check("kudos-public-missing-sender")

@@ -86,7 +86,7 @@ def test_recipe_book(server: Any, api: httpx.Client,
     # Edits are checked like additions, and saved in place.
     ann.fill("#method", "")
     ann.get_by_role("button", name="Save changes").click()
-    expect(ann.locator(".recipe-add [data-error]")).to_have_text(
+    expect(ann.locator(".recipe-add [data-field-error]")).to_have_text(
         "Add the method — how do you make it?")
     assert len(guest.problems) == 1 and "status of 400" in guest.problems[0]
     guest.problems.clear()

@@ -133,13 +133,20 @@ def test_registry_create_claim_chip_in_and_organise(
     expect(mine.locator("li")).to_have_count(2)
     guest.check("registry-public-phone-my-gifts")
 
-    # A too-small amount is refused with the spec's message.
+    # A too-small amount is refused with the spec's message, at the amount, until changed.
     phone.fill("#overflow-amount", "2")
     phone.fill("#overflow-name", "Aunty Jo")
     phone.get_by_role("button", name="Chip in").click()
-    expect(phone.locator("#overflow [data-error]")).to_have_text(
-        "Pick an amount between $5 and $2,000.")
+    message = phone.locator("#overflow [data-field-error]")
+    expect(message).to_have_text("Pick an amount between $5 and $2,000.")
+    amount = phone.locator("#overflow-amount")
+    expect(amount).to_have_attribute("aria-invalid", "true")
+    expect(amount).to_have_attribute("aria-describedby", message.get_attribute("id") or "-")
+    expect(amount).to_be_focused()
     refused(guest, 400, "/api/registry/overflow")
+    phone.fill("#overflow-amount", "20")
+    expect(message).to_have_count(0)
+    expect(amount).not_to_have_attribute("aria-invalid", "true")
 
     # Another guest: sees who built what, never payment details or references; a part taken
     # while their form was open is refused with the spec's message.

@@ -152,14 +152,21 @@ def create_view(tool: Tool) -> Callable[[], Any]:
         try:
             return await run(await json_body())
         except ApiError as error:
-            if error.errors and request.headers.get(ALL_ERRORS_HEADER) == "all":
-                body = error.body()
-                body["field"] = error.errors[0][0]
-                body["errors"] = [{"field": f, "error": m} for f, m in error.errors]
-                return json_response(body, error.status, error.headers)
-            raise
+            return _every_failure(error)
     create.__name__ = f"create_{tool.name}"
     return create
+
+
+def _every_failure(error: ApiError) -> Response:
+    """A body's 400 with every failing field, for a page that asks (`ALL_ERRORS_HEADER`,
+    as groupkit.js does) so it can show each message at its field; else re-raised as is,
+    the spec's `{"error"}` alone."""
+    if error.errors and request.headers.get(ALL_ERRORS_HEADER) == "all":
+        body = error.body()
+        body["field"] = error.errors[0][0]
+        body["errors"] = [{"field": f, "error": m} for f, m in error.errors]
+        return json_response(body, error.status, error.headers)
+    raise error
 
 
 def not_found_message(tool: Tool, op: Operation | None = None) -> str | None:
@@ -275,7 +282,12 @@ def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:
         if op.writes and forms.is_form_post():
             return await forms.submit(storage(), now(), _page_of(tool, op, values),
                                       lambda body: execute(body, values))
-        return await execute(await json_body() if op.writes else {}, values)
+        if not op.writes:
+            return await execute({}, values)
+        try:
+            return await execute(await json_body(), values)
+        except ApiError as error:
+            return _every_failure(error)
 
     async def execute(body: Any, values: dict[str, str]) -> Response:
         facts = _RequestFacts(now(), base_url(), dict(request.args))

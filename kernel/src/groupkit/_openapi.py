@@ -47,6 +47,12 @@ def _spec_field_properties(self: Any, field: ma.fields.Field, **kwargs: Any) -> 
     return field.openapi() if isinstance(field, SpecField) else {}
 
 
+#: The header with which a page asks a body's 400 for every failing field (creates and
+#: operations that take a body).
+EVERY_FAILURE = {"name": ALL_ERRORS_HEADER, "in": "header", "required": False,
+                 "description": "`all`: a 400 also lists every failing field",
+                 "schema": {"type": "string", "enum": ["all"]}}
+
 class DocumentBuilder:
     def __init__(self, tools: Mapping[str, Tool]) -> None:
         self.tools = tools
@@ -107,12 +113,14 @@ class DocumentBuilder:
         return schema
 
     def error_responses(self, statuses: Mapping[int, str],
-                        fields: bool = False) -> dict[str, Any]:
-        """fields: 400 and 409 bodies may name their field (`FieldError`)."""
+                        fields: bool = False, every: bool = False) -> dict[str, Any]:
+        """fields: 400 and 409 bodies may name their field (`FieldError`); every: a 400
+        lists every failing field when asked (`CreateError`)."""
         responses = {}
         for status in sorted(set(statuses) | {404, 413}):
             description = statuses.get(status) or ERROR_DESCRIPTIONS.get(status, "Error")
-            name = "FieldError" if fields and status in (400, 409) else "Error"
+            name = "FieldError" if fields and status in (400, 409) else \
+                "CreateError" if every and status == 400 else "Error"
             schema = {"$ref": f"#/components/schemas/{name}"}
             responses[str(status)] = {"description": description,
                                       "content": {"application/json": {"schema": schema}}}
@@ -124,9 +132,7 @@ class DocumentBuilder:
             "tags": [tool.name], "operationId": f"{tool.name}_create",
             "summary": f"Create a {tool.title}",
             "description": FORM_NOTE,
-            "parameters": [{"name": ALL_ERRORS_HEADER, "in": "header", "required": False,
-                            "description": "`all`: a 400 also lists every failing field",
-                            "schema": {"type": "string", "enum": ["all"]}}],
+            "parameters": [dict(EVERY_FAILURE)],
             "requestBody": {"required": False, "content": {"application/json": {
                 "schema": self.body_schema(tool.create_schema),
                 "example": dict(tool.example)}}},
@@ -184,13 +190,17 @@ class DocumentBuilder:
                     "application/json": {"schema": body}}}
         if op.body is not None:
             errors.setdefault(400, ERROR_DESCRIPTIONS[400])
+        every = op.writes and op.body is not None and not op.partial
+        if every:
+            parameters.append(dict(EVERY_FAILURE))
         success: dict[str, Any] = {"description": "Success."}
         if op.content_type.startswith("application/json"):
             success["content"] = {"application/json": {"schema": self.body_schema(op.returns)}}
         else:
             success["content"] = {op.content_type.split(";")[0]: {"schema": {"type": "string"}}}
         operation["responses"] = {str(op.status): success,
-                                  **self.error_responses(errors, fields=op.partial)}
+                                  **self.error_responses(errors, fields=op.partial,
+                                                         every=every)}
         self.spec.path(path=path, operations={op.method.lower(): operation})
 
     def build(self) -> dict[str, Any]:

@@ -215,6 +215,16 @@
   }
   document.addEventListener("input", fieldChanged);
   document.addEventListener("change", fieldChanged);
+  /* A page script posting a form of its own shows its error the same way: it dispatches
+     "groupkit:field-error" on the form (`detail.field`, `.message`). */
+  document.addEventListener("groupkit:field-error", function (event) {
+    var form = event.target, detail = event.detail || {};
+    if (!(form instanceof HTMLFormElement)) return;
+    clearFieldErrors(form);
+    if (!(detail.field && showFieldError(form, detail.field, detail.message))) {
+      showError(form, detail.message);
+    }
+  });
 
   function submitForm(form, body) {
     var button = form.querySelector("[type=submit]");

@@ -20,19 +20,18 @@
 
   function postJson(url, body) {
     return fetch(url, {
-      method: "POST", headers: { "Content-Type": "application/json" },
+      method: "POST", headers: { "Content-Type": "application/json", "X-Groupkit-Errors": "all" },
       body: JSON.stringify(body), credentials: "same-origin"
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (data) {
-        if (!response.ok) throw new Error((data && data.error) || FALLBACK);
+        if (!response.ok) {
+          var problem = new Error((data && data.error) || FALLBACK);
+          problem.field = data && data.field;
+          throw problem;
+        }
         return data;
       });
     });
-  }
-
-  function showError(form, message) {
-    var box = form.querySelector("[data-error]");
-    if (box) { box.textContent = message; box.hidden = false; }
   }
 
   /* --- picking a part ------------------------------------------------------------------ */
@@ -190,8 +189,10 @@
       if (summary && reply.partId) summary.textContent = "Tap another part of the van, or choose one here.";
       thank(receipt);
       showMine(body.slug);
-    }).catch(function (error) { showError(form, error.message); })
-      .finally(function () { if (button) button.disabled = false; });
+    }).catch(function (error) {
+      form.dispatchEvent(new CustomEvent("groupkit:field-error", {
+        bubbles: true, detail: { field: error.field, message: error.message } }));
+    }).finally(function () { if (button) button.disabled = false; });
   });
 
   /* --- this browser's own receipts ------------------------------------------------------ */
