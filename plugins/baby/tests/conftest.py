@@ -7,20 +7,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import error_of as kit_error_of
-from groupkit_baby.schema import BAD_WEIGHT, OUT_OF_WINDOW
-
-#: The field a message is shown at: the API names it beside the message (a page without
-#: JavaScript puts the message next to that field).
-FIELD_OF = {BAD_WEIGHT: "weightGrams", OUT_OF_WINDOW: "date"}
-
-
-async def error_of(response: Any, status: int) -> str:
-    """The kit's check of an error answer, expecting the field its message belongs to."""
-    payload = await response.get_json()
-    message = payload.get("error") if isinstance(payload, dict) else None
-    return await kit_error_of(response, status, field=FIELD_OF.get(str(message)))
+from groupkit.testing import create, error_of
 
 
 class Clock:

@@ -149,10 +149,16 @@ def _in_window(day: dt.date, now: dt.datetime) -> bool:
     return today - dt.timedelta(days=DAYS_BEFORE) <= day <= today + dt.timedelta(days=DAYS_AFTER)
 
 
+def _refused(message: str, field: str) -> ApiError:
+    """A 400 whose body is the spec's `{"error"}`; the field it is about goes to a page
+    that asks (the script's every-failure header, the form post), never into the body."""
+    return ApiError(400, message, errors=((field, message),))
+
+
 def _weight(value: Any) -> int:
     grams = rounded_grams(value)
     if grams is None or not MIN_GRAMS <= grams <= MAX_GRAMS:
-        raise bad_request(BAD_WEIGHT, "weightGrams")
+        raise _refused(BAD_WEIGHT, "weightGrams")
     return grams
 
 
@@ -193,9 +199,9 @@ def guess(call: Call) -> dict[str, Any]:
     """Add a guess; returns the token that removes it and the guess's id."""
     data = call.data
     if not _in_window(data["date"], call.now):
-        raise bad_request(OUT_OF_WINDOW, "date")
+        raise _refused(OUT_OF_WINDOW, "date")
     if data["weightGrams"] is None or not MIN_GRAMS <= data["weightGrams"] <= MAX_GRAMS:
-        raise bad_request(BAD_WEIGHT, "weightGrams")
+        raise _refused(BAD_WEIGHT, "weightGrams")
     instance = call.instance
     # The kernel holds the instance lock: this count and the insert cannot interleave.
     if BabyGuess.select().where(BabyGuess.instance == instance).count() >= MAX_GUESSES:
