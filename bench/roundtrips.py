@@ -21,7 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from groupkit import Settings, create_app
+from groupkit import Settings
+from groupkit import create_app
 
 
 class _Counting:

@@ -15,7 +15,8 @@ import icalendar
 import pytest
 
 from groupkit._storage import Instance
-from groupkit.testing import create, edit
+from groupkit.testing import create
+from groupkit.testing import edit
 
 ROSTER = {"title": "Working bee", "eventDate": "Saturday 14 March 2026", "note": "Bring gloves",
           "shifts": [{"label": "Setup 7-9am", "capacity": 2},

@@ -10,15 +10,18 @@ from __future__ import annotations
 import re
 import time
 import urllib.robotparser
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from openapi_spec_validator import OpenAPIV31SpecValidator, validate
+from openapi_spec_validator import OpenAPIV31SpecValidator
+from openapi_spec_validator import validate
 
-from groupkit import Settings, create_app
+from groupkit import Settings
+from groupkit import create_app
 from groupkit._kit_suites import capability_headers
 
 pytestmark = pytest.mark.server

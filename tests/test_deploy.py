@@ -18,14 +18,16 @@ import ssl
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from groupkit.testing import external_missing, server_backends
+from groupkit.testing import external_missing
+from groupkit.testing import server_backends
 
 pytestmark = pytest.mark.server
 

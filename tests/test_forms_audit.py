@@ -16,12 +16,15 @@ from typing import Any
 import httpx
 import pytest
 from lxml import html as lxml_html
-from participation import REVEALS, SCENARIOS
+from participation import REVEALS
+from participation import SCENARIOS
 
 from groupkit._config import Settings
 from groupkit._plugins import load_tools
-from groupkit.allstates import ApiParticipation, private_page
-from groupkit.testing import Made, Session
+from groupkit.allstates import ApiParticipation
+from groupkit.allstates import private_page
+from groupkit.testing import Made
+from groupkit.testing import Session
 
 pytestmark = pytest.mark.server
 

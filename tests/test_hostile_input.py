@@ -13,8 +13,10 @@ import httpx
 import pytest
 from participation import SCENARIOS
 
-from groupkit._kit_hostile import SENT, endpoints
-from groupkit._kit_privacy import api_document, installed_tools
+from groupkit._kit_hostile import SENT
+from groupkit._kit_hostile import endpoints
+from groupkit._kit_privacy import api_document
+from groupkit._kit_privacy import installed_tools
 from groupkit.testing import HostileInputSuite
 
 pytestmark = pytest.mark.server

@@ -29,19 +29,28 @@ import html.parser
 import json
 import re
 import time
-from collections.abc import Callable, Iterator
-from typing import Any, ClassVar
+from collections.abc import Callable
+from collections.abc import Iterator
+from typing import Any
+from typing import ClassVar
 from urllib.parse import urlencode
 
 import httpx
 import pytest
 from chat_receiver import Receiver
-from participation import REVEALS, SCENARIOS
+from participation import REVEALS
+from participation import SCENARIOS
 from qrdecode import qr_text
 
-from groupkit._kit_privacy import UNDECLARED, api_document, installed_tools
+from groupkit._kit_privacy import UNDECLARED
+from groupkit._kit_privacy import api_document
+from groupkit._kit_privacy import installed_tools
 from groupkit.testing import Look as KitLook
-from groupkit.testing import PrivacySuite, Session, Surface, scan_declared, string_leaves
+from groupkit.testing import PrivacySuite
+from groupkit.testing import Session
+from groupkit.testing import Surface
+from groupkit.testing import scan_declared
+from groupkit.testing import string_leaves
 
 pytestmark = pytest.mark.server
 

@@ -9,7 +9,8 @@ import peewee as pw
 from demo_plugin import Note
 from groupkit import _credentials as credentials
 from groupkit._slots import SlotClaim
-from groupkit._storage import Credential, Instance
+from groupkit._storage import Credential
+from groupkit._storage import Instance
 from groupkit.testing import create
 
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}
@@ -210,7 +211,9 @@ def test_body_parsing_is_strict_and_never_raises() -> None:
 
 
 async def test_spot_board_lists_every_spot_with_its_claim(client: Any, demo_app: Any) -> None:
-    from groupkit import Instance, slot_ids, spot_board
+    from groupkit import Instance
+    from groupkit import slot_ids
+    from groupkit import spot_board
 
     made = await make(client)
     await client.post("/api/demo/claim", json={"slug": made["slug"], "slotId": "g1-2",

@@ -9,15 +9,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from groupkit._app import create_app, migrate
+from groupkit._app import create_app
+from groupkit._app import migrate
 from groupkit._cli import main
-from groupkit._config import ConfigError, load_settings
+from groupkit._config import ConfigError
+from groupkit._config import load_settings
 from groupkit._plugins import load_tools
-from groupkit._storage import DatabaseUrlError, Storage, open_database, postgres_parameters
-from groupkit.testing import external_missing, postgres_url, server_backends
+from groupkit._storage import DatabaseUrlError
+from groupkit._storage import Storage
+from groupkit._storage import open_database
+from groupkit._storage import postgres_parameters
+from groupkit.testing import external_missing
+from groupkit.testing import postgres_url
+from groupkit.testing import server_backends
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from groupkit import local_date, request_time, week_start
+from groupkit import local_date
+from groupkit import request_time
+from groupkit import week_start
 
 SYDNEY = "Australia/Sydney"
 

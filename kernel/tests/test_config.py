@@ -4,7 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from groupkit._config import ConfigError, Settings, load_settings
+from groupkit._config import ConfigError
+from groupkit._config import Settings
+from groupkit._config import load_settings
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -10,23 +10,21 @@ from typing import Any
 
 import pytest
 
-from groupkit import (
-    Call,
-    Count,
-    Edit,
-    Instance,
-    Line,
-    Schema,
-    StringList,
-    Tool,
-    claim_slot,
-    claims_by_slot,
-    conflict,
-    hookimpl,
-    regroup_slots,
-    slot_ids,
-    spot_board,
-)
+from groupkit import Call
+from groupkit import Count
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Line
+from groupkit import Schema
+from groupkit import StringList
+from groupkit import Tool
+from groupkit import claim_slot
+from groupkit import claims_by_slot
+from groupkit import conflict
+from groupkit import hookimpl
+from groupkit import regroup_slots
+from groupkit import slot_ids
+from groupkit import spot_board
 from groupkit.testing import create
 
 HELD = "{name} is held."

@@ -9,19 +9,17 @@ import pytest
 from test_storage import _with_tables
 
 import demo_plugin
-from groupkit import (
-    OK_REPLY,
-    PARTICIPANT_TOKEN_LENGTH,
-    ApiError,
-    Credential,
-    Entries,
-    Instance,
-    claim_once,
-    find_token,
-    issue_token,
-    ok_reply,
-    token_reply,
-)
+from groupkit import OK_REPLY
+from groupkit import PARTICIPANT_TOKEN_LENGTH
+from groupkit import ApiError
+from groupkit import Credential
+from groupkit import Entries
+from groupkit import Instance
+from groupkit import claim_once
+from groupkit import find_token
+from groupkit import issue_token
+from groupkit import ok_reply
+from groupkit import token_reply
 from groupkit._storage import Storage
 from groupkit._webhooks import ChatPost
 

@@ -12,28 +12,31 @@ from typing import Any
 
 import marshmallow as ma
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from groupkit import (
-    Choice,
-    Count,
-    Flag,
-    Line,
-    ObjectList,
-    StringList,
-    Text,
-    WholeNumber,
-    bounded_int,
-    clean_line,
-    clean_text,
-    first_duplicate,
-    js_string,
-    text_key,
-    whole_number,
-)
+from groupkit import Choice
+from groupkit import Count
+from groupkit import Flag
+from groupkit import Line
+from groupkit import ObjectList
+from groupkit import StringList
+from groupkit import Text
+from groupkit import WholeNumber
+from groupkit import bounded_int
+from groupkit import clean_line
+from groupkit import clean_text
+from groupkit import first_duplicate
+from groupkit import js_string
+from groupkit import text_key
+from groupkit import whole_number
 from groupkit._api import parse_body
-from groupkit._fields import INVISIBLE, MAX_DIGITS, PREFIX_SLACK, TRIMMED
+from groupkit._fields import INVISIBLE
+from groupkit._fields import MAX_DIGITS
+from groupkit._fields import PREFIX_SLACK
+from groupkit._fields import TRIMMED
 
 # Text with the awkward parts of Unicode: NUL, surrogate-free astral characters, RTL
 # overrides, combining marks, every kind of whitespace and line break.

@@ -6,20 +6,18 @@ import marshmallow as ma
 import pytest
 
 from groupkit import _fields as fields
-from groupkit._fields import (
-    Choice,
-    Count,
-    Flag,
-    Line,
-    ObjectList,
-    StringList,
-    Text,
-    WholeNumber,
-    first_duplicate,
-    js_string,
-    truthy,
-    whole_number,
-)
+from groupkit._fields import Choice
+from groupkit._fields import Count
+from groupkit._fields import Flag
+from groupkit._fields import Line
+from groupkit._fields import ObjectList
+from groupkit._fields import StringList
+from groupkit._fields import Text
+from groupkit._fields import WholeNumber
+from groupkit._fields import first_duplicate
+from groupkit._fields import js_string
+from groupkit._fields import truthy
+from groupkit._fields import whole_number
 
 
 def message(field: fields.SpecField, value: object) -> str:
@@ -187,7 +185,10 @@ def test_js_string_survives_any_nesting() -> None:
 
 
 def test_exact_record_id_and_raw_never_fail() -> None:
-    from groupkit import Exact, Raw, RecordId, Schema
+    from groupkit import Exact
+    from groupkit import Raw
+    from groupkit import RecordId
+    from groupkit import Schema
 
     class Body(Schema):
         slot = Exact("a slot id")

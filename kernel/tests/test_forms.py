@@ -14,15 +14,13 @@ from urllib.parse import urlencode
 
 import pytest
 
-from groupkit._forms import (
-    DOWNLOAD,
-    FLASH_COOKIE,
-    FLASH_SECONDS,
-    Flash,
-    decode,
-    js_number,
-    time_zones,
-)
+from groupkit._forms import DOWNLOAD
+from groupkit._forms import FLASH_COOKIE
+from groupkit._forms import FLASH_SECONDS
+from groupkit._forms import Flash
+from groupkit._forms import decode
+from groupkit._forms import js_number
+from groupkit._forms import time_zones
 from groupkit._logs import JsonFormatter
 from groupkit.testing import create
 

@@ -9,8 +9,10 @@ import re
 from typing import Any
 
 import demo_plugin
-from groupkit._moments import local_time, next_midnight
-from groupkit._tool import GROUPS, Tool
+from groupkit._moments import local_time
+from groupkit._moments import next_midnight
+from groupkit._tool import GROUPS
+from groupkit._tool import Tool
 from groupkit._web import home_groups
 
 

@@ -10,16 +10,22 @@ from __future__ import annotations
 import dataclasses
 import types
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
 import pytest
 
 import demo_plugin
-from groupkit import Participation, Tool, Walkthrough, hookimpl
+from groupkit import Participation
+from groupkit import Tool
+from groupkit import Walkthrough
 from groupkit import _kit_browser as kit_browser
+from groupkit import hookimpl
 from groupkit._config import Settings
 from groupkit._plugins import load_tools
-from groupkit.testing import AllStatesSuite, BrowserSuites, ScriptInjectionSuite
+from groupkit.testing import AllStatesSuite
+from groupkit.testing import BrowserSuites
+from groupkit.testing import ScriptInjectionSuite
 
 
 def take_part(api: Participation) -> None:

@@ -8,7 +8,9 @@ from typing import Any
 
 import demo_plugin
 from groupkit import _limits as limits
-from groupkit._limits import CREATE_LIMIT_MESSAGE, client_address, clock_hour
+from groupkit._limits import CREATE_LIMIT_MESSAGE
+from groupkit._limits import client_address
+from groupkit._limits import clock_hour
 from groupkit._storage import Instance
 
 BODY = {"title": "x", "names": ["a"]}

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from groupkit._logs import JsonFormatter, redact
+from groupkit._logs import JsonFormatter
+from groupkit._logs import redact
 from groupkit.testing import create
 
 

@@ -41,7 +41,9 @@ from jinja2 import nodes
 import groupkit
 import groupkit.allstates as allstates
 import groupkit.testing as kit
-from groupkit import _plugins, _tool, hookspecs
+from groupkit import _plugins
+from groupkit import _tool
+from groupkit import hookspecs
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = (REPO / "docs" / "plugins.md").read_text("utf-8")
@@ -565,7 +567,9 @@ def test_every_link_within_the_page_has_its_heading() -> None:
 
 def test_the_documented_numbers_are_the_code_s() -> None:
     """Limits and timings the page states, read from the kernel's own constants."""
-    from groupkit import _fields, _forms, _live
+    from groupkit import _fields
+    from groupkit import _forms
+    from groupkit import _live
 
     words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 10: "ten"}
     live = (PACKAGE / "_live.py").read_text("utf-8")

@@ -12,9 +12,12 @@ from typing import Any
 import pytest
 
 import demo_plugin
-from groupkit import PLUGIN_API_VERSION, Tool, hookimpl
+from groupkit import PLUGIN_API_VERSION
+from groupkit import Tool
+from groupkit import hookimpl
 from groupkit._config import Settings
-from groupkit._plugins import load_tools, validate
+from groupkit._plugins import load_tools
+from groupkit._plugins import validate
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,12 @@ from typing import Any
 from conftest import FakeClock
 
 import demo_plugin
-from groupkit import Instance, Operations, Schema, Tool, hookimpl, request_time
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import Schema
+from groupkit import Tool
+from groupkit import hookimpl
+from groupkit import request_time
 from groupkit._live import changed
 from groupkit._rendered import RenderCache
 from groupkit._retention import prune_all

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from demo_plugin import KEEP_DAYS, Note
+from demo_plugin import KEEP_DAYS
+from demo_plugin import Note
 from groupkit._retention import prune_all
 from groupkit.testing import create
 

@@ -11,24 +11,26 @@ from typing import Any
 
 import pytest
 
-from groupkit import (
-    Count,
-    Instance,
-    Line,
-    Operations,
-    Schema,
-    SignUp,
-    Tool,
-    WholeNumber,
-    group_lists,
-    group_spots,
-    hookimpl,
-    signup_operations,
-    spot_board,
-)
+from groupkit import Count
+from groupkit import Instance
+from groupkit import Line
+from groupkit import Operations
+from groupkit import Schema
+from groupkit import SignUp
+from groupkit import Tool
+from groupkit import WholeNumber
+from groupkit import group_lists
+from groupkit import group_spots
+from groupkit import hookimpl
+from groupkit import signup_operations
+from groupkit import spot_board
 from groupkit._errors import ApiError
-from groupkit._forms import SPARE, decode, row_field, without_blank_rows
-from groupkit._schema import instance_of, load
+from groupkit._forms import SPARE
+from groupkit._forms import decode
+from groupkit._forms import row_field
+from groupkit._forms import without_blank_rows
+from groupkit._schema import instance_of
+from groupkit._schema import load
 from groupkit.testing import create
 
 BAD_SLOT, NO_NAME, NO_ITEM = "No such spot.", "Your name, please.", "What are you bringing?"

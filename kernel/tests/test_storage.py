@@ -11,17 +11,15 @@ import demo_plugin
 from groupkit._app import migrate
 from groupkit._config import Settings
 from groupkit._plugins import load_tools
-from groupkit._storage import (
-    Credential,
-    Instance,
-    MigrationRecord,
-    Storage,
-    insert_new,
-    model_rows,
-    open_database,
-    prepared_rows,
-    run_prepared,
-)
+from groupkit._storage import Credential
+from groupkit._storage import Instance
+from groupkit._storage import MigrationRecord
+from groupkit._storage import Storage
+from groupkit._storage import insert_new
+from groupkit._storage import model_rows
+from groupkit._storage import open_database
+from groupkit._storage import prepared_rows
+from groupkit._storage import run_prepared
 
 
 def test_only_sqlite_files_and_postgresql_urls() -> None:

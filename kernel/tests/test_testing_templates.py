@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from groupkit.testing import (
-    BACKENDS_ENV,
-    POSTGRES_ENV,
-    external_missing,
-    postgres_url,
-    server_backends,
-)
+from groupkit.testing import BACKENDS_ENV
+from groupkit.testing import POSTGRES_ENV
+from groupkit.testing import external_missing
+from groupkit.testing import postgres_url
+from groupkit.testing import server_backends
 
 pytest_plugins = ("pytester",)
 

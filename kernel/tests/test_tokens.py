@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import find_token, issue_token, revoke_tokens, rotate_token
+from groupkit import find_token
+from groupkit import issue_token
+from groupkit import revoke_tokens
+from groupkit import rotate_token
 from groupkit._credentials import digest
-from groupkit._storage import Credential, Instance
+from groupkit._storage import Credential
+from groupkit._storage import Instance
 from groupkit._tokens import lookup_token
 
 

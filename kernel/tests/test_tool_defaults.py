@@ -11,9 +11,13 @@ from typing import Any
 
 import pytest
 
-from groupkit import Edit, Operations, Schema, Tool
+from groupkit import Edit
+from groupkit import Operations
+from groupkit import Schema
+from groupkit import Tool
 from groupkit._config import Settings
-from groupkit._plugins import load_tools, validate
+from groupkit._plugins import load_tools
+from groupkit._plugins import validate
 from groupkit._tool import store_changes
 
 API = '''

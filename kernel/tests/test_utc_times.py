@@ -10,8 +10,12 @@ from zoneinfo import ZoneInfo
 import peewee as pw
 from test_storage import _with_tables
 
-from groupkit import UTCDateTimeField, utc_iso, utcnow
-from groupkit._storage import Instance, database, is_postgres
+from groupkit import UTCDateTimeField
+from groupkit import utc_iso
+from groupkit import utcnow
+from groupkit._storage import Instance
+from groupkit._storage import database
+from groupkit._storage import is_postgres
 
 SYDNEY = ZoneInfo("Australia/Sydney")
 AT = dt.datetime(2026, 11, 23, 6, 43, tzinfo=dt.UTC)

@@ -7,7 +7,8 @@ form opened in place, and claiming through it.
 
 from __future__ import annotations
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator
+from playwright.sync_api import Page
 
 
 def spot_row(page: Page, slot_id: str) -> Locator:

@@ -9,12 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import (
-    Browser,
-    ConsoleMessage,
-    Page,
-    Playwright,
-)
+from playwright.sync_api import Browser
+from playwright.sync_api import ConsoleMessage
+from playwright.sync_api import Page
+from playwright.sync_api import Playwright
 
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--disable-component-update",

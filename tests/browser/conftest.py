@@ -11,20 +11,24 @@ exceptions and CSP violations fail the test. Screenshots go to artifacts/screens
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
 import httpx
 import pytest
-from browsing import REPORT_CSP_VIOLATIONS, TIMEOUT_MS, Watched, chromium_path, launch
-from playwright.sync_api import (
-    Browser,
-    BrowserContext,
-    Playwright,
-    ViewportSize,
-    sync_playwright,
-)
+from browsing import REPORT_CSP_VIOLATIONS
+from browsing import TIMEOUT_MS
+from browsing import Watched
+from browsing import chromium_path
+from browsing import launch
+from playwright.sync_api import Browser
+from playwright.sync_api import BrowserContext
+from playwright.sync_api import Playwright
+from playwright.sync_api import ViewportSize
+from playwright.sync_api import sync_playwright
 
 from groupkit.testing import external_missing
 

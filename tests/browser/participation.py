@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from groupkit._config import Settings
 from groupkit._plugins import load_tools
-from groupkit.testing import Free, Session
+from groupkit.testing import Free
+from groupkit.testing import Session
 
 __all__ = ["REVEALS", "SCENARIOS", "soon"]
 

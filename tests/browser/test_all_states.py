@@ -13,7 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from participation import REVEALS, SCENARIOS
+from participation import REVEALS
+from participation import SCENARIOS
 
 from groupkit.testing import AllStatesSuite
 

@@ -13,9 +13,14 @@ from typing import Any
 
 import httpx
 import pytest
-from boards import claim, open_spot, spot_form, spot_row
+from boards import claim
+from boards import open_spot
+from boards import spot_form
+from boards import spot_row
 from browsing import Watched
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 

@@ -6,14 +6,16 @@ address masked, and disconnects."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from browsing import Watched
 from chat_receiver import Receiver
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 from groupkit._webhooks import NOT_ALLOWED
 

@@ -11,8 +11,10 @@ from typing import Any
 
 import httpx
 import pytest
-from browsing import Watched, code_of
-from playwright.sync_api import Page, expect
+from browsing import Watched
+from browsing import code_of
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 

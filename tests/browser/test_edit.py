@@ -17,7 +17,8 @@ from typing import Any
 import httpx
 import pytest
 from browsing import Watched
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 

@@ -7,14 +7,18 @@ the browser's own zone."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import httpx
 import pytest
-from browsing import Watched, code_of
-from playwright.sync_api import Browser, Page, expect
+from browsing import Watched
+from browsing import code_of
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 SHOWN_STATE = """(cell) => [
   (cell.querySelector('input:checked') || {value: null}).value,

@@ -17,8 +17,10 @@ import httpx
 import pytest
 from boards import claim as claim_spot
 from boards import spot_form
-from browsing import Watched, code_of
-from playwright.sync_api import Page, expect
+from browsing import Watched
+from browsing import code_of
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 

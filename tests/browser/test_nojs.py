@@ -23,7 +23,9 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 from lxml import html as lxml_html
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 from groupkit._forms import decode
 

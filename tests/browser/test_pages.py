@@ -13,13 +13,14 @@ from typing import Any
 import httpx
 import pytest
 from boards import claim as claim_spot
-from boards import open_spot, spot_form
-from browsing import Watched, code_of, launch
-from playwright.sync_api import (
-    Page,
-    Playwright,
-    expect,
-)
+from boards import open_spot
+from boards import spot_form
+from browsing import Watched
+from browsing import code_of
+from browsing import launch
+from playwright.sync_api import Page
+from playwright.sync_api import Playwright
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
 import httpx
 import pytest
 from browsing import Watched
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser
+from playwright.sync_api import Locator
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 

@@ -16,8 +16,12 @@ from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
-from browsing import TIMEOUT_MS, Watched, code_of
-from playwright.sync_api import Page, ViewportSize, expect
+from browsing import TIMEOUT_MS
+from browsing import Watched
+from browsing import code_of
+from playwright.sync_api import Page
+from playwright.sync_api import ViewportSize
+from playwright.sync_api import expect
 
 from groupkit._forms import decode
 

@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from browsing import Watched, code_of
+from browsing import Watched
+from browsing import code_of
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]

@@ -7,14 +7,17 @@ artifacts/screenshots/."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
 import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browsing import Watched
-from playwright.sync_api import ViewportSize, expect
-from qrdecode import png_qr_text, qr_text
+from playwright.sync_api import ViewportSize
+from playwright.sync_api import expect
+from qrdecode import png_qr_text
+from qrdecode import qr_text
 
 from groupkit._config import Settings
 from groupkit._plugins import load_tools

@@ -7,7 +7,8 @@ tools take part through the scenarios the security suites share; tools that decl
 from __future__ import annotations
 
 import pytest
-from participation import REVEALS, SCENARIOS
+from participation import REVEALS
+from participation import SCENARIOS
 
 from groupkit.testing import ScriptInjectionSuite
 

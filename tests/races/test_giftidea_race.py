@@ -9,7 +9,8 @@ import asyncio
 import contextlib
 import sqlite3
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from collections.abc import Callable
 from typing import Any
 
 import httpx

@@ -13,7 +13,8 @@ import contextlib
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 

@@ -9,7 +9,8 @@ import pytest
 
 from groupkit.testing import create
 from groupkit_finddate import schema
-from groupkit_finddate.api import FULL, NOT_CHOSEN
+from groupkit_finddate.api import FULL
+from groupkit_finddate.api import NOT_CHOSEN
 
 SLOTS = [{"date": "2026-12-11", "start": "18:30"},
          {"date": "2026-12-04", "start": "18:30", "end": "21:00"},

@@ -9,7 +9,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from quart import Quart, Response, copy_current_request_context, current_app, g, request
+from quart import Quart
+from quart import Response
+from quart import copy_current_request_context
+from quart import current_app
+from quart import g
+from quart import request
 from werkzeug.routing import BaseConverter
 
 from . import _forms as forms
@@ -17,12 +22,24 @@ from . import _limits as limits
 from . import _live as live
 from . import _resolve as resolve
 from . import _schema as schema
-from ._credentials import SLUG_REGEX, digest, new_edit_token, new_slug
-from ._errors import ALL_ERRORS_HEADER, ApiError
+from ._credentials import SLUG_REGEX
+from ._credentials import digest
+from ._credentials import new_edit_token
+from ._credentials import new_slug
+from ._errors import ALL_ERRORS_HEADER
+from ._errors import ApiError
 from ._fields import json_int
-from ._rendered import RenderCache, respond
-from ._storage import Instance, Storage
-from ._tool import Call, Edit, Operation, Operations, Reply, Tool, store_changes
+from ._rendered import RenderCache
+from ._rendered import respond
+from ._storage import Instance
+from ._storage import Storage
+from ._tool import Call
+from ._tool import Edit
+from ._tool import Operation
+from ._tool import Operations
+from ._tool import Reply
+from ._tool import Tool
+from ._tool import store_changes
 
 
 def _refuse_constant(name: str) -> Any:

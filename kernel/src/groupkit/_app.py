@@ -6,12 +6,17 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from jinja2 import ChoiceLoader, FileSystemLoader
-from quart import Quart, Response, g, request
+from jinja2 import ChoiceLoader
+from jinja2 import FileSystemLoader
+from quart import Quart
+from quart import Response
+from quart import g
+from quart import request
 from werkzeug.exceptions import HTTPException
 
 from . import _api as api
@@ -28,10 +33,18 @@ from . import _web as web
 from . import _webhooks as webhooks
 from ._config import Settings
 from ._errors import ApiError
-from ._openapi import CATALOG_PROFILE, OPENAPI_PATH, api_catalog, openapi_document
-from ._plugins import Registry, load_tools
+from ._openapi import CATALOG_PROFILE
+from ._openapi import OPENAPI_PATH
+from ._openapi import api_catalog
+from ._openapi import openapi_document
+from ._plugins import Registry
+from ._plugins import load_tools
 from ._slots import SlotClaim
-from ._storage import KERNEL_MODELS, Storage, apply_migrations, initial_migration, open_database
+from ._storage import KERNEL_MODELS
+from ._storage import Storage
+from ._storage import apply_migrations
+from ._storage import initial_migration
+from ._storage import open_database
 
 HERE = Path(__file__).parent
 log = logging.getLogger("groupkit")

@@ -9,7 +9,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._config import ConfigError, Settings, load_settings
+from ._config import ConfigError
+from ._config import Settings
+from ._config import load_settings
 
 
 def _settings(args: argparse.Namespace, create_directory: bool = False) -> Settings:
@@ -21,7 +23,8 @@ def _settings(args: argparse.Namespace, create_directory: bool = False) -> Setti
 
 def _database_label(url: str) -> str:
     """Where the database is, without its password (which may be in the query too)."""
-    from ._storage import postgres_parameters, sqlite_path
+    from ._storage import postgres_parameters
+    from ._storage import sqlite_path
 
     if url.startswith("sqlite:"):
         return sqlite_path(url)
@@ -37,7 +40,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from hypercorn.config import Config
 
     from . import _logs as logs
-    from ._supervisor import StartFailed, Supervisor
+    from ._supervisor import StartFailed
+    from ._supervisor import Supervisor
 
     logs.configure()
     if args.workers < 1:
@@ -132,7 +136,8 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 def _migrate(settings: Settings, *, create_directory: bool = False) -> dict[str, list[str]]:
     from ._app import migrate
     from ._plugins import load_tools
-    from ._storage import Storage, open_database
+    from ._storage import Storage
+    from ._storage import open_database
 
     storage = Storage(open_database(settings.database_url, 1,
                                     create_directory=create_directory), 1)
@@ -166,7 +171,8 @@ def cmd_prune(args: argparse.Namespace) -> int:
     from ._app import migrate
     from ._plugins import load_tools
     from ._retention import prune_all
-    from ._storage import Storage, open_database
+    from ._storage import Storage
+    from ._storage import open_database
 
     settings = _settings(args)
     registry = load_tools(settings)
@@ -208,7 +214,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     are named only when nothing else is wrong (a broken file may not mean its tool list)."""
     import importlib.metadata
 
-    from ._config import DEFAULT_CONFIG_PATH, check_file, line_of
+    from ._config import DEFAULT_CONFIG_PATH
+    from ._config import check_file
+    from ._config import line_of
     from ._plugins import ENTRY_POINT_GROUP
 
     path = args.config or os.environ.get("GROUPKIT_CONFIG") or str(DEFAULT_CONFIG_PATH)
@@ -237,7 +245,8 @@ def cmd_backup(args: argparse.Namespace) -> int:
     """A consistent copy of a SQLite database while the service runs (SQLite's online
     backup API); PostgreSQL has pg_dump for that."""
     import sqlite3
-    from urllib.parse import unquote, urlsplit
+    from urllib.parse import unquote
+    from urllib.parse import urlsplit
 
     settings = _settings(args)
     parts = urlsplit(settings.database_url)

@@ -47,7 +47,8 @@ def utc_iso(moment: dt.datetime | None) -> str | None:
 def request_time() -> dt.datetime:
     """The time of the request being served, from the app's clock, for code that gets no
     `Call` (views, page renderers). Outside a request (a script) it is the wall clock."""
-    from quart import current_app, has_app_context
+    from quart import current_app
+    from quart import has_app_context
 
     seen = _clock_reads.get()
     if seen is not None:

@@ -12,7 +12,9 @@ from urllib.parse import urlsplit
 
 import tomli
 
-from ._storage import DatabaseUrlError, postgres_parameters, sqlite_path
+from ._storage import DatabaseUrlError
+from ._storage import postgres_parameters
+from ._storage import sqlite_path
 
 DEFAULT_CONFIG_PATH = Path("config/groupkit.toml")
 MODES = ("development", "production")

@@ -9,14 +9,22 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 import peewee as pw
 
 from ._credentials import PARTICIPANT_TOKEN_LENGTH
-from ._errors import NOT_FOUND_MESSAGE, ApiError, conflict
-from ._storage import BaseModel, Credential, Instance
-from ._tokens import find_token, issue_token, revoke_tokens
+from ._errors import NOT_FOUND_MESSAGE
+from ._errors import ApiError
+from ._errors import conflict
+from ._storage import BaseModel
+from ._storage import Credential
+from ._storage import Instance
+from ._tokens import find_token
+from ._tokens import issue_token
+from ._tokens import revoke_tokens
 
 M = TypeVar("M", bound=BaseModel)
 

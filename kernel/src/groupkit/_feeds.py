@@ -15,21 +15,33 @@ instance's current state at every poll.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from quart import Quart, Response, current_app
+from quart import Quart
+from quart import Response
+from quart import current_app
 
-from ._calendar import CalendarEvent, calendar_text
-from ._credentials import CLAIM_SECRET_LENGTH, digest, looks_like_token
+from ._calendar import CalendarEvent
+from ._calendar import calendar_text
+from ._credentials import CLAIM_SECRET_LENGTH
+from ._credentials import digest
+from ._credentials import looks_like_token
 from ._errors import ApiError
 from ._fields import Exact
 from ._schema import Schema
 from ._slots import SlotClaim
-from ._storage import Credential, Instance
-from ._tokens import issue_token, lookup_token, revoke_tokens
-from ._tool import Call, Operations, Tool
+from ._storage import Credential
+from ._storage import Instance
+from ._tokens import issue_token
+from ._tokens import lookup_token
+from ._tokens import revoke_tokens
+from ._tool import Call
+from ._tool import Operations
+from ._tool import Tool
 
 FEED = "feed"
 #: `events(instance, claim, base_url)` -> the claim's events now.
@@ -190,7 +202,8 @@ def _events(token: str, base_url: str) -> bytes | None:
 
 def mount(app: Quart) -> None:
     """`GET /feed/<token>.ics`: the feed, always current, never cached."""
-    from ._api import base_url, storage
+    from ._api import base_url
+    from ._api import storage
     from ._web import not_found_page
 
     async def feed(token: str) -> Response:

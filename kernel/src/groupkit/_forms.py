@@ -52,20 +52,27 @@ import json
 import math
 import re
 import secrets
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import ZoneInfo
+from zoneinfo import available_timezones
 
 import jinja2
 import jinja2.ext
 import peewee as pw
 from lxml import html as lxml_html
-from quart import Response, current_app, request
+from quart import Response
+from quart import current_app
+from quart import request
 
 from ._credentials import digest
 from ._errors import ApiError
-from ._storage import BaseModel, JsonField, Storage
+from ._storage import BaseModel
+from ._storage import JsonField
+from ._storage import Storage
 from ._tokens import lookup_token
 
 FORM_TYPE = "application/x-www-form-urlencoded"

@@ -20,22 +20,36 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import ClassVar
 
 import httpx
 import pytest
 
-from ._kit_participation import Made, Session, create_instance, sibling_index
+from ._kit_participation import Made
+from ._kit_participation import Session
+from ._kit_participation import create_instance
+from ._kit_participation import sibling_index
 from ._kit_privacy import installed_tools
-from ._kit_suites import KitSuite, Scenario
+from ._kit_suites import KitSuite
+from ._kit_suites import Scenario
 from ._tool import Tool
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page, Response
+    from playwright.sync_api import Browser
+    from playwright.sync_api import BrowserContext
+    from playwright.sync_api import Page
+    from playwright.sync_api import Response
 
-    from .allstates import ApiParticipation, Checker, Finding, Step
+    from .allstates import ApiParticipation
+    from .allstates import Checker
+    from .allstates import Finding
+    from .allstates import Step
 
 #: The report for a tool that declares no participation (no `walkthrough`, no scenario).
 UNDECLARED_WALKTHROUGH = (
@@ -123,7 +137,8 @@ class BrowserKit(KitSuite):
         from .testing import external_missing
 
         try:
-            from playwright.sync_api import Error, sync_playwright
+            from playwright.sync_api import Error
+            from playwright.sync_api import sync_playwright
         except ImportError:
             external_missing("Playwright (pip install groupkit[browser])")
         executable = usable_chromium()

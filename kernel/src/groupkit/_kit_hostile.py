@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
 
 from ._config import Settings
-from ._kit_participation import Session, create_instance
-from ._kit_privacy import api_document, installed_tools
+from ._kit_participation import Session
+from ._kit_participation import create_instance
+from ._kit_privacy import api_document
+from ._kit_privacy import installed_tools
 
 BODY_LIMIT = Settings().max_body_bytes
 TEN_MB = 10 * 1024 * 1024

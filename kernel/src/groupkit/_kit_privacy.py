@@ -20,13 +20,18 @@ import json
 import re
 import secrets
 import string
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
 
-from ._kit_participation import Sent, Session, create_instance
-from ._tool import Hidden, Tool
+from ._kit_participation import Sent
+from ._kit_participation import Session
+from ._kit_participation import create_instance
+from ._tool import Hidden
+from ._tool import Tool
 
 
 @functools.cache

@@ -25,9 +25,13 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
 import httpx
 import pytest
@@ -106,7 +110,9 @@ class LiveServer:
         if isinstance(choice, LiveServer):  # share another server's database (it owns it)
             return choice.backend, choice.database_url
         # Imported here: groupkit.testing imports this module at its end.
-        from .testing import PostgresSchema, external_missing, postgres_url
+        from .testing import PostgresSchema
+        from .testing import external_missing
+        from .testing import postgres_url
 
         url = postgres_url()
         if choice == "default":

@@ -17,8 +17,12 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+from typing import ClassVar
 
 import httpx
 import peewee as pw
@@ -27,10 +31,15 @@ import pytest
 from . import _kit_hostile as hostile
 from ._credentials import ALPHABET
 from ._kit_participation import Session
-from ._kit_privacy import Look, api_document, installed_tools, scan_declared, walkthrough_of
+from ._kit_privacy import Look
+from ._kit_privacy import api_document
+from ._kit_privacy import installed_tools
+from ._kit_privacy import scan_declared
+from ._kit_privacy import walkthrough_of
 from ._plugins import ENTRY_POINT_GROUP
 from ._slots import SlotClaim
-from ._storage import Credential, Instance
+from ._storage import Credential
+from ._storage import Instance
 
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}
 #: Well-formed credentials that were never issued.

@@ -10,11 +10,13 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import ipaddress
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 
 import peewee as pw
 
-from ._storage import BaseModel, database
+from ._storage import BaseModel
+from ._storage import database
 
 CREATE = "create"
 POST = "post"

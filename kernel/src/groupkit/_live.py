@@ -33,11 +33,16 @@ import random
 import re
 import select
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
+from collections.abc import Awaitable
+from collections.abc import Callable
 from typing import Any
 
 from . import _resolve as resolve
-from ._storage import Instance, Storage, database, is_postgres
+from ._storage import Instance
+from ._storage import Storage
+from ._storage import database
+from ._storage import is_postgres
 
 CHANNEL = "groupkit_live"
 END = -1  # queued on shutdown: end the stream quietly (the browser reconnects elsewhere)

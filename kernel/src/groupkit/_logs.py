@@ -11,7 +11,9 @@ import re
 import sys
 import time
 import traceback
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import MutableMapping
 from typing import Any
 
 from quart import Quart

@@ -15,27 +15,30 @@ from __future__ import annotations
 import ipaddress
 import os
 import time
-from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import MutableMapping
 from typing import Any
 
-from prometheus_client import (
-    CONTENT_TYPE_LATEST,
-    REGISTRY,
-    CollectorRegistry,
-    Counter,
-    Gauge,
-    Histogram,
-    generate_latest,
-    multiprocess,
-)
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client import CONTENT_TYPE_LATEST
+from prometheus_client import REGISTRY
+from prometheus_client import CollectorRegistry
+from prometheus_client import Counter
+from prometheus_client import Gauge
+from prometheus_client import Histogram
+from prometheus_client import generate_latest
+from prometheus_client import multiprocess
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import Metric
 from quart import Quart
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
 from . import _limits as limits
 from ._config import Settings
-from ._storage import Instance, Storage
+from ._storage import Instance
+from ._storage import Storage
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

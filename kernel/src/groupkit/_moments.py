@@ -9,7 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
+from markupsafe import escape
 
 from ._clock import request_time
 

@@ -10,11 +10,15 @@ import marshmallow as ma
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from ._api import PLACEHOLDER, all_operations, route_rule
+from ._api import PLACEHOLDER
+from ._api import all_operations
+from ._api import route_rule
 from ._errors import ALL_ERRORS_HEADER
 from ._fields import SpecField
 from ._limits import CREATE_LIMIT_MESSAGE
-from ._tool import BodyDoc, Operation, Tool
+from ._tool import BodyDoc
+from ._tool import Operation
+from ._tool import Tool
 
 OPENAPI_PATH = "/openapi.json"
 DOCUMENT_VERSION = "1.0.0"

@@ -13,7 +13,8 @@ import pluggy
 
 from . import hookspecs
 from ._config import Settings
-from ._tool import ENTRY_POINT_GROUP, Tool
+from ._tool import ENTRY_POINT_GROUP
+from ._tool import Tool
 
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]{1,29}$")
 RESERVED_NAMES = frozenset({"static", "openapi", "docs", "healthz", "api", "new"})

@@ -27,13 +27,16 @@ import sqlite3
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
+from collections.abc import Hashable
 
-from quart import Response, request
+from quart import Response
+from quart import request
 from werkzeug.http import parse_etags
 
 from ._clock import watching_clock
-from ._storage import Instance, Storage
+from ._storage import Instance
+from ._storage import Storage
 from ._tool import Tool
 
 Key = tuple[Hashable, ...]

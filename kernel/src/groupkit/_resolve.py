@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import functools
 
-from ._credentials import EDIT_TOKEN_LENGTH, digest, looks_like_token
+from ._credentials import EDIT_TOKEN_LENGTH
+from ._credentials import digest
+from ._credentials import looks_like_token
 from ._errors import not_found
-from ._storage import Credential, Instance, database, is_postgres, model_rows
+from ._storage import Credential
+from ._storage import Instance
+from ._storage import database
+from ._storage import is_postgres
+from ._storage import model_rows
 from ._tokens import lookup_token
 
 

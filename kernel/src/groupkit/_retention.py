@@ -11,9 +11,12 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 
-from ._storage import Instance, Storage, advisory_lock
+from ._storage import Instance
+from ._storage import Storage
+from ._storage import advisory_lock
 from ._tool import Tool
 
 log = logging.getLogger("groupkit.retention")

@@ -11,13 +11,17 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from quart import Quart, Response
+from quart import Quart
+from quart import Response
 
 from . import _resolve as resolve
-from ._api import base_url, storage
+from ._api import base_url
+from ._api import storage
 from ._errors import ApiError
 from ._tool import Tool
-from ._web import not_found_page, page, tools
+from ._web import not_found_page
+from ._web import page
+from ._web import tools
 
 
 def share_qr_svg(link: str, scale: int = 1, title: str | None = None) -> str:

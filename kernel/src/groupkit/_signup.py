@@ -14,24 +14,29 @@ without JavaScript shows the message next to it; the JSON body stays `{"error": 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
 from ._credentials import CLAIM_SECRET_LENGTH
 from ._errors import ApiError
-from ._fields import Count, Exact, Line, ObjectList, SpecField
+from ._fields import Count
+from ._fields import Exact
+from ._fields import Line
+from ._fields import ObjectList
+from ._fields import SpecField
 from ._schema import Schema
-from ._slots import (
-    RELEASE_MISMATCH,
-    GroupSpots,
-    SlotClaim,
-    claim_slot,
-    release_slot,
-    remove_slot,
-    was_field,
-)
+from ._slots import RELEASE_MISMATCH
+from ._slots import GroupSpots
+from ._slots import SlotClaim
+from ._slots import claim_slot
+from ._slots import release_slot
+from ._slots import remove_slot
+from ._slots import was_field
 from ._storage import Instance
-from ._tool import Call, Operations
+from ._tool import Call
+from ._tool import Operations
 
 #: The reply of an operation that answers only that it worked.
 OK_REPLY: dict[str, Any] = {"type": "object", "properties": {"ok": {"type": "boolean"}}}

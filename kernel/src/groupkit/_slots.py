@@ -7,17 +7,31 @@ import csv
 import datetime as dt
 import io
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
 import marshmallow as ma
 import peewee as pw
 
-from ._credentials import CLAIM_SECRET_LENGTH, digest, looks_like_token, new_claim_secret
+from ._credentials import CLAIM_SECRET_LENGTH
+from ._credentials import digest
+from ._credentials import looks_like_token
+from ._credentials import new_claim_secret
 from ._errors import ApiError
-from ._fields import Raw, whole_number
-from ._storage import BaseModel, Instance, JsonField, UTCDateTimeField, insert_new, utcnow
-from ._tool import Call, Reply
+from ._fields import Raw
+from ._fields import whole_number
+from ._storage import BaseModel
+from ._storage import Instance
+from ._storage import JsonField
+from ._storage import UTCDateTimeField
+from ._storage import insert_new
+from ._storage import utcnow
+from ._tool import Call
+from ._tool import Reply
 
 RELEASE_MISMATCH = "That spot isn't held with that secret — it may already be free."
 

@@ -3,8 +3,12 @@ the kernel so that a wrong or dead token always meets the same 404."""
 
 from __future__ import annotations
 
-from ._credentials import PARTICIPANT_TOKEN_LENGTH, digest, looks_like_token, random_string
-from ._storage import Credential, Instance
+from ._credentials import PARTICIPANT_TOKEN_LENGTH
+from ._credentials import digest
+from ._credentials import looks_like_token
+from ._credentials import random_string
+from ._storage import Credential
+from ._storage import Instance
 
 
 def issue_token(instance: Instance, kind: str, ref: str, *, keep_plain: bool = False,

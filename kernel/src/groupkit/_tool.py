@@ -13,15 +13,25 @@ import datetime as dt
 import functools
 import importlib.metadata
 import sys
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Hashable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol, Required, TypedDict, Unpack
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Protocol
+from typing import Required
+from typing import TypedDict
+from typing import Unpack
 
 import marshmallow as ma
 import peewee as pw
 
-from ._storage import Credential, Instance, Migration
+from ._storage import Credential
+from ._storage import Instance
+from ._storage import Migration
 from .hookspecs import hookimpl
 
 if TYPE_CHECKING:

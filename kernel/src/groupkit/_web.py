@@ -10,18 +10,26 @@ from typing import Any
 
 import jinja2
 import peewee as pw
-from quart import Quart, Response, current_app, request
+from quart import Quart
+from quart import Response
+from quart import current_app
+from quart import request
 
 from . import _forms as forms
 from . import _logs as logs
 from . import _resolve as resolve
 from . import _webhooks as webhooks
-from ._api import base_url, now, render_cache, storage
+from ._api import base_url
+from ._api import now
+from ._api import render_cache
+from ._api import storage
 from ._errors import ApiError
-from ._rendered import Rendered, respond
+from ._rendered import Rendered
+from ._rendered import respond
 from ._storage import Instance
 from ._tokens import lookup_token
-from ._tool import GROUPS, Tool
+from ._tool import GROUPS
+from ._tool import Tool
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

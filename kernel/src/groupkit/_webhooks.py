@@ -28,19 +28,34 @@ import ipaddress
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit, urlunsplit
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+from typing import Any
+from urllib.parse import urlsplit
+from urllib.parse import urlunsplit
 
 import peewee as pw
 
 from ._clock import utc_iso
 from ._config import Settings
 from ._errors import bad_request
-from ._fields import Choice, Exact, Raw, whole_number
+from ._fields import Choice
+from ._fields import Exact
+from ._fields import Raw
+from ._fields import whole_number
 from ._schema import Schema
-from ._storage import BaseModel, Instance, Storage, UTCDateTimeField, is_postgres, utcnow
-from ._tool import Call, Operations, Tool
+from ._storage import BaseModel
+from ._storage import Instance
+from ._storage import Storage
+from ._storage import UTCDateTimeField
+from ._storage import is_postgres
+from ._storage import utcnow
+from ._tool import Call
+from ._tool import Operations
+from ._tool import Tool
 
 if TYPE_CHECKING:
     import httpx

@@ -10,12 +10,15 @@ import gc
 import json
 import logging
 import os
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import MutableMapping
 from typing import Any
 
 from . import _logs as logs
 from . import _metrics as metrics
-from ._app import HTTP_MESSAGES, create_app
+from ._app import HTTP_MESSAGES
+from ._app import create_app
 from ._config import load_settings
 
 #: Young objects allocated between two collections of the youngest generation.

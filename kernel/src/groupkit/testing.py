@@ -24,10 +24,16 @@ import re
 import secrets
 import shutil
 import sqlite3
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Hashable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit, urlunsplit
+from urllib.parse import parse_qs
+from urllib.parse import quote
+from urllib.parse import urlsplit
+from urllib.parse import urlunsplit
 
 import pytest
 
@@ -411,7 +417,8 @@ def prune_now(app: Any, now: Any) -> dict[str, int]:
 def rerun_migrations(app_name: str, migrations: Sequence[Any], keep: Sequence[str]) -> list[str]:
     """Pretend only `keep` of `app_name`'s migrations ran, then migrate again (an upgrade
     test: drop the later steps' tables first); returns the names applied."""
-    from ._storage import MigrationRecord, apply_migrations
+    from ._storage import MigrationRecord
+    from ._storage import apply_migrations
 
     MigrationRecord.delete().where((MigrationRecord.app == app_name)
                                    & MigrationRecord.name.not_in(list(keep))).execute()
@@ -483,26 +490,30 @@ async def error_of(response: Any, status: int, *, field: str | None = None) -> s
 # --- the kit's live server and suites (defined in groupkit._kit_*; public from here) ---------
 # ruff: noqa: E402, F401 (imported last, for their names: groupkit.testing is the kit's surface)
 
-from ._kit_browser import AllStatesSuite, BrowserSuites, ScriptInjectionSuite
-from ._kit_participation import (
-    Free,
-    Made,
-    Sent,
-    Session,
-    create_instance,
-    fill_example,
-    sibling_index,
-    string_leaves,
-)
-from ._kit_privacy import Look, Markers, Surface, installed_tools, scan_declared
-from ._kit_server import LiveServer, ServerFailed, live_server
-from ._kit_suites import (
-    ContractSuite,
-    HostileInputSuite,
-    KitSuite,
-    PrivacySuite,
-    ToolSuites,
-)
+from ._kit_browser import AllStatesSuite
+from ._kit_browser import BrowserSuites
+from ._kit_browser import ScriptInjectionSuite
+from ._kit_participation import Free
+from ._kit_participation import Made
+from ._kit_participation import Sent
+from ._kit_participation import Session
+from ._kit_participation import create_instance
+from ._kit_participation import fill_example
+from ._kit_participation import sibling_index
+from ._kit_participation import string_leaves
+from ._kit_privacy import Look
+from ._kit_privacy import Markers
+from ._kit_privacy import Surface
+from ._kit_privacy import installed_tools
+from ._kit_privacy import scan_declared
+from ._kit_server import LiveServer
+from ._kit_server import ServerFailed
+from ._kit_server import live_server
+from ._kit_suites import ContractSuite
+from ._kit_suites import HostileInputSuite
+from ._kit_suites import KitSuite
+from ._kit_suites import PrivacySuite
+from ._kit_suites import ToolSuites
 from ._kit_suites import parametrize_suites as _parametrize_suites
 
 

@@ -9,31 +9,29 @@ from typing import Any
 
 import peewee as pw
 
-from groupkit import (
-    ApiError,
-    BaseModel,
-    CalendarEvent,
-    Call,
-    Count,
-    Instance,
-    Line,
-    Operations,
-    Schema,
-    StringList,
-    Tool,
-    UTCDateTimeField,
-    calendar_reply,
-    claim_slot,
-    claims_by_slot,
-    csv_reply,
-    hookimpl,
-    issue_token,
-    lock_instance,
-    release_slot,
-    remove_slot,
-    rotate_token,
-    utcnow,
-)
+from groupkit import ApiError
+from groupkit import BaseModel
+from groupkit import CalendarEvent
+from groupkit import Call
+from groupkit import Count
+from groupkit import Instance
+from groupkit import Line
+from groupkit import Operations
+from groupkit import Schema
+from groupkit import StringList
+from groupkit import Tool
+from groupkit import UTCDateTimeField
+from groupkit import calendar_reply
+from groupkit import claim_slot
+from groupkit import claims_by_slot
+from groupkit import csv_reply
+from groupkit import hookimpl
+from groupkit import issue_token
+from groupkit import lock_instance
+from groupkit import release_slot
+from groupkit import remove_slot
+from groupkit import rotate_token
+from groupkit import utcnow
 
 CAP = 3
 KEEP_DAYS = 7

@@ -11,8 +11,11 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import create, edit
-from groupkit_coffee.models import MIGRATIONS, CoffeePerson, CoffeeRound
+from groupkit.testing import create
+from groupkit.testing import edit
+from groupkit_coffee.models import MIGRATIONS
+from groupkit_coffee.models import CoffeePerson
+from groupkit_coffee.models import CoffeeRound
 from groupkit_coffee.pairing import RECENT_ROUNDS
 
 NAMES = ["Ann Archer", "Bo Bramble", "Cy Cobb", "Di Dunlop", "Ed Ekins"]  # the `team` fixture's

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Sequence
 
 import pytest
 
-from groupkit_coffee.pairing import RECENT_ROUNDS, draw_round
+from groupkit_coffee.pairing import RECENT_ROUNDS
+from groupkit_coffee.pairing import draw_round
 
 Grouping = list[tuple[int, ...]]
 

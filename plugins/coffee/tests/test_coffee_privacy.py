@@ -12,7 +12,8 @@ from typing import Any
 
 from groupkit import Instance
 from groupkit.testing import create
-from groupkit_coffee.models import CoffeePerson, CoffeeRound
+from groupkit_coffee.models import CoffeePerson
+from groupkit_coffee.models import CoffeeRound
 
 NAMES = ["Ann Archer", "Bo Bramble", "Cy Cobb", "Di Dunlop", "Ed Ekins", "Flo Finch",
          "Gus Gale"]

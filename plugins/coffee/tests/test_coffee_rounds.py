@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import create, error_of
+from groupkit.testing import create
+from groupkit.testing import error_of
 from groupkit_coffee.models import CoffeeRound
 from groupkit_coffee.pairing import RECENT_ROUNDS
 

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create, error_of
+from groupkit.testing import create
+from groupkit.testing import error_of
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 NOT_ON_LIST = "That name isn't on this list."

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create, error_of
+from groupkit.testing import create
+from groupkit.testing import error_of
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 NO_NAME = "Add your name so nobody else buys it too."

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create, edit
+from groupkit.testing import create
+from groupkit.testing import edit
 
 NO_RECIPIENT = "Who's the gift for? Add their name."
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import create, error_of
+from groupkit.testing import create
+from groupkit.testing import error_of
 from groupkit_kringle.models import KringlePerson
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"

@@ -17,23 +17,21 @@ import pytest
 from groupkit import Instance
 from groupkit.testing import create
 from groupkit_kringle import draw as draw_module
-from groupkit_kringle.draw import (
-    CANNOT_GIVE,
-    GROUP_TOO_BIG,
-    NO_LOOP,
-    NO_OTHER,
-    ONE_GIFTEE,
-    ONE_GIVER,
-    SPLIT,
-    TOO_HARD,
-    NoLoop,
-    _allowed_masks,
-    allowed_loop,
-    another_loop,
-    forbidden_pairs,
-    search_loop,
-    single_loop,
-)
+from groupkit_kringle.draw import CANNOT_GIVE
+from groupkit_kringle.draw import GROUP_TOO_BIG
+from groupkit_kringle.draw import NO_LOOP
+from groupkit_kringle.draw import NO_OTHER
+from groupkit_kringle.draw import ONE_GIFTEE
+from groupkit_kringle.draw import ONE_GIVER
+from groupkit_kringle.draw import SPLIT
+from groupkit_kringle.draw import TOO_HARD
+from groupkit_kringle.draw import NoLoop
+from groupkit_kringle.draw import _allowed_masks
+from groupkit_kringle.draw import allowed_loop
+from groupkit_kringle.draw import another_loop
+from groupkit_kringle.draw import forbidden_pairs
+from groupkit_kringle.draw import search_loop
+from groupkit_kringle.draw import single_loop
 from groupkit_kringle.models import KringlePerson
 
 # Upper 0.1% points of the chi-square distribution (degrees of freedom: value).

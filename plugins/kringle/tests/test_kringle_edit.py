@@ -11,8 +11,12 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import create, edit
-from groupkit_kringle.edit import REDRAW_ALL, REDRAW_RULES, REMOVE_CLAIMED, REMOVE_OPENED
+from groupkit.testing import create
+from groupkit.testing import edit
+from groupkit_kringle.edit import REDRAW_ALL
+from groupkit_kringle.edit import REDRAW_RULES
+from groupkit_kringle.edit import REMOVE_CLAIMED
+from groupkit_kringle.edit import REMOVE_OPENED
 from groupkit_kringle.models import KringlePerson
 
 NAMES = ["Ann Archer", "Bo Bramble", "Cy Cobb", "Di Dunlop", "Ed Ekins"]

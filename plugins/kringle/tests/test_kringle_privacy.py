@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import create, edit
+from groupkit.testing import create
+from groupkit.testing import edit
 from groupkit_kringle.models import KringlePerson
 
 NAMES = ["Ann Archer", "Bo Bramble", "Cy Cobb", "Di Dunlop", "Ed Ekins"]

@@ -9,7 +9,8 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from groupkit.testing import prune_now, run_command
+from groupkit.testing import prune_now
+from groupkit.testing import run_command
 from groupkit_kudos.models import KudosNote
 
 #: The first second of the week of Monday 16 November 2026 in Sydney (AEDT), and the last

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create, error_of
+from groupkit.testing import create
+from groupkit.testing import error_of
 
 
 class PokerApi:

@@ -9,15 +9,13 @@ import json
 import re
 from typing import Any
 
-from groupkit_poker.api import (
-    ALREADY_REVEALED,
-    FULL,
-    MAX_VOTERS,
-    NO_NAME,
-    NO_SEAT,
-    NOT_IN_DECK,
-    SAME_NAME,
-)
+from groupkit_poker.api import ALREADY_REVEALED
+from groupkit_poker.api import FULL
+from groupkit_poker.api import MAX_VOTERS
+from groupkit_poker.api import NO_NAME
+from groupkit_poker.api import NO_SEAT
+from groupkit_poker.api import NOT_IN_DECK
+from groupkit_poker.api import SAME_NAME
 
 #: Distinctive sizes so that a leak cannot hide among other text.
 PLAYS = {"Ann": "XXL", "Bo": "XS", "Cy": "coffee"}

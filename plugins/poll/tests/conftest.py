@@ -5,11 +5,13 @@ other, so the helpers live on a fixture)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
 import pytest
 
-from groupkit.testing import create, error_of
+from groupkit.testing import create
+from groupkit.testing import error_of
 
 LUNCH = {"question": "Where for lunch?", "options": ["Thai", "Pub", "Picnic"]}
 

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit_poll.models import PollBallot, PollOption
+from groupkit_poll.models import PollBallot
+from groupkit_poll.models import PollOption
 
 NO_TEXT = "Type the option you want to add."
 DUPLICATE = "That option's already on the list."

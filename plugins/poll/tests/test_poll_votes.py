@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit_poll.models import PollBallot, PollOption
+from groupkit_poll.models import PollBallot
+from groupkit_poll.models import PollOption
 
 EMPTY = "Pick an option before you vote."
 CLOSED = "This poll has closed — the organiser has stopped the voting."

@@ -8,7 +8,8 @@ import itertools
 import json
 from typing import Any
 
-from groupkit_pulse.models import PulseComments, PulseTally
+from groupkit_pulse.models import PulseComments
+from groupkit_pulse.models import PulseTally
 
 THIS_WEEK = "2026-11-16"
 

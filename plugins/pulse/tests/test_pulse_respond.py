@@ -216,7 +216,8 @@ async def test_details_with_a_bad_token_is_404(client: Any, api: Any,
 
 async def test_deleting_the_pulse_removes_every_answer(client: Any, api: Any,
                                                        pulse: dict[str, str]) -> None:
-    from groupkit_pulse.models import PulseComments, PulseTally
+    from groupkit_pulse.models import PulseComments
+    from groupkit_pulse.models import PulseTally
 
     for score in (1, 2, 3, 4):
         await api.responded(pulse["slug"], score, "gone soon")

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
 import pytest
 
-from groupkit.testing import create, error_of
+from groupkit.testing import create
+from groupkit.testing import error_of
 
 
 class Clock:

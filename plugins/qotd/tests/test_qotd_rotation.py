@@ -9,7 +9,10 @@ from typing import Any
 import pytest
 
 from groupkit_qotd import rotation
-from groupkit_qotd.bank import BANK_FILE, CUSTOM_BASE, bank, parse
+from groupkit_qotd.bank import BANK_FILE
+from groupkit_qotd.bank import CUSTOM_BASE
+from groupkit_qotd.bank import bank
+from groupkit_qotd.bank import parse
 
 # --- the bank -----------------------------------------------------------------------------
 

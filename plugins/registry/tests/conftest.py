@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create, error_of
+from groupkit.testing import create
+from groupkit.testing import error_of
 
 
 @pytest.fixture

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit_registry.vehicle import HEIGHT, SECTIONS, WIDTH, parts, pixel_count
+from groupkit_registry.vehicle import HEIGHT
+from groupkit_registry.vehicle import SECTIONS
+from groupkit_registry.vehicle import WIDTH
+from groupkit_registry.vehicle import parts
+from groupkit_registry.vehicle import pixel_count
 
 
 def cells(part: Any) -> set[tuple[int, int]]:

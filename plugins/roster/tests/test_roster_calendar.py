@@ -8,7 +8,9 @@ from typing import Any
 import icalendar
 import pytest
 
-from groupkit import Instance, read_day, read_hours
+from groupkit import Instance
+from groupkit import read_day
+from groupkit import read_hours
 from groupkit import written_time as shift_time
 from groupkit.testing import create
 

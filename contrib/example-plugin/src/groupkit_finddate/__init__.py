@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from groupkit import Participation, Tool, Walkthrough, participant_feed_operations
+from groupkit import Participation
+from groupkit import Tool
+from groupkit import Walkthrough
+from groupkit import participant_feed_operations
 
 from . import api
-from .api import MAX_RESPONSES, TOKEN_KIND, ops, response_events
+from .api import MAX_RESPONSES
+from .api import TOKEN_KIND
+from .api import ops
+from .api import response_events
 from .models import Response
-from .schema import MAX_SLOTS, CreateFindDate
+from .schema import MAX_SLOTS
+from .schema import CreateFindDate
 
 
 def take_part(api: Participation) -> None:

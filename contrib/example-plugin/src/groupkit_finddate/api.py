@@ -6,31 +6,27 @@ import datetime as dt
 import zoneinfo
 from typing import Any
 
-from groupkit import (
-    ApiError,
-    CalendarEvent,
-    Call,
-    Credential,
-    Edit,
-    Instance,
-    Operations,
-    bad_request,
-    calendar_reply,
-    conflict,
-    issue_token,
-    not_found,
-)
+from groupkit import ApiError
+from groupkit import CalendarEvent
+from groupkit import Call
+from groupkit import Credential
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import bad_request
+from groupkit import calendar_reply
+from groupkit import conflict
+from groupkit import issue_token
+from groupkit import not_found
 
 from .models import Response
-from .schema import (
-    ANSWERED_OPTION,
-    CHOSEN_OPTION,
-    NO_SLOT,
-    ChangeBody,
-    ChooseBody,
-    RemoveBody,
-    RespondBody,
-)
+from .schema import ANSWERED_OPTION
+from .schema import CHOSEN_OPTION
+from .schema import NO_SLOT
+from .schema import ChangeBody
+from .schema import ChooseBody
+from .schema import RemoveBody
+from .schema import RespondBody
 
 MAX_RESPONSES = 200
 FULL = "Two hundred people have answered — that's the most this poll takes."

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, JsonField, UTCDateTimeField, utcnow
+from groupkit import BaseModel
+from groupkit import Instance
+from groupkit import JsonField
+from groupkit import UTCDateTimeField
+from groupkit import utcnow
 
 
 class Response(BaseModel):

@@ -9,7 +9,15 @@ from typing import Any
 
 import marshmallow as ma
 
-from groupkit import Choice, Count, Line, ObjectList, Raw, RecordId, Schema, SpecField, Text
+from groupkit import Choice
+from groupkit import Count
+from groupkit import Line
+from groupkit import ObjectList
+from groupkit import Raw
+from groupkit import RecordId
+from groupkit import Schema
+from groupkit import SpecField
+from groupkit import Text
 
 MAX_SLOTS = 40
 ANSWERS = ("yes", "maybe", "no")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from groupkit import Tool, Walkthrough
+from groupkit import Tool
+from groupkit import Walkthrough
 
 from . import api
-from .api import MAX_ENTRIES, take_part
+from .api import MAX_ENTRIES
+from .api import take_part
 from .models import Entry
 from .schema import CreateMyTool
 

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import Call, Instance, Operations, Participation, conflict, not_found
+from groupkit import Call
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import Participation
+from groupkit import conflict
+from groupkit import not_found
 
 from .models import Entry
-from .schema import AddEntry, RemoveEntry
+from .schema import AddEntry
+from .schema import RemoveEntry
 
 MAX_ENTRIES = 100
 FULL = "This board is full — the organiser can remove a note to make room."

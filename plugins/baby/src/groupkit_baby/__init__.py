@@ -7,7 +7,12 @@ from groupkit import Tool
 from . import api
 from .api import POOL_SCHEMA
 from .models import BabyGuess
-from .schema import DAYS_AFTER, DAYS_BEFORE, MAX_GRAMS, MAX_GUESSES, MIN_GRAMS, CreateBaby
+from .schema import DAYS_AFTER
+from .schema import DAYS_BEFORE
+from .schema import MAX_GRAMS
+from .schema import MAX_GUESSES
+from .schema import MIN_GRAMS
+from .schema import CreateBaby
 
 groupkit_tool = Tool.hook(
     api, name="baby", title="Baby Guess Pool",

@@ -9,43 +9,39 @@ from typing import Any
 
 import marshmallow as ma
 
-from groupkit import (
-    OK_REPLY,
-    ApiError,
-    Call,
-    Credential,
-    Edit,
-    Instance,
-    Line,
-    Operations,
-    bad_request,
-    conflict,
-    issue_token,
-    local_date,
-    revoke_tokens,
-    token_reply,
-    utc_iso,
-)
+from groupkit import OK_REPLY
+from groupkit import ApiError
+from groupkit import Call
+from groupkit import Credential
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Line
+from groupkit import Operations
+from groupkit import bad_request
+from groupkit import conflict
+from groupkit import issue_token
+from groupkit import local_date
+from groupkit import revoke_tokens
+from groupkit import token_reply
+from groupkit import utc_iso
 
 from .models import BabyGuess
-from .schema import (
-    ARRIVED_AT_LIMIT,
-    BAD_WEIGHT,
-    CLOSED,
-    DAYS_AFTER,
-    DAYS_BEFORE,
-    FULL,
-    MAX_GRAMS,
-    MAX_GUESSES,
-    MIN_GRAMS,
-    NO_RESULT_DATE,
-    OUT_OF_WINDOW,
-    GuessBody,
-    RemoveBody,
-    ResultBody,
-    parse_day,
-    rounded_grams,
-)
+from .schema import ARRIVED_AT_LIMIT
+from .schema import BAD_WEIGHT
+from .schema import CLOSED
+from .schema import DAYS_AFTER
+from .schema import DAYS_BEFORE
+from .schema import FULL
+from .schema import MAX_GRAMS
+from .schema import MAX_GUESSES
+from .schema import MIN_GRAMS
+from .schema import NO_RESULT_DATE
+from .schema import OUT_OF_WINDOW
+from .schema import GuessBody
+from .schema import RemoveBody
+from .schema import ResultBody
+from .schema import parse_day
+from .schema import rounded_grams
 
 ops = Operations()
 

@@ -13,7 +13,12 @@ from typing import Any
 
 import marshmallow as ma
 
-from groupkit import Line, Raw, Schema, SpecField, Text, clean_text
+from groupkit import Line
+from groupkit import Raw
+from groupkit import Schema
+from groupkit import SpecField
+from groupkit import Text
+from groupkit import clean_text
 
 NO_PARENTS = "Whose bub is it? Add the parents' names."
 NO_GUESSER = "Add your name so we know whose guess it is."

@@ -6,7 +6,8 @@ from groupkit import Tool
 
 from . import api
 from .api import BRACKET_SCHEMA
-from .schema import MAX_ENTRANTS, CreateBracket
+from .schema import MAX_ENTRANTS
+from .schema import CreateBracket
 
 DESCRIPTION = (
     "A single-elimination bracket drawn once, at creation, and never redrawn.\n\n"

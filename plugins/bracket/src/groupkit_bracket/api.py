@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import Call, Edit, Instance, Operations, bad_request, conflict, whole_number
+from groupkit import Call
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import bad_request
+from groupkit import conflict
+from groupkit import whole_number
 
-from .draw import LISTED, Bracket, new_bracket, round_name
+from .draw import LISTED
+from .draw import Bracket
+from .draw import new_bracket
+from .draw import round_name
 from .schema import ResultBody
 
 ops = Operations()

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from groupkit import Choice, Count, Line, Raw, Schema, StringList
+from groupkit import Choice
+from groupkit import Count
+from groupkit import Line
+from groupkit import Raw
+from groupkit import Schema
+from groupkit import StringList
 
-from .draw import LISTED, SHUFFLED
+from .draw import LISTED
+from .draw import SHUFFLED
 
 FEW_ENTRANTS = "Add at least two names — one person is just practice."
 MANY_ENTRANTS = "64 is the limit — run two brackets and stage a grand final."

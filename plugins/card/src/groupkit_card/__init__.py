@@ -5,7 +5,9 @@ from __future__ import annotations
 from groupkit import Tool
 
 from . import api
-from .api import MAX_MESSAGES, TOKEN_KIND, card_schema
+from .api import MAX_MESSAGES
+from .api import TOKEN_KIND
+from .api import card_schema
 from .models import CardMessage
 from .schema import CreateCard
 

@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import (
-    OK_REPLY,
-    Call,
-    Credential,
-    Edit,
-    Entries,
-    Instance,
-    Operations,
-    token_reply,
-    utc_iso,
-)
+from groupkit import OK_REPLY
+from groupkit import Call
+from groupkit import Credential
+from groupkit import Edit
+from groupkit import Entries
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import token_reply
+from groupkit import utc_iso
 
 from .models import CardMessage
-from .schema import MESSAGE_LIMIT, NAME_LIMIT, NO_MESSAGE, NO_NAME, RemoveBody, SignBody
+from .schema import MESSAGE_LIMIT
+from .schema import NAME_LIMIT
+from .schema import NO_MESSAGE
+from .schema import NO_NAME
+from .schema import RemoveBody
+from .schema import SignBody
 
 ops = Operations()
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from groupkit import Line, Schema, Text
+from groupkit import Line
+from groupkit import Schema
+from groupkit import Text
 
 NO_RECIPIENT = "Who's the card for? Add their name."
 NO_NAME = "Add your name so they know who it's from."

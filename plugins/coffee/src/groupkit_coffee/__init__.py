@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from groupkit import Tool, chat_operations
+from groupkit import Tool
+from groupkit import chat_operations
 
 from . import api
-from .api import PUBLIC_SCHEMA, RESET_KIND, TOKEN_KIND, ops
-from .models import MIGRATIONS, CoffeePerson, CoffeeRound
+from .api import PUBLIC_SCHEMA
+from .api import RESET_KIND
+from .api import TOKEN_KIND
+from .api import ops
+from .models import MIGRATIONS
+from .models import CoffeePerson
+from .models import CoffeeRound
 from .pairing import RECENT_ROUNDS
 from .rituals import RITUAL
-from .schema import MAX_PEOPLE, CreateCoffee
+from .schema import MAX_PEOPLE
+from .schema import CreateCoffee
 
 DESCRIPTION = (
     "Round-by-round pairing of a team. Paths designed here (the spec shows none): each "

@@ -9,28 +9,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import (
-    Call,
-    Credential,
-    Edit,
-    Entries,
-    Instance,
-    Operations,
-    claim_once,
-    conflict,
-    issue_token,
-    not_found,
-    ok_reply,
-    retire_tokens,
-    revoke_tokens,
-    token_reply,
-    utc_iso,
-)
+from groupkit import Call
+from groupkit import Credential
+from groupkit import Edit
+from groupkit import Entries
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import claim_once
+from groupkit import conflict
+from groupkit import issue_token
+from groupkit import not_found
+from groupkit import ok_reply
+from groupkit import retire_tokens
+from groupkit import revoke_tokens
+from groupkit import token_reply
+from groupkit import utc_iso
 
-from .models import CoffeePerson, CoffeeRound
-from .pairing import RECENT_ROUNDS, draw_round
+from .models import CoffeePerson
+from .models import CoffeeRound
+from .pairing import RECENT_ROUNDS
+from .pairing import draw_round
 from .rituals import announce_round
-from .schema import DEFAULT_TITLE, NAME_LIMIT, NameBody
+from .schema import DEFAULT_TITLE
+from .schema import NAME_LIMIT
+from .schema import NameBody
 
 ops = Operations()
 

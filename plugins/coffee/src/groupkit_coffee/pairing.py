@@ -18,7 +18,9 @@ import contextlib
 import itertools
 import random
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
 
 #: How many past rounds count as recent. Each round gives a person one partner (two in the
 #: group of three), so at most 6 people are "recent" for anyone (3 on an even team). From

@@ -4,7 +4,9 @@ organiser must not see pairings, and the channel is the organiser's too)."""
 
 from __future__ import annotations
 
-from groupkit import Call, ChatRitual, post_to_chat
+from groupkit import Call
+from groupkit import ChatRitual
+from groupkit import post_to_chat
 
 RITUAL = ChatRitual(what="each new round: that it started and where to look (never who is "
                          "paired with whom)")

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from groupkit import Count, Line, Schema, StringList, Text
+from groupkit import Count
+from groupkit import Line
+from groupkit import Schema
+from groupkit import StringList
+from groupkit import Text
 
 DEFAULT_TITLE = "Coffee roulette"
 FEW_NAMES = "Add at least three names — with two there's only ever one pairing."

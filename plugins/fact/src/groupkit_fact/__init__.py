@@ -5,9 +5,13 @@ from __future__ import annotations
 from groupkit import Tool
 
 from . import api
-from .api import BOARD_SCHEMA, PERSON, PERSON_RESET
+from .api import BOARD_SCHEMA
+from .api import PERSON
+from .api import PERSON_RESET
 from .models import Person
-from .schema import FACT_LIMIT, MAX_NAMES, CreateFact
+from .schema import FACT_LIMIT
+from .schema import MAX_NAMES
+from .schema import CreateFact
 
 DESCRIPTION = """\
 Each name on the list is seeded with an empty fact and its own private token. A person

@@ -15,26 +15,30 @@ import datetime as dt
 import secrets
 from typing import Any
 
-from groupkit import (
-    OK_REPLY,
-    Call,
-    Credential,
-    Edit,
-    Instance,
-    Operations,
-    conflict,
-    issue_token,
-    not_found,
-    retire_tokens,
-    revoke_tokens,
-    rotate_token,
-    text_key,
-    token_reply,
-    utc_iso,
-)
+from groupkit import OK_REPLY
+from groupkit import Call
+from groupkit import Credential
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import conflict
+from groupkit import issue_token
+from groupkit import not_found
+from groupkit import retire_tokens
+from groupkit import revoke_tokens
+from groupkit import rotate_token
+from groupkit import text_key
+from groupkit import token_reply
+from groupkit import utc_iso
 
 from .models import Person
-from .schema import DEFAULT_PROMPT, FACT_LIMIT, NAME_LIMIT, NO_FACT, NameBody, RevealBody, SaveBody
+from .schema import DEFAULT_PROMPT
+from .schema import FACT_LIMIT
+from .schema import NAME_LIMIT
+from .schema import NO_FACT
+from .schema import NameBody
+from .schema import RevealBody
+from .schema import SaveBody
 
 ops = Operations()
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, UTCDateTimeField
+from groupkit import BaseModel
+from groupkit import Instance
+from groupkit import UTCDateTimeField
 
 
 class Person(BaseModel):

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from groupkit import Count, Flag, Line, Schema, StringList, Text
+from groupkit import Count
+from groupkit import Flag
+from groupkit import Line
+from groupkit import Schema
+from groupkit import StringList
+from groupkit import Text
 
 FEW_NAMES = "Add at least three names — a guessing game needs a few people."
 MANY_NAMES = "Sixty names is the limit — split a big group into two rounds."

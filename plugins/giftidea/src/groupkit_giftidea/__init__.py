@@ -5,7 +5,9 @@ from __future__ import annotations
 from groupkit import Tool
 
 from . import api
-from .api import MAX_IDEAS, TOKEN_KIND, board_schema
+from .api import MAX_IDEAS
+from .api import TOKEN_KIND
+from .api import board_schema
 from .models import GiftIdea
 from .schema import CreateGiftIdea
 

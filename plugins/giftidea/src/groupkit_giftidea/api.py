@@ -4,43 +4,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import (
-    CLAIM_SECRET_LENGTH,
-    OK_REPLY,
-    ApiError,
-    Call,
-    Credential,
-    Edit,
-    Entries,
-    Instance,
-    Operations,
-    bad_request,
-    claim_slot,
-    claims_by_slot,
-    release_slot,
-    remove_slot,
-    run_prepared,
-    stored_values,
-    token_reply,
-    token_schema,
-    utc_iso,
-)
+from groupkit import CLAIM_SECRET_LENGTH
+from groupkit import OK_REPLY
+from groupkit import ApiError
+from groupkit import Call
+from groupkit import Credential
+from groupkit import Edit
+from groupkit import Entries
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import bad_request
+from groupkit import claim_slot
+from groupkit import claims_by_slot
+from groupkit import release_slot
+from groupkit import remove_slot
+from groupkit import run_prepared
+from groupkit import stored_values
+from groupkit import token_reply
+from groupkit import token_schema
+from groupkit import utc_iso
 
 from .models import GiftIdea
-from .schema import (
-    BAD_LINK,
-    CLAIM_NAME_LIMIT,
-    IDEA_LIMIT,
-    NO_CLAIM_NAME,
-    NO_IDEA,
-    NOT_WEB_LINK,
-    SUGGESTED_BY_LIMIT,
-    ClaimBody,
-    IdeaBody,
-    RemoveIdeaBody,
-    SuggestBody,
-    UnclaimBody,
-)
+from .schema import BAD_LINK
+from .schema import CLAIM_NAME_LIMIT
+from .schema import IDEA_LIMIT
+from .schema import NO_CLAIM_NAME
+from .schema import NO_IDEA
+from .schema import NOT_WEB_LINK
+from .schema import SUGGESTED_BY_LIMIT
+from .schema import ClaimBody
+from .schema import IdeaBody
+from .schema import RemoveIdeaBody
+from .schema import SuggestBody
+from .schema import UnclaimBody
 
 ops = Operations()
 

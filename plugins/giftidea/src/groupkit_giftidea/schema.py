@@ -8,7 +8,10 @@ from urllib.parse import urlsplit
 
 import marshmallow as ma
 
-from groupkit import Line, Schema, SpecField, Text
+from groupkit import Line
+from groupkit import Schema
+from groupkit import SpecField
+from groupkit import Text
 
 NO_RECIPIENT = "Who's the gift for? Add their name."
 NO_IDEA = "Add the idea first — what could the group get them?"

@@ -3,12 +3,18 @@ lists with fixed spots."""
 
 from __future__ import annotations
 
-from groupkit import Tool, slot_feed_operations
+from groupkit import Tool
+from groupkit import slot_feed_operations
 
 from . import api
-from .api import NOT_HELD, board_schema, ops
+from .api import NOT_HELD
+from .api import board_schema
+from .api import ops
 from .feeds import claim_events
-from .schema import MAX_ACTIVITIES, MAX_CATEGORIES, MAX_SPOTS, CreateHens
+from .schema import MAX_ACTIVITIES
+from .schema import MAX_CATEGORIES
+from .schema import MAX_SPOTS
+from .schema import CreateHens
 
 DESCRIPTION = (
     "Event details (who it's for, when, where, a note, the kitty), an optional running "

@@ -5,29 +5,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import (
-    Edit,
-    Instance,
-    Line,
-    Operations,
-    SignUp,
-    board_edit,
-    board_views,
-    claim_details,
-    group_spots,
-    signup_operations,
-    spot_board,
-    spots_schema,
-    stored_groups,
-)
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Line
+from groupkit import Operations
+from groupkit import SignUp
+from groupkit import board_edit
+from groupkit import board_views
+from groupkit import claim_details
+from groupkit import group_spots
+from groupkit import signup_operations
+from groupkit import spot_board
+from groupkit import spots_schema
+from groupkit import stored_groups
 
-from .schema import (
-    LIST_HELD,
-    LIST_SHRUNK,
-    MESSAGE_LIMIT,
-    SLOT_ID,
-    EditHens,
-)
+from .schema import LIST_HELD
+from .schema import LIST_SHRUNK
+from .schema import MESSAGE_LIMIT
+from .schema import SLOT_ID
+from .schema import EditHens
 
 ops = Operations()
 

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from groupkit import CalendarEvent, Instance, SlotClaim, read_day, read_hours, slot_group
+from groupkit import CalendarEvent
+from groupkit import Instance
+from groupkit import SlotClaim
+from groupkit import read_day
+from groupkit import read_hours
+from groupkit import slot_group
 
 
 def claim_events(instance: Instance, claim: SlotClaim, base_url: str) -> list[CalendarEvent]:

@@ -3,15 +3,13 @@ categories (present, count, each entry's name and capacity, duplicates)."""
 
 from __future__ import annotations
 
-from groupkit import (
-    Count,
-    Line,
-    Schema,
-    StringList,
-    Text,
-    WholeNumber,
-    group_lists,
-)
+from groupkit import Count
+from groupkit import Line
+from groupkit import Schema
+from groupkit import StringList
+from groupkit import Text
+from groupkit import WholeNumber
+from groupkit import group_lists
 
 NO_TITLE = "Give the event a name — whose hens or shower is it?"
 NO_CATEGORIES = "Add at least one thing to bring or sort."

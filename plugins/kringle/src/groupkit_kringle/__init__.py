@@ -3,28 +3,28 @@ own giftee."""
 
 from __future__ import annotations
 
-from groupkit import Hidden, Tool
+from groupkit import Hidden
+from groupkit import Tool
 
 from . import api
-from .api import (
-    NO_LOOP_MESSAGES,
-    PUBLIC_SCHEMA,
-    RESET_KIND,
-    TOKEN_KIND,
-    UNKNOWN_EXCLUDED,
-    UNKNOWN_IN_HOUSEHOLD,
-)
+from .api import NO_LOOP_MESSAGES
+from .api import PUBLIC_SCHEMA
+from .api import RESET_KIND
+from .api import TOKEN_KIND
+from .api import UNKNOWN_EXCLUDED
+from .api import UNKNOWN_IN_HOUSEHOLD
 from .edit import EDIT
-from .models import MIGRATIONS, KringleMessage, KringlePerson, KringleReset
-from .schema import (
-    MAX_GROUPS,
-    MAX_PAIRS,
-    MAX_PEOPLE,
-    MAX_QUESTIONS,
-    QUESTION_LIMIT,
-    WISHLIST_LIMIT,
-    CreateKringle,
-)
+from .models import MIGRATIONS
+from .models import KringleMessage
+from .models import KringlePerson
+from .models import KringleReset
+from .schema import MAX_GROUPS
+from .schema import MAX_PAIRS
+from .schema import MAX_PEOPLE
+from .schema import MAX_QUESTIONS
+from .schema import QUESTION_LIMIT
+from .schema import WISHLIST_LIMIT
+from .schema import CreateKringle
 
 DESCRIPTION = (
     "The draw is one single loop through everybody (nobody draws themselves, never two "

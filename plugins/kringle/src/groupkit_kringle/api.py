@@ -12,39 +12,40 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from groupkit import (
-    OK_REPLY,
-    Call,
-    Credential,
-    Entries,
-    Instance,
-    Operations,
-    Reply,
-    bad_request,
-    claim_once,
-    conflict,
-    instance_changed,
-    issue_token,
-    not_found,
-    ok_reply,
-    revoke_tokens,
-    token_reply,
-    utc_iso,
-    utcnow,
-)
+from groupkit import OK_REPLY
+from groupkit import Call
+from groupkit import Credential
+from groupkit import Entries
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import Reply
+from groupkit import bad_request
+from groupkit import claim_once
+from groupkit import conflict
+from groupkit import instance_changed
+from groupkit import issue_token
+from groupkit import not_found
+from groupkit import ok_reply
+from groupkit import revoke_tokens
+from groupkit import token_reply
+from groupkit import utc_iso
+from groupkit import utcnow
 
 from . import draw
-from .draw import NoLoop, allowed_loop, check_another_exists, forbidden_pairs
-from .models import KringleMessage, KringlePerson, KringleReset
-from .schema import (
-    MAX_QUESTIONS,
-    NAME_LIMIT,
-    QUESTION_LIMIT,
-    WISHLIST_LIMIT,
-    NameBody,
-    QuestionBody,
-    WishlistBody,
-)
+from .draw import NoLoop
+from .draw import allowed_loop
+from .draw import check_another_exists
+from .draw import forbidden_pairs
+from .models import KringleMessage
+from .models import KringlePerson
+from .models import KringleReset
+from .schema import MAX_QUESTIONS
+from .schema import NAME_LIMIT
+from .schema import QUESTION_LIMIT
+from .schema import WISHLIST_LIMIT
+from .schema import NameBody
+from .schema import QuestionBody
+from .schema import WishlistBody
 
 ops = Operations()
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import itertools
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 
 _SYSTEM = secrets.SystemRandom()
 

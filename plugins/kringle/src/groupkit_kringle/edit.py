@@ -14,13 +14,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import Call, Edit, Instance, bad_request, conflict, issue_token, revoke_tokens
+from groupkit import Call
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import bad_request
+from groupkit import conflict
+from groupkit import issue_token
+from groupkit import revoke_tokens
 from groupkit import text_key as key_of
 
 from .api import RESET_KIND as RESET
-from .api import TOKEN_KIND, _named, _no_loop, _people, _personal, _rules
-from .draw import NoLoop, allowed_loop, check_another_exists, complete_loop
-from .models import KringleMessage, KringlePerson, KringleReset
+from .api import TOKEN_KIND
+from .api import _named
+from .api import _no_loop
+from .api import _people
+from .api import _personal
+from .api import _rules
+from .draw import NoLoop
+from .draw import allowed_loop
+from .draw import check_another_exists
+from .draw import complete_loop
+from .models import KringleMessage
+from .models import KringlePerson
+from .models import KringleReset
 
 FIELDS = ("title", "names", "budget", "exchangeDate", "note")
 

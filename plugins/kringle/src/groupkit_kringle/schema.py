@@ -6,7 +6,14 @@ from typing import Any
 
 import marshmallow as ma
 
-from groupkit import Count, Flag, Line, ObjectList, Schema, SpecField, StringList, Text
+from groupkit import Count
+from groupkit import Flag
+from groupkit import Line
+from groupkit import ObjectList
+from groupkit import Schema
+from groupkit import SpecField
+from groupkit import StringList
+from groupkit import Text
 
 FEW_NAMES = "Add at least three names — with two it's not a secret, it's a swap."
 MANY_NAMES = "That's more than 100 people — split it into two draws."

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from groupkit import Tool, chat_operations, local_date
+from groupkit import Tool
+from groupkit import chat_operations
+from groupkit import local_date
 
 from . import api
-from .api import WALL_SCHEMA, ops, prune
+from .api import WALL_SCHEMA
+from .api import ops
+from .api import prune
 from .models import KudosNote
 from .rituals import RITUAL
 from .schema import CreateKudos
-from .weeks import ARCHIVE_WEEKS, KEEP_WEEKS, SYDNEY
+from .weeks import ARCHIVE_WEEKS
+from .weeks import KEEP_WEEKS
+from .weeks import SYDNEY
 
 groupkit_tool = Tool.hook(
     api, name="kudos", title="Kudos Wall",

@@ -6,42 +6,36 @@ import datetime as dt
 from collections import defaultdict
 from typing import Any
 
-from groupkit import (
-    OK_REPLY,
-    Call,
-    Edit,
-    Entries,
-    Instance,
-    Operations,
-    issue_token,
-    not_found,
-    ok_reply,
-    request_time,
-    revoke_tokens,
-    token_reply,
-    utc_iso,
-)
+from groupkit import OK_REPLY
+from groupkit import Call
+from groupkit import Edit
+from groupkit import Entries
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import issue_token
+from groupkit import not_found
+from groupkit import ok_reply
+from groupkit import request_time
+from groupkit import revoke_tokens
+from groupkit import token_reply
+from groupkit import utc_iso
 
 from .models import KudosNote
 from .rituals import announce
-from .schema import (
-    MESSAGE_LIMIT,
-    NO_MESSAGE,
-    NO_RECIPIENT,
-    NO_SENDER,
-    RECIPIENT_LIMIT,
-    SENDER_LIMIT,
-    NoteBody,
-    RemoveBody,
-)
-from .weeks import (
-    ARCHIVE_WEEKS,
-    day_label,
-    label,
-    oldest_archived,
-    oldest_kept,
-    week_of,
-)
+from .schema import MESSAGE_LIMIT
+from .schema import NO_MESSAGE
+from .schema import NO_RECIPIENT
+from .schema import NO_SENDER
+from .schema import RECIPIENT_LIMIT
+from .schema import SENDER_LIMIT
+from .schema import NoteBody
+from .schema import RemoveBody
+from .weeks import ARCHIVE_WEEKS
+from .weeks import day_label
+from .weeks import label
+from .weeks import oldest_archived
+from .weeks import oldest_kept
+from .weeks import week_of
 
 ops = Operations()
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, UTCDateTimeField, utcnow
+from groupkit import BaseModel
+from groupkit import Instance
+from groupkit import UTCDateTimeField
+from groupkit import utcnow
 
 
 class KudosNote(BaseModel):

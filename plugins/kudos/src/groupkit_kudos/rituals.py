@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from groupkit import Call, ChatRitual, post_to_chat
+from groupkit import Call
+from groupkit import ChatRitual
+from groupkit import post_to_chat
 
 RITUAL = ChatRitual(what="each new kudos note, as the wall shows it")
 

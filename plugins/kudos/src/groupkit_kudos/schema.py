@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from groupkit import Line, RecordId, Schema, Text
+from groupkit import Line
+from groupkit import RecordId
+from groupkit import Schema
+from groupkit import Text
 
 NO_RECIPIENT = "Who's it for?"
 NO_MESSAGE = "Add a line about what they did."

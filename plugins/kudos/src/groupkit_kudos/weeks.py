@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from groupkit import local_date, week_start
+from groupkit import local_date
+from groupkit import week_start
 
 SYDNEY = "Australia/Sydney"
 

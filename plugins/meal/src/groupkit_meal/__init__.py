@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from groupkit import Hidden, Tool, slot_feed_operations
+from groupkit import Hidden
+from groupkit import Tool
+from groupkit import slot_feed_operations
 
 from . import api
-from .api import NOT_HELD, SLOT_IDS, board_schema, ops
+from .api import NOT_HELD
+from .api import SLOT_IDS
+from .api import board_schema
+from .api import ops
 from .feeds import claim_events
-from .schema import MAX_DAYS, MAX_LINKS, MAX_PER_DAY, MAX_TASKS, CreateMeal
+from .schema import MAX_DAYS
+from .schema import MAX_LINKS
+from .schema import MAX_PER_DAY
+from .schema import MAX_TASKS
+from .schema import CreateMeal
 
 groupkit_tool = Tool.hook(
     api, name="meal", title="Meal Train",

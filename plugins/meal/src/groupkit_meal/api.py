@@ -6,46 +6,42 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from groupkit import (
-    ApiError,
-    CalendarEvent,
-    Call,
-    Edit,
-    Instance,
-    Line,
-    Operations,
-    Reply,
-    SignUp,
-    SlotClaim,
-    bad_request,
-    board_views,
-    calendar_reply,
-    claims_by_slot,
-    conflict,
-    csv_reply,
-    remove_slot,
-    signup_operations,
-    whole_number,
-)
+from groupkit import ApiError
+from groupkit import CalendarEvent
+from groupkit import Call
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Line
+from groupkit import Operations
+from groupkit import Reply
+from groupkit import SignUp
+from groupkit import SlotClaim
+from groupkit import bad_request
+from groupkit import board_views
+from groupkit import calendar_reply
+from groupkit import claims_by_slot
+from groupkit import conflict
+from groupkit import csv_reply
+from groupkit import remove_slot
+from groupkit import signup_operations
+from groupkit import whole_number
 
-from .schema import (
-    BAD_DAYS,
-    BAD_SPACING,
-    BAD_START,
-    DISH_LIMIT,
-    MAX_DAYS,
-    MAX_TASKS,
-    NO_FOR_WHOM,
-    NO_TASK_LABEL,
-    SPACINGS,
-    TOO_MANY_DAYS,
-    AddDays,
-    AddTask,
-    Details,
-    TaskBody,
-    day_run,
-    title_for,
-)
+from .schema import BAD_DAYS
+from .schema import BAD_SPACING
+from .schema import BAD_START
+from .schema import DISH_LIMIT
+from .schema import MAX_DAYS
+from .schema import MAX_TASKS
+from .schema import NO_FOR_WHOM
+from .schema import NO_TASK_LABEL
+from .schema import SPACINGS
+from .schema import TOO_MANY_DAYS
+from .schema import AddDays
+from .schema import AddTask
+from .schema import Details
+from .schema import TaskBody
+from .schema import day_run
+from .schema import title_for
 
 ops = Operations()
 

@@ -4,9 +4,12 @@ URL a calendar app fetches and may share, so it carries only what the .ics downl
 
 from __future__ import annotations
 
-from groupkit import CalendarEvent, Instance, SlotClaim
+from groupkit import CalendarEvent
+from groupkit import Instance
+from groupkit import SlotClaim
 
-from .api import cook_event, known_slots
+from .api import cook_event
+from .api import known_slots
 
 
 def claim_events(instance: Instance, claim: SlotClaim, base_url: str) -> list[CalendarEvent]:

@@ -14,7 +14,13 @@ from urllib.parse import urlsplit
 
 import marshmallow as ma
 
-from groupkit import Line, Raw, Schema, SpecField, Text, clean_line, whole_number
+from groupkit import Line
+from groupkit import Raw
+from groupkit import Schema
+from groupkit import SpecField
+from groupkit import Text
+from groupkit import clean_line
+from groupkit import whole_number
 
 NO_FOR_WHOM = "Who are the meals for? Add a name — a family, a person, whoever."
 BAD_DATE = "One of those days isn't a real calendar date."

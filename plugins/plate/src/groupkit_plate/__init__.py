@@ -6,7 +6,9 @@ from groupkit import Tool
 
 from . import api
 from .api import board_schema
-from .schema import MAX_CATEGORIES, MAX_SPOTS, CreatePlate
+from .schema import MAX_CATEGORIES
+from .schema import MAX_SPOTS
+from .schema import CreatePlate
 
 groupkit_tool = Tool.hook(
     api, name="plate", title="Bring a Plate",

@@ -4,29 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import (
-    Edit,
-    Instance,
-    Line,
-    Operations,
-    SignUp,
-    board_edit,
-    board_views,
-    claim_details,
-    group_spots,
-    signup_operations,
-    spot_board,
-    spots_schema,
-    stored_groups,
-)
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Line
+from groupkit import Operations
+from groupkit import SignUp
+from groupkit import board_edit
+from groupkit import board_views
+from groupkit import claim_details
+from groupkit import group_spots
+from groupkit import signup_operations
+from groupkit import spot_board
+from groupkit import spots_schema
+from groupkit import stored_groups
 
-from .schema import (
-    CATEGORY_HELD,
-    CATEGORY_SHRUNK,
-    DISH_LIMIT,
-    SLOT_ID,
-    EditPlate,
-)
+from .schema import CATEGORY_HELD
+from .schema import CATEGORY_SHRUNK
+from .schema import DISH_LIMIT
+from .schema import SLOT_ID
+from .schema import EditPlate
 
 ops = Operations()
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from groupkit import Count, Line, Schema, Text, WholeNumber, group_lists
+from groupkit import Count
+from groupkit import Line
+from groupkit import Schema
+from groupkit import Text
+from groupkit import WholeNumber
+from groupkit import group_lists
 
 NO_CATEGORIES = "Add at least one category."
 TOO_MANY_CATEGORIES = "Twelve categories is the limit — combine a couple."

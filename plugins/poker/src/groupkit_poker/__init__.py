@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from groupkit import Tool, chat_operations
+from groupkit import Tool
+from groupkit import chat_operations
 
 from . import api
-from .api import BOARD_SCHEMA, HISTORY, MAX_VOTERS, VOTER, board, ops
+from .api import BOARD_SCHEMA
+from .api import HISTORY
+from .api import MAX_VOTERS
+from .api import VOTER
+from .api import board
+from .api import ops
 from .models import PokerVoter
 from .rituals import RITUAL
 from .schema import CreatePoker

@@ -10,24 +10,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import (
-    Call,
-    Credential,
-    Edit,
-    Entries,
-    Instance,
-    Operations,
-    bad_request,
-    conflict,
-    issue_token,
-    not_found,
-    ok_reply,
-    token_reply,
-)
+from groupkit import Call
+from groupkit import Credential
+from groupkit import Edit
+from groupkit import Entries
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import bad_request
+from groupkit import conflict
+from groupkit import issue_token
+from groupkit import not_found
+from groupkit import ok_reply
+from groupkit import token_reply
 
 from .models import PokerVoter
 from .rituals import announce_reveal
-from .schema import DECKS, EXTRAS, JoinBody, NextBody, RemoveBody, VoteBody
+from .schema import DECKS
+from .schema import EXTRAS
+from .schema import JoinBody
+from .schema import NextBody
+from .schema import RemoveBody
+from .schema import VoteBody
 
 ops = Operations()
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import Choice, Line, RecordId, Schema, SpecField, whole_number
+from groupkit import Choice
+from groupkit import Line
+from groupkit import RecordId
+from groupkit import Schema
+from groupkit import SpecField
+from groupkit import whole_number
 
 #: The decks exactly as the spec lists them, in table order (low to high, then the extras).
 DECKS: dict[str, tuple[str, ...]] = {

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from groupkit import Hidden, Tool
+from groupkit import Hidden
+from groupkit import Tool
 
 from . import api
-from .api import BALLOT, PUBLIC_SCHEMA
-from .ballots import MAX_BALLOTS, MAX_TOTAL_OPTIONS, is_closed
+from .api import BALLOT
+from .api import PUBLIC_SCHEMA
+from .ballots import MAX_BALLOTS
+from .ballots import MAX_TOTAL_OPTIONS
+from .ballots import is_closed
 from .edit import EDIT
 from .models import MODELS
 from .results import BATCH
-from .schema import MAX_OPTIONS, READ_FIRST, CreatePoll
+from .schema import MAX_OPTIONS
+from .schema import READ_FIRST
+from .schema import CreatePoll
 
 DESCRIPTION = (
     "A poll, single or multiple choice, with live tallies. Each vote returns a 22-character "

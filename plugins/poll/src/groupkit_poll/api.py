@@ -6,54 +6,47 @@ import datetime as dt
 from collections import Counter
 from typing import Any
 
-from groupkit import (
-    Call,
-    Credential,
-    Instance,
-    Operations,
-    bad_request,
-    conflict,
-    issue_token,
-    request_time,
-    token_schema,
-    utc_iso,
-)
+from groupkit import Call
+from groupkit import Credential
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import bad_request
+from groupkit import conflict
+from groupkit import issue_token
+from groupkit import request_time
+from groupkit import token_schema
+from groupkit import utc_iso
 
 from . import ballots
-from .ballots import (
-    CLOSED,
-    EMPTY_BALLOT,
-    FULL,
-    MAX_BALLOTS,
-    OPTIONS_FULL,
-    TOO_MANY_PICKS,
-    add_option,
-    build,
-    ensure_open,
-    options_of,
-    recount,
-)
-from .models import PollBallot, PollOption
-from .results import (
-    BATCH,
-    ORGANISER,
-    PUBLIC,
-    VOTER,
-    count_change,
-    organiser_edit,
-    published,
-    results,
-    snapshot,
-)
-from .schema import (
-    MULTI,
-    RANKED,
-    AddOptionBody,
-    ChangeBody,
-    RemoveOptionBody,
-    VoteBody,
-    option_text,
-)
+from .ballots import CLOSED
+from .ballots import EMPTY_BALLOT
+from .ballots import FULL
+from .ballots import MAX_BALLOTS
+from .ballots import OPTIONS_FULL
+from .ballots import TOO_MANY_PICKS
+from .ballots import add_option
+from .ballots import build
+from .ballots import ensure_open
+from .ballots import options_of
+from .ballots import recount
+from .models import PollBallot
+from .models import PollOption
+from .results import BATCH
+from .results import ORGANISER
+from .results import PUBLIC
+from .results import VOTER
+from .results import count_change
+from .results import organiser_edit
+from .results import published
+from .results import results
+from .results import snapshot
+from .schema import MULTI
+from .schema import RANKED
+from .schema import AddOptionBody
+from .schema import ChangeBody
+from .schema import RemoveOptionBody
+from .schema import VoteBody
+from .schema import option_text
 
 ops = Operations()
 

@@ -5,13 +5,19 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
-from groupkit import Instance, bad_request, conflict, prepared_rows, run_prepared
+from groupkit import Instance
+from groupkit import bad_request
+from groupkit import conflict
+from groupkit import prepared_rows
+from groupkit import run_prepared
 
 from .models import PollOption
-from .schema import MULTI, RANKED
+from .schema import MULTI
+from .schema import RANKED
 
 EMPTY_BALLOT = "Pick an option before you vote."
 TOO_MANY_PICKS = "This vote lets each person pick up to {n} — untick one first."

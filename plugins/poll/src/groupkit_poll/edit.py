@@ -11,13 +11,27 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from groupkit import Call, Edit, Instance, bad_request, conflict, request_time
+from groupkit import Call
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import bad_request
+from groupkit import conflict
+from groupkit import request_time
 
 from .api import _recount_first_choices
-from .ballots import add_option, closes_at, is_closed, options_of
-from .models import PollBallot, PollOption
-from .results import ORGANISER, organiser_edit, results
-from .schema import MAX_OPTIONS, RANKED, TOO_MANY_OPTIONS, EditPoll
+from .ballots import add_option
+from .ballots import closes_at
+from .ballots import is_closed
+from .ballots import options_of
+from .models import PollBallot
+from .models import PollOption
+from .results import ORGANISER
+from .results import organiser_edit
+from .results import results
+from .schema import MAX_OPTIONS
+from .schema import RANKED
+from .schema import TOO_MANY_OPTIONS
+from .schema import EditPoll
 
 REMOVE_VOTED = ("People voted for {options}. Remove anyway? Those votes go; every ballot "
                 "keeps its other picks.")

@@ -19,15 +19,20 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+from typing import cast
 
 import peewee as pw
 
 from groupkit import Instance
 
-from .ballots import is_closed, tally
-from .models import PollBallot, PollOption
+from .ballots import is_closed
+from .ballots import tally
+from .models import PollBallot
+from .models import PollOption
 from .schema import RANKED
 
 #: A secret ballot's tally moves only after this many new or changed ballots.

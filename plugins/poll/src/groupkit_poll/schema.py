@@ -7,18 +7,16 @@ from typing import Any
 
 import marshmallow as ma
 
-from groupkit import (
-    Choice,
-    Exact,
-    Flag,
-    Line,
-    Raw,
-    Schema,
-    SpecField,
-    clean_line,
-    request_time,
-    whole_number,
-)
+from groupkit import Choice
+from groupkit import Exact
+from groupkit import Flag
+from groupkit import Line
+from groupkit import Raw
+from groupkit import Schema
+from groupkit import SpecField
+from groupkit import clean_line
+from groupkit import request_time
+from groupkit import whole_number
 
 NO_QUESTION = "Add a question — what's the group deciding?"
 TOO_FEW_OPTIONS = "Give people at least two options to choose between."

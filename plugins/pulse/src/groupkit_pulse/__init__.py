@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from groupkit import Tool, chat_operations
+from groupkit import Tool
+from groupkit import chat_operations
 
 from . import api
-from .api import BATCH, MIN_SHOWN, PULSE_SCHEMA, ops, prune, public_view
-from .models import PulseComments, PulseTally
+from .api import BATCH
+from .api import MIN_SHOWN
+from .api import PULSE_SCHEMA
+from .api import ops
+from .api import prune
+from .api import public_view
+from .models import PulseComments
+from .models import PulseTally
 from .rituals import RITUAL
 from .schema import CreatePulse
-from .weeks import KEEP_WEEKS, week_of
+from .weeks import KEEP_WEEKS
+from .weeks import week_of
 
 groupkit_tool = Tool.hook(
     api, name="pulse", title="Weekly Pulse",

@@ -16,11 +16,21 @@ import secrets
 from collections import defaultdict
 from typing import Any
 
-from groupkit import Call, Edit, Instance, Operations, request_time
+from groupkit import Call
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import request_time
 
-from .models import PulseComments, PulseTally
-from .schema import BAD_SCORE, DetailsBody, RespondBody
-from .weeks import KEEP_WEEKS, label, oldest_kept, week_of
+from .models import PulseComments
+from .models import PulseTally
+from .schema import BAD_SCORE
+from .schema import DetailsBody
+from .schema import RespondBody
+from .weeks import KEEP_WEEKS
+from .weeks import label
+from .weeks import oldest_kept
+from .weeks import week_of
 
 ops = Operations()
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import peewee as pw
 
-from groupkit import BaseModel, Instance, JsonField
+from groupkit import BaseModel
+from groupkit import Instance
+from groupkit import JsonField
 
 
 class PulseTally(BaseModel):

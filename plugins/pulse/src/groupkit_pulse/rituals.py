@@ -9,10 +9,13 @@ import datetime as dt
 from collections.abc import Iterator
 from zoneinfo import ZoneInfo
 
-from groupkit import ChatRitual, ChatTime, Instance
+from groupkit import ChatRitual
+from groupkit import ChatTime
+from groupkit import Instance
 
 from .api import weeks
-from .weeks import SYDNEY, week_of
+from .weeks import SYDNEY
+from .weeks import week_of
 
 FRIDAY = 4
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from groupkit import Flag, Line, Schema, Text, WholeNumber
+from groupkit import Flag
+from groupkit import Line
+from groupkit import Schema
+from groupkit import Text
+from groupkit import WholeNumber
 
 DEFAULT_QUESTION = "How was your week?"
 BAD_SCORE = "Pick a number from 1 to 5."

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from groupkit import Tool, chat_operations
+from groupkit import Tool
+from groupkit import chat_operations
 
 from . import api
-from .api import MAX_ANSWERS_PER_DAY, MAX_CUSTOM, PUBLIC_SCHEMA, ROTATION_NOTE, ops
+from .api import MAX_ANSWERS_PER_DAY
+from .api import MAX_CUSTOM
+from .api import PUBLIC_SCHEMA
+from .api import ROTATION_NOTE
+from .api import ops
 from .bank import bank
 from .models import MODELS
 from .rituals import RITUAL

@@ -7,33 +7,29 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from groupkit import (
-    Call,
-    Edit,
-    Instance,
-    Operations,
-    bad_request,
-    conflict,
-    issue_token,
-    request_time,
-    token_schema,
-    utc_iso,
-)
+from groupkit import Call
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import bad_request
+from groupkit import conflict
+from groupkit import issue_token
+from groupkit import request_time
+from groupkit import token_schema
+from groupkit import utc_iso
 
 from . import rotation
 from .models import QotdVote
-from .schema import (
-    BAD_CHOICE,
-    BAD_QI,
-    NO_ANSWERS,
-    NO_NAME,
-    NO_QUESTION_NAMED,
-    NO_TEXT,
-    AddBody,
-    ChangeBody,
-    RemoveBody,
-    VoteBody,
-)
+from .schema import BAD_CHOICE
+from .schema import BAD_QI
+from .schema import NO_ANSWERS
+from .schema import NO_NAME
+from .schema import NO_QUESTION_NAMED
+from .schema import NO_TEXT
+from .schema import AddBody
+from .schema import ChangeBody
+from .schema import RemoveBody
+from .schema import VoteBody
 
 ops = Operations()
 

@@ -18,7 +18,9 @@ from zoneinfo import ZoneInfo
 
 from groupkit import local_date
 
-from .bank import CUSTOM_BASE, Question, bank
+from .bank import CUSTOM_BASE
+from .bank import Question
+from .bank import bank
 
 ZONE = "Australia/Sydney"
 SYDNEY = ZoneInfo(ZONE)

@@ -6,7 +6,11 @@ from typing import Any
 
 import marshmallow as ma
 
-from groupkit import Line, Schema, SpecField, clean_text, whole_number
+from groupkit import Line
+from groupkit import Schema
+from groupkit import SpecField
+from groupkit import clean_text
+from groupkit import whole_number
 
 TEAM_LIMIT = 60
 NAME_LIMIT = 40

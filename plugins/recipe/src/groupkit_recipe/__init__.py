@@ -5,7 +5,9 @@ from __future__ import annotations
 from groupkit import Tool
 
 from . import api
-from .api import MAX_RECIPES, TOKEN_KIND, book_schema
+from .api import MAX_RECIPES
+from .api import TOKEN_KIND
+from .api import book_schema
 from .models import Recipe
 from .schema import CreateRecipe
 

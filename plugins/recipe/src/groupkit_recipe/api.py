@@ -4,29 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import (
-    OK_REPLY,
-    Call,
-    Credential,
-    Edit,
-    Entries,
-    Instance,
-    Operations,
-    token_reply,
-    token_schema,
-    utc_iso,
-)
+from groupkit import OK_REPLY
+from groupkit import Call
+from groupkit import Credential
+from groupkit import Edit
+from groupkit import Entries
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import token_reply
+from groupkit import token_schema
+from groupkit import utc_iso
 
 from .models import Recipe
-from .schema import (
-    LIMITS,
-    NO_COOK,
-    NO_DISH,
-    NO_INGREDIENTS,
-    NO_METHOD,
-    RecipeBody,
-    RemoveBody,
-)
+from .schema import LIMITS
+from .schema import NO_COOK
+from .schema import NO_DISH
+from .schema import NO_INGREDIENTS
+from .schema import NO_METHOD
+from .schema import RecipeBody
+from .schema import RemoveBody
 
 ops = Operations()
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from groupkit import Line, Schema, Text
+from groupkit import Line
+from groupkit import Schema
+from groupkit import Text
 
 NO_TITLE = "What's the book called? Add a name."
 NO_COOK = "Add your name so everyone knows whose recipe it is."

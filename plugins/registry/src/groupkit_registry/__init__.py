@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from groupkit import Hidden, Tool
+from groupkit import Hidden
+from groupkit import Tool
 
 from . import api
 from .api import REGISTRY_SCHEMA
 from .models import RegistryClaim
-from .schema import MAX_CENTS, MAX_CONTRIBUTIONS, MIN_CENTS, PART_COUNT, CreateRegistry
+from .schema import MAX_CENTS
+from .schema import MAX_CONTRIBUTIONS
+from .schema import MIN_CENTS
+from .schema import PART_COUNT
+from .schema import CreateRegistry
 
 groupkit_tool = Tool.hook(
     api, name="registry", title="Pixel Gift Registry",

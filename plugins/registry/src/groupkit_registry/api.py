@@ -10,36 +10,37 @@ from typing import Any
 import peewee as pw
 from markupsafe import Markup
 
-from groupkit import (
-    Call,
-    Edit,
-    Instance,
-    Operations,
-    Reply,
-    bad_request,
-    conflict,
-    not_found,
-    utc_iso,
-)
+from groupkit import Call
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import Reply
+from groupkit import bad_request
+from groupkit import conflict
+from groupkit import not_found
+from groupkit import utc_iso
 
 from .models import RegistryClaim
-from .schema import (
-    BAD_AMOUNT,
-    MAX_CENTS,
-    MAX_CONTRIBUTIONS,
-    MIN_CENTS,
-    NO_CLAIM,
-    NO_NAME,
-    OVERFLOW_FULL,
-    PAYMENT_FIELDS,
-    TAKEN,
-    UNKNOWN_PART,
-    ClaimBody,
-    OverflowBody,
-    PaidBody,
-    ReleaseBody,
-)
-from .vehicle import HEIGHT, SECTIONS, WIDTH, Part, by_id, parts
+from .schema import BAD_AMOUNT
+from .schema import MAX_CENTS
+from .schema import MAX_CONTRIBUTIONS
+from .schema import MIN_CENTS
+from .schema import NO_CLAIM
+from .schema import NO_NAME
+from .schema import OVERFLOW_FULL
+from .schema import PAYMENT_FIELDS
+from .schema import TAKEN
+from .schema import UNKNOWN_PART
+from .schema import ClaimBody
+from .schema import OverflowBody
+from .schema import PaidBody
+from .schema import ReleaseBody
+from .vehicle import HEIGHT
+from .vehicle import SECTIONS
+from .vehicle import WIDTH
+from .vehicle import Part
+from .vehicle import by_id
+from .vehicle import parts
 
 ops = Operations()
 

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import (
-    Exact,
-    Flag,
-    Line,
-    Schema,
-    SpecField,
-    Text,
-    WholeNumber,
-    clean_line,
-    js_string,
-)
+from groupkit import Exact
+from groupkit import Flag
+from groupkit import Line
+from groupkit import Schema
+from groupkit import SpecField
+from groupkit import Text
+from groupkit import WholeNumber
+from groupkit import clean_line
+from groupkit import js_string
 
 NO_COUPLE = "Add your names — it's your registry."
 NO_NAME = "Add your name — it goes on the build crew wall."

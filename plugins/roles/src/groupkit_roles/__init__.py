@@ -5,10 +5,13 @@ from __future__ import annotations
 from groupkit import Tool
 
 from . import api
-from .api import PLAYER, PUBLIC_SCHEMA
+from .api import PLAYER
+from .api import PUBLIC_SCHEMA
 from .edit import EDIT
 from .models import Player
-from .schema import MAX_ROLES, PRESETS, CreateRoles
+from .schema import MAX_ROLES
+from .schema import PRESETS
+from .schema import CreateRoles
 
 DESCRIPTION = f"""\
 Roles are dealt as people join: `claim` picks a random free slot of the role list, and the

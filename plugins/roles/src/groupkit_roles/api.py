@@ -15,38 +15,34 @@ from typing import Any
 
 import peewee as pw
 
-from groupkit import (
-    OK_REPLY,
-    Call,
-    Credential,
-    Instance,
-    Operations,
-    bad_request,
-    conflict,
-    find_token,
-    instance_changed,
-    issue_token,
-    not_found,
-    request_time,
-    revoke_tokens,
-    token_reply,
-    utc_iso,
-)
+from groupkit import OK_REPLY
+from groupkit import Call
+from groupkit import Credential
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import bad_request
+from groupkit import conflict
+from groupkit import find_token
+from groupkit import instance_changed
+from groupkit import issue_token
+from groupkit import not_found
+from groupkit import request_time
+from groupkit import revoke_tokens
+from groupkit import token_reply
+from groupkit import utc_iso
 
 from .models import Player
-from .schema import (
-    BRIEF_LIMIT,
-    FEW_ROLES,
-    MANY_ROLES,
-    NAME_LIMIT,
-    NO_NAME,
-    ClaimBody,
-    DetailsBody,
-    HeldBody,
-    ResetBody,
-    RolesBody,
-    match_briefs,
-)
+from .schema import BRIEF_LIMIT
+from .schema import FEW_ROLES
+from .schema import MANY_ROLES
+from .schema import NAME_LIMIT
+from .schema import NO_NAME
+from .schema import ClaimBody
+from .schema import DetailsBody
+from .schema import HeldBody
+from .schema import ResetBody
+from .schema import RolesBody
+from .schema import match_briefs
 
 ops = Operations()
 

@@ -10,11 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import Call, Edit, Instance, bad_request, conflict
+from groupkit import Call
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import bad_request
+from groupkit import conflict
 
-from .api import FEWER_THAN_PLAYERS, _random, organiser_view, players_of
+from .api import FEWER_THAN_PLAYERS
+from .api import _random
+from .api import organiser_view
+from .api import players_of
 from .models import Player
-from .schema import EditRoles, match_briefs
+from .schema import EditRoles
+from .schema import match_briefs
 
 CHANGES_HELD = ("This takes away the role {count} who joined already hold{s}: they'll be dealt "
                 "a new one from the roles left. Go ahead?")

@@ -8,19 +8,17 @@ from typing import Any
 
 import marshmallow as ma
 
-from groupkit import (
-    Choice,
-    Count,
-    Exact,
-    Line,
-    Schema,
-    SpecField,
-    StringList,
-    Text,
-    clean_line,
-    clean_text,
-    whole_number,
-)
+from groupkit import Choice
+from groupkit import Count
+from groupkit import Exact
+from groupkit import Line
+from groupkit import Schema
+from groupkit import SpecField
+from groupkit import StringList
+from groupkit import Text
+from groupkit import clean_line
+from groupkit import clean_text
+from groupkit import whole_number
 
 FEW_ROLES = "Add at least two roles — one per line."
 MANY_ROLES = "That's {n} roles — this tool tops out at 40."

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from groupkit import Hidden, Tool, slot_feed_operations
+from groupkit import Hidden
+from groupkit import Tool
+from groupkit import slot_feed_operations
 
 from . import api
-from .api import NOT_HELD, SLOT_IDS, ops, roster_schema
+from .api import NOT_HELD
+from .api import SLOT_IDS
+from .api import ops
+from .api import roster_schema
 from .feeds import claim_events
-from .schema import MAX_SHIFTS, MAX_SPOTS, CreateRoster
+from .schema import MAX_SHIFTS
+from .schema import MAX_SPOTS
+from .schema import CreateRoster
 
 groupkit_tool = Tool.hook(
     api, name="roster", title="Volunteer Roster",

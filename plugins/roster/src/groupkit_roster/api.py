@@ -6,35 +6,31 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from groupkit import (
-    ApiError,
-    CalendarEvent,
-    Call,
-    Edit,
-    Instance,
-    Line,
-    Operations,
-    Reply,
-    SignUp,
-    board_edit,
-    board_views,
-    calendar_reply,
-    claim_details,
-    csv_reply,
-    group_spots,
-    signup_operations,
-    spot_board,
-    spots_schema,
-    stored_groups,
-    written_time,
-)
+from groupkit import ApiError
+from groupkit import CalendarEvent
+from groupkit import Call
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Line
+from groupkit import Operations
+from groupkit import Reply
+from groupkit import SignUp
+from groupkit import board_edit
+from groupkit import board_views
+from groupkit import calendar_reply
+from groupkit import claim_details
+from groupkit import csv_reply
+from groupkit import group_spots
+from groupkit import signup_operations
+from groupkit import spot_board
+from groupkit import spots_schema
+from groupkit import stored_groups
+from groupkit import written_time
 
-from .schema import (
-    MESSAGE_LIMIT,
-    SHIFT_HELD,
-    SHIFT_SHRUNK,
-    EditRoster,
-)
+from .schema import MESSAGE_LIMIT
+from .schema import SHIFT_HELD
+from .schema import SHIFT_SHRUNK
+from .schema import EditRoster
 
 ops = Operations()
 

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import Call, Edit, Instance, Operations, conflict
+from groupkit import Call
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import conflict
 
 from .draw import draw
 from .schema import CUP

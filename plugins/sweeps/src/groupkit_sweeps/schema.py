@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from groupkit import Choice, Count, Schema, StringList, Text
+from groupkit import Choice
+from groupkit import Count
+from groupkit import Schema
+from groupkit import StringList
+from groupkit import Text
 
 CUP = "cup"
 GRAND_FINAL = "final"

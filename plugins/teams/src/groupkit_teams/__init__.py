@@ -6,7 +6,9 @@ from groupkit import Tool
 
 from . import api
 from .api import TEAMS_SCHEMA
-from .schema import MAX_MEMBERS, MAX_TEAMS, CreateTeams
+from .schema import MAX_MEMBERS
+from .schema import MAX_TEAMS
+from .schema import CreateTeams
 
 DESCRIPTION = (
     "Stores an already-drawn set of teams at one link. The shuffle happens in the client "

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import Edit, Instance, Operations
+from groupkit import Edit
+from groupkit import Instance
+from groupkit import Operations
 
 from .schema import DEFAULT_HEADING
 

@@ -6,7 +6,11 @@ from typing import Any
 
 import marshmallow as ma
 
-from groupkit import Line, Schema, SpecField, clean_line, js_string
+from groupkit import Line
+from groupkit import Schema
+from groupkit import SpecField
+from groupkit import clean_line
+from groupkit import js_string
 
 FEW_TEAMS = "Two teams at least — one team is just the group."
 MANY_TEAMS = "That's more than 40 teams — split it into two draws."
