@@ -140,7 +140,7 @@ def test_the_installed_kernel_generates_a_plugin_without_the_repository(
     run([built.venv / "bin" / "groupkit", "new-plugin", "darts", "--dest", tmp_path],
         cwd=tmp_path)
     package = tmp_path / "groupkit-darts" / "src" / "groupkit_darts"
-    assert (package / "__init__.py").read_text("utf-8").count('name="darts"') == 1
+    assert (package / "tool.toml").read_text("utf-8").count('name = "darts"') == 1
     assert (package / "templates" / "darts" / "public.html").is_file()
 
 

@@ -29,6 +29,7 @@ import dataclasses
 import inspect
 import re
 import sys
+import tomllib
 import typing
 from collections.abc import Iterator
 from pathlib import Path
@@ -367,6 +368,14 @@ def test_the_documented_tool_constraints_are_the_code_s() -> None:
     api = rows["plugin_api"]
     assert "keyword only" in api and "required" in api
     assert groupkit.PLUGIN_API_VERSION == hookspecs.PLUGIN_API_VERSION
+
+
+def test_the_documented_tool_toml_keys_are_the_code_s() -> None:
+    section = DOCS.split("### `tool.toml`", 1)[1].split("\n## ", 1)[0]
+    listed = section.split("The keys it may hold", 1)[1].split(". A field is declared", 1)[0]
+    assert re.findall(r"`([a-z_]+)`", listed) == list(_tool.TOML_FIELDS)
+    example = tomllib.loads(re.findall(r"```toml\n(.*?)```", section, re.S)[0])
+    assert set(example) <= set(_tool.TOML_FIELDS)
 
 
 # --- page scripts -----------------------------------------------------------------------

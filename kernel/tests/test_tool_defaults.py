@@ -4,6 +4,7 @@ package, and (with `Tool.from_module` / `Tool.hook`) its callables from the api 
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,11 +53,13 @@ def make_package(tmp_path: Path) -> Iterator[Any]:
     sys.path.insert(0, str(tmp_path))
 
     def make(name: str, folders: tuple[str, ...] = ("templates",), api: str = API,
-             dist_version: str | None = None) -> Any:
+             dist_version: str | None = None, toml: str | None = None) -> Any:
         package = tmp_path / name
         package.mkdir()
         (package / "__init__.py").write_text("")
         (package / "api.py").write_text(api)
+        if toml is not None:
+            (package / "tool.toml").write_text(toml, encoding="utf-8")
         for folder in folders:
             (package / folder / "demo").mkdir(parents=True)
             if folder == "templates":
@@ -168,3 +171,95 @@ def test_a_faulty_hook_declaration_is_reported_when_called(make_package: Any) ->
     registry = load_tools(Settings(), [plugin], entry_points=False)
     assert registry.tools == {}
     assert "is not an Operations" in (registry.installed[0].problem or "")
+
+
+# --- tool.toml ---------------------------------------------------------------------------
+
+TOML = '''
+name = "demo"
+title = "Demo"
+icon = "🎤"
+group = "events"
+plugin_api = [1, 1]
+not_found = "No such demo."
+summary = "One line."
+description = """
+Notes \\
+on two lines."""
+
+[example]
+title = "Friday"
+names = ["Ann", "Bo"]
+'''
+
+
+def load_with(make_package: Any, name: str, toml: str, **fields: Any) -> Any:
+    api = make_package(name, toml=toml)
+    plugin = sys.modules[name]
+    plugin.groupkit_tool = Tool.hook(api, create_schema=Schema, **fields)
+    return load_tools(Settings(), [plugin], entry_points=False)
+
+
+def test_the_catalogue_facts_come_from_tool_toml(make_package: Any) -> None:
+    registry = load_with(make_package, "gkt_toml", TOML)
+    tool = registry.tools["demo"]
+    assert (tool.name, tool.title, tool.icon, tool.group, tool.plugin_api, tool.not_found,
+            tool.summary) == ("demo", "Demo", "🎤", "events", (1, 1), "No such demo.",
+                              "One line.")
+    assert tool.description == "Notes on two lines."
+    assert tool.example == {"title": "Friday", "names": ["Ann", "Bo"]}
+
+
+def test_a_package_without_tool_toml_declares_everything_in_python(
+        make_package: Any) -> None:
+    api = make_package("gkt_plain")
+    tool = Tool.from_module(api, name="demo", title="Demo", create_schema=Schema,
+                            plugin_api=(1, 1))
+    assert (tool.name, tool.summary, tool.example) == ("demo", "", {})
+
+
+@pytest.mark.parametrize(("toml", "fields", "problem"), [
+    ("colour = \"red\"\n" + TOML, {},
+     "gkt_bad/tool.toml: 'colour' is not a field tool.toml may declare (it may declare "
+     "name, title, plugin_api, summary, description, group, icon, not_found, example)"),
+    (TOML.replace('icon = "🎤"', "icon = 3"), {},
+     "gkt_bad/tool.toml: 'icon' must be a TOML string, not int"),
+    (TOML.replace("[example]", "example = 1\n[other]"), {},
+     "gkt_bad/tool.toml: 'example' must be a TOML table, not int"),
+    (TOML.replace("plugin_api = [1, 1]", "plugin_api = [1]"), {},
+     "gkt_bad/tool.toml: 'plugin_api' must be two whole numbers, [oldest, newest], "
+     "e.g. [1, 1]"),
+    (TOML.replace("plugin_api = [1, 1]", "plugin_api = [1, \"1\"]"), {},
+     "gkt_bad/tool.toml: 'plugin_api' must be two whole numbers, [oldest, newest], "
+     "e.g. [1, 1]"),
+    (TOML, {"title": "Also here"},
+     "gkt_bad/tool.toml: title also given in Python; declare each field once"),
+    ('name = "demo"\n', {"plugin_api": (1, 1)},
+     "gkt_bad.api: the declaration has no title: give it in Python or in "
+     "gkt_bad/tool.toml"),
+])
+def test_a_faulty_tool_toml_is_refused_in_one_line_naming_the_key(
+        make_package: Any, caplog: pytest.LogCaptureFixture, toml: str,
+        fields: dict[str, Any], problem: str) -> None:
+    with caplog.at_level(logging.ERROR, logger="groupkit.plugins"):
+        registry = load_with(make_package, "gkt_bad", toml, **fields)
+    assert registry.tools == {}
+    assert registry.installed[0].problem == problem
+    assert [(record.getMessage(), record.exc_info) for record in caplog.records] == [
+        (f"tool plugin gkt_bad refused: {problem}", None)]
+
+
+def test_tool_toml_that_is_not_toml_is_refused_naming_the_file(
+        make_package: Any, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.ERROR, logger="groupkit.plugins"):
+        registry = load_with(make_package, "gkt_broken", 'name = "demo\n')
+    problem = registry.installed[0].problem or ""
+    assert problem.startswith("gkt_broken/tool.toml is not valid TOML: ")
+    assert [record.exc_info for record in caplog.records] == [None]
+
+
+def test_a_declaration_without_plugin_api_anywhere_is_refused_as_unversioned(
+        make_package: Any) -> None:
+    registry = load_with(make_package, "gkt_unversioned", 'name = "demo"\ntitle = "Demo"\n')
+    assert "declares no plugin_api" in (registry.installed[0].problem or "")
+    assert "plugin_api = [1, 1] in its tool.toml" in (registry.installed[0].problem or "")

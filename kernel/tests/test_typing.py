@@ -89,7 +89,8 @@ import groupkit
 api = types.ModuleType("api")
 groupkit_tool = groupkit.Tool.hook(api, name="karaoke", title=3, create_schema=groupkit.Schema,
                                    plugin_api=(1, 1), limitz={})
-groupkit.Tool.from_module(api, name="karaoke", title="Karaoke", create_schema=groupkit.Schema)
+groupkit.Tool.from_module(api, name="karaoke", title="Karaoke", create_schema=groupkit.Schema,
+                          plugin_api=1)
 '''
 
 
@@ -163,5 +164,6 @@ def test_a_misdeclared_hook_is_reported(mypy_report: dict[str, list[str]]) -> No
         "[call-arg]",
         'Argument "title" to "hook" of "Tool" has incompatible type "int"; expected "str"  '
         "[arg-type]",
-        'Missing named argument "plugin_api" for "from_module" of "Tool"  [call-arg]',
+        'Argument "plugin_api" to "from_module" of "Tool" has incompatible type "int"; '
+        'expected "tuple[int, int]"  [arg-type]',
     ]

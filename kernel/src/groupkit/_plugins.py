@@ -14,6 +14,7 @@ import pluggy
 from . import hookspecs
 from ._config import Settings
 from ._tool import ENTRY_POINT_GROUP
+from ._tool import DeclarationError
 from ._tool import Tool
 
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]{1,29}$")
@@ -22,7 +23,8 @@ REQUIRED_TEMPLATES = ("create.html", "public.html", "organiser.html")
 
 MISSING_API = (f"its Tool declares no plugin_api: add the range of groupkit plugin API "
                f"versions it supports, e.g. plugin_api=({hookspecs.PLUGIN_API_VERSION}, "
-               f"{hookspecs.PLUGIN_API_VERSION})")
+               f"{hookspecs.PLUGIN_API_VERSION}), or plugin_api = "
+               f"[{hookspecs.PLUGIN_API_VERSION}, {hookspecs.PLUGIN_API_VERSION}] in its tool.toml")
 
 log = logging.getLogger("groupkit.plugins")
 
@@ -107,6 +109,10 @@ def load_tools(settings: Settings, extra_plugins: Iterable[object] = (),
         try:
             manager.register(plugin, name=f"groupkit-tool-{name}")
             declaration = plugin.groupkit_tool()  # type: ignore[attr-defined]
+        except DeclarationError as exc:
+            log.error("tool plugin %s refused: %s", name, exc)
+            installed.append(Installed(name, version, False, problem=str(exc)))
+            return
         except Exception as exc:  # a plugin bug must not take the service down
             if isinstance(exc, TypeError) and "plugin_api" in str(exc):
                 # A declaration without its version range: one clear line, no traceback.

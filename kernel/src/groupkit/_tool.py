@@ -12,7 +12,9 @@ import dataclasses
 import datetime as dt
 import functools
 import importlib.metadata
+import importlib.resources
 import sys
+import tomllib
 from collections.abc import Callable
 from collections.abc import Hashable
 from collections.abc import Mapping
@@ -456,8 +458,14 @@ class Tool:
         usual names, so the `Tool` call lists only what is particular to the tool:
         `create`, `public_view`, `organiser_view`, `participant_view`, `export`,
         `preview`, `title_of` by those names, `operations` from `ops`, `edit` from `EDIT`.
-        A field given in `fields` wins; a name the module lacks keeps the field's default."""
+        A field given in `fields` wins; a name the module lacks keeps the field's default.
+        The catalogue facts may come from the package's `tool.toml` instead (`toml_fields`)."""
         found: dict[str, Any] = {}
+        data = toml_fields(module)
+        if twice := sorted(set(data) & set(fields)):
+            raise DeclarationError(f"{_toml_path(module)}: {', '.join(twice)} also given in "
+                                   f"Python; declare each field once")
+        found.update(data)
         for field, attribute in MODULE_NAMES.items():
             if field in fields or not hasattr(module, attribute):
                 continue
@@ -467,7 +475,12 @@ class Tool:
                 raise TypeError(f"{module.__name__}.{attribute} is not "
                                 f"{'an ' + kind.__name__ if kind else 'callable'}")
             found[field] = value
-        return cls(**{**found, **fields})
+        declared = {**found, **fields}
+        if missing := [field for field in ("name", "title") if field not in declared]:
+            raise DeclarationError(f"{module.__name__}: the declaration has no "
+                                   f"{' and no '.join(missing)}: give it in Python or in "
+                                   f"{_toml_path(module)}")
+        return cls(**declared)
 
     @classmethod
     def hook(cls, module: ModuleType, /, **fields: Unpack[ToolFields]) -> Callable[[], Tool]:
@@ -495,14 +508,69 @@ MODULE_NAMES: Mapping[str, str] = {
     "title_of": "title_of", "operations": "ops", "edit": "EDIT"}
 
 
+#: The `Tool` fields a plugin may write in `tool.toml`, in its package beside the api module,
+#: and the TOML type each takes: the catalogue facts, which are data that writers edit, not
+#: code. Everything else (schemas, callables, models, limits built from constants) stays in
+#: Python, where mypy checks it.
+TOML_FIELDS: Mapping[str, type] = {
+    "name": str, "title": str, "plugin_api": list, "summary": str, "description": str,
+    "group": str, "icon": str, "not_found": str, "example": dict}
+
+
+class DeclarationError(ValueError):
+    """A declaration the kernel refuses with one line naming the file and the field, at
+    start-up (never a traceback): a faulty `tool.toml` or a field declared twice."""
+
+
+def _toml_path(module: ModuleType) -> str:
+    return f"{module.__name__.rpartition('.')[0] or module.__name__}/tool.toml"
+
+
+def toml_fields(module: ModuleType) -> dict[str, Any]:
+    """The fields the `tool.toml` of `module`'s package declares ({} when it has none),
+    checked against `TOML_FIELDS`; `plugin_api` becomes the tuple `Tool` takes."""
+    package = module.__name__.rpartition(".")[0] if not hasattr(module, "__path__") \
+        else module.__name__
+    if not package:
+        return {}
+    try:
+        text = importlib.resources.files(package).joinpath("tool.toml").read_text("utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+    where = _toml_path(module)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DeclarationError(f"{where} is not valid TOML: {exc}") from None
+    for key, value in data.items():
+        kind = TOML_FIELDS.get(key)
+        if kind is None:
+            raise DeclarationError(f"{where}: {key!r} is not a field tool.toml may declare "
+                                   f"(it may declare {', '.join(TOML_FIELDS)})")
+        if not isinstance(value, kind):
+            raise DeclarationError(f"{where}: {key!r} must be a TOML "
+                                   f"{_TOML_NAMES[kind]}, not {type(value).__name__}")
+    if "plugin_api" in data:
+        api = data["plugin_api"]
+        if len(api) != 2 or not all(type(end) is int for end in api):
+            raise DeclarationError(f"{where}: 'plugin_api' must be two whole numbers, "
+                                   f"[oldest, newest], e.g. [1, 1]")
+        data["plugin_api"] = tuple(api)
+    return data
+
+
+_TOML_NAMES: Mapping[type, str] = {str: "string", list: "array", dict: "table"}
+
+
 class ToolFields(TypedDict, total=False):
     """`Tool`'s fields as typed keywords of `Tool.from_module` (so mypy checks them); the
-    ones `from_module` can find in the module are optional here."""
+    ones `from_module` can find in the module or its package's `tool.toml` are optional here
+    (`Tool` still refuses a declaration that ends up without them)."""
 
-    name: Required[str]
-    title: Required[str]
+    name: str
+    title: str
     create_schema: Required[type[ma.Schema]]
-    plugin_api: Required[tuple[int, int]]
+    plugin_api: tuple[int, int]
     create: Callable[[Instance, dict[str, Any]], None]
     public_view: View
     organiser_view: View

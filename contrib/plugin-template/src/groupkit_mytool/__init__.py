@@ -12,13 +12,10 @@ from .models import Entry
 from .schema import CreateMyTool
 
 groupkit_tool = Tool.hook(
-    api, name="mytool", title="My Tool",
-    plugin_api=(1, 1), hidden=(),
-    summary="A board where everyone adds a short note.",
-    create_schema=CreateMyTool, models=[Entry], limits={"entries": MAX_ENTRIES},
-    example={"title": "Team shout-outs", "prompt": "Who helped you this week?"},
-    walkthrough=Walkthrough(take_part),
+    api, create_schema=CreateMyTool, models=[Entry],
     # What the tool keeps off the public side, for the kit's privacy suite. Every note
     # here is public, so nothing is; a private field would be declared as, e.g.,
     # `hidden=(Hidden("text", operation="add", shown_to=("organiser",)),)`.
+    hidden=(),
+    limits={"entries": MAX_ENTRIES}, walkthrough=Walkthrough(take_part),
 )

@@ -39,19 +39,11 @@ DESCRIPTION = (
 
 
 groupkit_tool = Tool.hook(
-    api, name="coffee", title="Coffee Roulette",
-    plugin_api=(1, 1), hidden=(), group="work", icon="☕",
-    summary="Pair up a team for a coffee each round, with someone they haven't met "
-            "lately; everyone sees their partner on their own private page.",
-    create_schema=CreateCoffee, participant_kinds=(TOKEN_KIND, RESET_KIND),
+    api, hidden=(), create_schema=CreateCoffee, participant_kinds=(TOKEN_KIND, RESET_KIND),
     models=[CoffeePerson, CoffeeRound], migrations=MIGRATIONS,
-    limits={"people": MAX_PEOPLE, "recentRounds": RECENT_ROUNDS},
-    public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
-    chat=chat_operations(ops, RITUAL),
+    limits={"people": MAX_PEOPLE, "recentRounds": RECENT_ROUNDS}, public_schema=PUBLIC_SCHEMA,
+    description=DESCRIPTION, chat=chat_operations(ops, RITUAL),
     preview=lambda instance: {
         "title": instance.title,
         "description": "Claim your name to see who you're having coffee with."},
-    example={"title": "Platform team coffee", "names": ["Ann", "Bo", "Cy", "Di", "Ed"],
-             "cadence": "Every second Monday",
-             "note": "Thirty minutes, your shout or theirs."},
 )

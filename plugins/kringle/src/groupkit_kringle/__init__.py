@@ -61,11 +61,7 @@ DESCRIPTION = (
 
 
 groupkit_tool = Tool.hook(
-    api, name="kringle", title="Kris Kringle",
-    plugin_api=(1, 1), group="celebrations", icon="🎁",
-    hidden=(Hidden("text", operation="p/{token}/wishlist", shown_to=("participant",)),),
-    summary="A Secret Santa draw in one loop: everyone claims their name and sees only "
-            "who they're buying for.",
+    api, hidden=(Hidden("text", operation="p/{token}/wishlist", shown_to=("participant",)),),
     create_schema=CreateKringle, participant_kinds=(TOKEN_KIND, RESET_KIND),
     models=[KringlePerson, KringleReset, KringleMessage], migrations=MIGRATIONS,
     limits={"people": MAX_PEOPLE, "wishlistCharacters": WISHLIST_LIMIT,
@@ -75,7 +71,4 @@ groupkit_tool = Tool.hook(
     preview=lambda instance: {
         "title": instance.title or "Kris Kringle",
         "description": "Claim your name to see who you're buying for."},
-    example={"title": "Office Kris Kringle", "names": ["Ann", "Bo", "Cy", "Di"],
-             "budget": "$30", "exchangeDate": "Friday 19 December, at lunch",
-             "note": "Wrap it and put it under the tree in the kitchen."},
 )

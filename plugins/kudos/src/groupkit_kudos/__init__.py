@@ -18,24 +18,18 @@ from .weeks import KEEP_WEEKS
 from .weeks import SYDNEY
 
 groupkit_tool = Tool.hook(
-    api, name="kudos", title="Kudos Wall",
-    plugin_api=(1, 1), hidden=(), group="work", icon="🙌",
+    api, hidden=(),
     # The wall shows Sydney days and weeks: a cached page lasts at most one day.
     view_time=lambda instance, now: local_date(now, SYDNEY),
-    summary="A wall of thank-you notes for a team: this week's on top, recent weeks "
-            "in the archive.",
     create_schema=CreateKudos, models=[KudosNote], prune=prune,
-    limits={"archiveWeeks": ARCHIVE_WEEKS, "keptWeeks": KEEP_WEEKS},
-    public_schema=WALL_SCHEMA, chat=chat_operations(ops, RITUAL),
-    example={"team": "Support team",
-             "intro": "Caught someone doing something great? Say so here."},
-    description=(
-        "Weeks run Monday to Sunday in the Australia/Sydney time zone. The wall shows "
+    limits={"archiveWeeks": ARCHIVE_WEEKS, "keptWeeks": KEEP_WEEKS}, public_schema=WALL_SCHEMA,
+    chat=chat_operations(ops, RITUAL),
+    description="Weeks run Monday to Sunday in the Australia/Sydney time zone. The wall shows "
         f"this week's notes on top and folds the {ARCHIVE_WEEKS} weeks before into an "
         f"archive. {KEEP_WEEKS} weeks (about three months) are kept: older weeks are "
         "dropped whole by the retention task (`groupkit prune` and the server's periodic "
         "task), with their notes' tokens. Weeks kept but older than the archive appear "
         "only on the organiser page and in the export (`older`). No cap on notes: "
         "retention bounds the wall. Designed paths: `note`, `n/{token}/remove` (the "
-        "poster), `{editToken}/remove` (the organiser, body `{noteId}`)."),
+        "poster), `{editToken}/remove` (the organiser, body `{noteId}`).",
 )

@@ -46,11 +46,8 @@ DESCRIPTION = (
 
 
 groupkit_tool = Tool.hook(
-    api, name="poll", title="Group Vote",
-    plugin_api=(1, 1), group="events", icon="🗳️",
+    api,
     hidden=(Hidden("voterName", operation="vote", shown_to=("organiser", "participant")),),
-    summary="A quick vote on a few options: single, multiple or ranked choice, open or "
-            "secret ballot, results live as people vote or kept until it closes.",
     create_schema=CreatePoll, title_of=lambda data: data["question"],
     # The views read the clock only to know whether the closing time has come.
     view_time=lambda instance, now: is_closed(instance.data, now),
@@ -58,7 +55,4 @@ groupkit_tool = Tool.hook(
     limits={"votes": MAX_BALLOTS, "optionsAtCreate": MAX_OPTIONS,
             "optionsRead": READ_FIRST, "optionsInAll": MAX_TOTAL_OPTIONS},
     public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
-    example={"question": "Where should we have the end-of-year lunch?",
-             "options": ["Thai on King St", "Pub bistro", {"text": "Picnic in the park"}],
-             "mode": "single", "allowSuggestions": True},
 )

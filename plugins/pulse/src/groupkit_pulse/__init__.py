@@ -20,20 +20,12 @@ from .weeks import KEEP_WEEKS
 from .weeks import week_of
 
 groupkit_tool = Tool.hook(
-    api, name="pulse", title="Weekly Pulse",
-    plugin_api=(1, 1), hidden=(), group="work", icon="📈",
-    summary="An anonymous weekly check-in: everyone scores their week from 1 to 5, "
-            "with a few words if they like.",
-    create_schema=CreatePulse, organiser_view=public_view,
+    api, hidden=(), create_schema=CreatePulse, organiser_view=public_view,
     # The views read the clock only for the Sydney week they show.
-    view_time=lambda instance, now: week_of(now),
-    models=[PulseTally, PulseComments], prune=prune,
-    limits={"keptWeeks": KEEP_WEEKS, "minimumShown": MIN_SHOWN},
+    view_time=lambda instance, now: week_of(now), models=[PulseTally, PulseComments],
+    prune=prune, limits={"keptWeeks": KEEP_WEEKS, "minimumShown": MIN_SHOWN},
     public_schema=PULSE_SCHEMA, chat=chat_operations(ops, RITUAL),
-    example={"team": "Platform team", "question": "How was your week?",
-             "askWords": True, "resultsAtWeekEnd": False},
-    description=(
-        "Weeks run Monday to Sunday in the Australia/Sydney time zone and are named by "
+    description="Weeks run Monday to Sunday in the Australia/Sydney time zone and are named by "
         f"their Monday. A week with fewer than {MIN_SHOWN} responses shows only its "
         "count, to everyone: the public page, the organiser page and the export are the "
         "same view, and there is no organiser view of single responses. The current "
@@ -43,5 +35,5 @@ groupkit_tool = Tool.hook(
         "default false) shows nothing but the count until the week is over. "
         f"{KEEP_WEEKS} weeks (about six months) are kept: this week and the "
         f"{KEEP_WEEKS - 1} before it; older weeks are dropped whole by the retention "
-        "task. Organiser operation designed here: `details`."),
+        "task. Organiser operation designed here: `details`.",
 )

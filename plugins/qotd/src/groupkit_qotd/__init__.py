@@ -30,15 +30,11 @@ DESCRIPTION = (
 
 
 groupkit_tool = Tool.hook(
-    api, name="qotd", title="Question of the Day",
-    plugin_api=(1, 1), hidden=(), group="work", icon="❓",
+    api, hidden=(), create_schema=CreateQotd,
     # Today's question is Sydney's day: a cached page lasts at most that day.
     view_time=lambda instance, now: sydney_day(now),
-    summary="A fresh either-or question for the team every day: everyone picks a side "
-            "and sees the split.",
-    create_schema=CreateQotd, models=MODELS,
+    models=MODELS,
     limits={"bankQuestions": len(bank()), "answersPerDay": MAX_ANSWERS_PER_DAY,
             "addedQuestions": MAX_CUSTOM},
-    public_schema=PUBLIC_SCHEMA, description=DESCRIPTION,
-    example={"teamName": "Platform team"}, chat=chat_operations(ops, RITUAL),
+    public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, chat=chat_operations(ops, RITUAL),
 )

@@ -40,17 +40,7 @@ Decisions where the spec is silent:
 
 
 groupkit_tool = Tool.hook(
-    api, name="roles", title="Secret Role Dealer",
-    plugin_api=(1, 1), hidden=(), group="games", icon="🎭",
-    summary="Deal hidden game roles: each player joins from the share link and sees "
-            "only their own role.",
-    create_schema=CreateRoles, participant_kinds=(PLAYER,), models=[Player],
-    limits={"roles": MAX_ROLES, "claimRetries": 3},
-    public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
-    example={"title": "Friday werewolf", "note": "Eyes closed when the host says so.",
-             "roles": ["Werewolf", "Werewolf", "Seer", "Villager", "Villager",
-                       "Villager"],
-             "briefs": {"Werewolf": "Pick a villager each night.",
-                        "Seer": "Ask the host about one player each night."},
-             "preset": "werewolf"},
+    api, hidden=(), create_schema=CreateRoles, participant_kinds=(PLAYER,), models=[Player],
+    limits={"roles": MAX_ROLES, "claimRetries": 3}, public_schema=PUBLIC_SCHEMA,
+    description=DESCRIPTION, edit=EDIT,
 )

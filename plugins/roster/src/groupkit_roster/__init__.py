@@ -17,23 +17,14 @@ from .schema import MAX_SPOTS
 from .schema import CreateRoster
 
 groupkit_tool = Tool.hook(
-    api, name="roster", title="Volunteer Roster",
-    plugin_api=(1, 1), hidden=(Hidden("message", operation="claim"),), group="events", icon="📋",
-    summary="Timed shifts with a few spots each: volunteers put their names down, "
-            "the coordinator gets the list.",
-    create_schema=CreateRoster, limits={"shifts": MAX_SHIFTS, "spotsPerShift": MAX_SPOTS},
-    public_schema=roster_schema(), feed=slot_feed_operations(ops, NOT_HELD, claim_events),
-    description=(
-        f"Slot ids are {SLOT_IDS}. A volunteer's message is for the coordinator only: "
+    api, hidden=(Hidden("message", operation="claim"),), create_schema=CreateRoster,
+    limits={"shifts": MAX_SHIFTS, "spotsPerShift": MAX_SPOTS}, public_schema=roster_schema(),
+    feed=slot_feed_operations(ops, NOT_HELD, claim_events),
+    description=f"Slot ids are {SLOT_IDS}. A volunteer's message is for the coordinator only: "
         "it appears on the organiser page, in the export and in the CSV "
         "(`GET /api/roster/{editToken}/admin`), never on the public page, in the public "
         "read or in link previews. Each shift offers a calendar entry "
         "(`GET /api/roster/{slug}/ics/{shiftId}`) only when the event date and the "
         "shift's label read as a time; otherwise its `calendar` is null and the page "
-        "shows no calendar link."),
-    example={"title": "Working bee", "eventDate": "Saturday 14 March 2026",
-             "note": "Gloves and water provided. Wear closed shoes.",
-             "shifts": [{"label": "Setup 7-9am", "capacity": 3},
-                        {"label": "Gardening 9am-12pm", "capacity": 6},
-                        {"label": "Pack down 12-1pm", "capacity": 3}]},
+        "shows no calendar link.",
 )
