@@ -23,5 +23,4 @@ class BabyGuess(BaseModel):
     created = UTCDateTimeField(default=utcnow)
 
     class Meta:
-        table_name = "baby_guess"
         indexes = ((("instance", "gid"), True),)

@@ -21,6 +21,5 @@ class CardMessage(BaseModel):
     created = UTCDateTimeField(default=utcnow)
 
     class Meta:
-        table_name = "card_message"
         indexes = ((("instance", "code"), True),)
 

@@ -20,7 +20,6 @@ class CoffeePerson(BaseModel):
     claimed_at = UTCDateTimeField(null=True)
 
     class Meta:
-        table_name = "coffee_person"
         indexes = ((("instance", "position"), True),)
 
 
@@ -36,7 +35,6 @@ class CoffeeRound(BaseModel):
     drawn_at = UTCDateTimeField(default=utcnow)
 
     class Meta:
-        table_name = "coffee_round"
         indexes = ((("instance", "number"), True),)
 
 

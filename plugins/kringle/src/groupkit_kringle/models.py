@@ -26,7 +26,6 @@ class KringlePerson(BaseModel):
     opened_at = UTCDateTimeField(null=True)
 
     class Meta:
-        table_name = "kringle_person"
         indexes = ((("instance", "position"), True),)
 
 
@@ -38,9 +37,6 @@ class KringleReset(BaseModel):
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
     person = pw.ForeignKeyField(KringlePerson, on_delete="CASCADE")
     at = UTCDateTimeField(default=utcnow)
-
-    class Meta:
-        table_name = "kringle_reset"
 
 
 class KringleMessage(BaseModel):
@@ -56,7 +52,6 @@ class KringleMessage(BaseModel):
     at = UTCDateTimeField(default=utcnow)
 
     class Meta:
-        table_name = "kringle_message"
         indexes = ((("santa", "giftee"), False),)
 
 

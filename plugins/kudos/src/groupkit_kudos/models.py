@@ -19,5 +19,4 @@ class KudosNote(BaseModel):
     posted = UTCDateTimeField(default=utcnow)
 
     class Meta:
-        table_name = "kudos_note"
         indexes = ((("instance", "week"), False),)

@@ -22,5 +22,4 @@ class PokerVoter(BaseModel):
     joined = UTCDateTimeField(default=utcnow)
 
     class Meta:
-        table_name = "poker_voter"
         indexes = ((("instance", "name_key"), True),)

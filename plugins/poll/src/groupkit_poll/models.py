@@ -22,7 +22,6 @@ class PollOption(BaseModel):
     suggested = pw.BooleanField(default=False)
 
     class Meta:
-        table_name = "poll_option"
         indexes = ((("instance", "option_id"), True),)
 
 
@@ -34,9 +33,6 @@ class PollBallot(BaseModel):
     choices = JsonField(default=list)
     created = UTCDateTimeField(default=utcnow)
     changed = UTCDateTimeField(null=True)
-
-    class Meta:
-        table_name = "poll_ballot"
 
 
 MODELS: list[type[pw.Model]] = [PollOption, PollBallot]

@@ -29,7 +29,6 @@ class PulseTally(BaseModel):
     count = pw.IntegerField(default=0)
 
     class Meta:
-        table_name = "pulse_tally"
         indexes = ((("instance", "week", "score"), True),)
 
 
@@ -41,5 +40,4 @@ class PulseComments(BaseModel):
     texts = JsonField(default=list)
 
     class Meta:
-        table_name = "pulse_comments"
         indexes = ((("instance", "week"), True),)

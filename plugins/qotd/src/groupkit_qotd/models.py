@@ -20,7 +20,6 @@ class QotdVote(BaseModel):
     changed = UTCDateTimeField(null=True)
 
     class Meta:
-        table_name = "qotd_vote"
         indexes = ((("instance", "day", "qi"), False),)
 
 

@@ -26,5 +26,4 @@ class RegistryClaim(BaseModel):
     created = UTCDateTimeField(default=utcnow)
 
     class Meta:
-        table_name = "registry_claim"
         indexes = ((("instance", "part_id"), True), (("instance", "reference"), True))
