@@ -227,18 +227,15 @@ def _draw(c: _Canvas) -> None:
     p = c.part("Tail light", "Bits & bobs", 35)
     c.paint(p, box(v, 30, v + 1, 33), RED)
     c.paint(p, [(v, 30)], "#ffb3ae", True)
-    p = c.part("Engine louvres (top)", "Bits & bobs", 35)
-    c.paint(p, box(v + 2, 32, v + 6, 33), TEAL)
-    c.paint(p, box(v + 3, 32, v + 5, 32), TEAL_DARK, True)
-    p = c.part("Engine louvres (bottom)", "Bits & bobs", 35)
-    c.paint(p, box(v + 2, 35, v + 6, 36), TEAL)
-    c.paint(p, box(v + 3, 35, v + 5, 35), TEAL_DARK, True)
-    p = c.part("Sliding door handle", "Bits & bobs", 18)
-    c.paint(p, box(v + 22, 32, v + 24, 33), CHROME)
-    c.paint(p, box(v + 22, 33, v + 24, 33), CHROME_DARK, True)
-    p = c.part("Driver's door handle", "Bits & bobs", 18)
-    c.paint(p, box(v + 44, 32, v + 46, 33), CHROME)
-    c.paint(p, box(v + 44, 33, v + 46, 33), CHROME_DARK, True)
+    # Two-row fittings: a body colour and a one-row shade (louvre slats, handle undersides).
+    for name, dollars, (x0, x1, y), colour, shade, (sx0, sx1, sy) in [
+            ("Engine louvres (top)", 35, (2, 6, 32), TEAL, TEAL_DARK, (3, 5, 32)),
+            ("Engine louvres (bottom)", 35, (2, 6, 35), TEAL, TEAL_DARK, (3, 5, 35)),
+            ("Sliding door handle", 18, (22, 24, 32), CHROME, CHROME_DARK, (22, 24, 33)),
+            ("Driver's door handle", 18, (44, 46, 32), CHROME, CHROME_DARK, (44, 46, 33))]:
+        p = c.part(name, "Bits & bobs", dollars)
+        c.paint(p, box(v + x0, y, v + x1, y + 1), colour)
+        c.paint(p, box(v + sx0, sy, v + sx1, sy), shade, True)
     p = c.part("Fuel cap", "Bits & bobs", 45)
     c.paint(p, [(v + 33, 36), *box(v + 32, 37, v + 34, 37), (v + 33, 38)], CHROME_DARK)
     c.paint(p, [(v + 33, 37)], CHROME, True)
