@@ -263,3 +263,32 @@ def test_a_declaration_without_plugin_api_anywhere_is_refused_as_unversioned(
     registry = load_with(make_package, "gkt_unversioned", 'name = "demo"\ntitle = "Demo"\n')
     assert "declares no plugin_api" in (registry.installed[0].problem or "")
     assert "plugin_api = [1, 1] in its tool.toml" in (registry.installed[0].problem or "")
+
+
+def test_an_operation_s_summary_and_description_come_from_its_docstring() -> None:
+    ops = Operations()
+
+    @ops.public("claim")
+    def claim(call: Any) -> dict[str, Any]:
+        """Claim a spot.
+
+        The first come is served:
+        the rest get 409.
+        """
+        return {}
+
+    @ops.public("other", summary="Given", description="Also given")
+    def other(call: Any) -> dict[str, Any]:
+        """Not this.
+
+        Nor this.
+        """
+        return {}
+
+    @ops.public("bare")
+    def bare(call: Any) -> dict[str, Any]:
+        return {}
+
+    found = {op.path: (op.summary, op.description) for op in ops.operations}
+    assert found == {"claim": ("Claim a spot.", "The first come is served: the rest get 409."),
+                     "other": ("Given", "Also given"), "bare": ("", "")}

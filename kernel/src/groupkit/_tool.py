@@ -155,6 +155,10 @@ class Operations:
         @ops.public("claim", body=ClaimBody, status=201, returns=SecretReply,
                     errors={409: "spot taken"})
         def claim(call: Call) -> dict: ...
+
+    The handler's docstring is the operation's OpenAPI text: its first line the summary, the
+    rest the description, unless `summary=` or `description=` is given (as where the text
+    quotes the code's constants).
     """
 
     def __init__(self) -> None:
@@ -162,9 +166,11 @@ class Operations:
 
     def _add(self, kind: str, path: str, **options: Any) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:
-            summary = options.pop("summary", "") or (handler.__doc__ or "").strip().split("\n")[0]
+            first, _, rest = (handler.__doc__ or "").strip().partition("\n")
+            options.setdefault("summary", first)
+            options.setdefault("description", " ".join(rest.split()))
             self.operations.append(Operation(kind=kind, path=path.strip("/"), handler=handler,
-                                             summary=summary, **options))
+                                             **options))
             return handler
         return register
 

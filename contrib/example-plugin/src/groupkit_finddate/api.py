@@ -168,10 +168,13 @@ ANSWERED = {"type": "object", "properties": {"token": {"type": "string"},
 
 
 @ops.public("respond", body=RespondBody, status=201, returns=ANSWERED,
-            errors={409: FULL}, description="Slots left out of `answers` count as no. The "
-            "token opens `/p/{token}`, where the same person changes their answers.")
+            errors={409: FULL})
 def respond(call: Call) -> dict[str, Any]:
-    """Answer every proposed slot: yes, maybe (if need be) or no."""
+    """Answer every proposed slot: yes, maybe (if need be) or no.
+
+    Slots left out of `answers` count as no. The token opens `/p/{token}`, where the same person
+    changes their answers.
+    """
     answers = _answers(call.instance, call.data["answers"])
     if Response.select().where(Response.instance == call.instance).count() >= MAX_RESPONSES:
         raise conflict(FULL)
@@ -194,10 +197,13 @@ def change(call: Call) -> dict[str, Any]:
     return {"ok": True, "answers": response.answers}
 
 
-@ops.organiser("choose", body=ChooseBody, description="`{slotId}` fixes the date everyone "
-               "sees and adds to their calendar; `{slotId: null}` un-chooses it.")
+@ops.organiser("choose", body=ChooseBody)
 def choose(call: Call) -> dict[str, Any]:
-    """Choose the date (or clear the choice)."""
+    """Choose the date (or clear the choice).
+
+    `{slotId}` fixes the date everyone sees and adds to their calendar; `{slotId: null}` un-chooses
+    it.
+    """
     slot_id = call.data.get("slotId")
     known = {s["id"] for s in call.instance.data["slots"]}
     if slot_id is not None and (not isinstance(slot_id, str) or slot_id not in known):

@@ -218,11 +218,13 @@ def _remove(instance: Instance, gid: str) -> bool:
     return bool(removed)
 
 
-@ops.participant("g/{token}/remove", token_kinds=[TOKEN_KIND], returns=OK_REPLY,
-                 description="Allowed whether or not the result is in: a guess is its "
-                             "guesser's to take back. The token stops working afterwards.")
+@ops.participant("g/{token}/remove", token_kinds=[TOKEN_KIND], returns=OK_REPLY)
 def remove_own(call: Call) -> dict[str, Any]:
-    """Remove your own guess with the token its guess returned."""
+    """Remove your own guess with the token its guess returned.
+
+    Allowed whether or not the result is in: a guess is its guesser's to take back. The token stops
+    working afterwards.
+    """
     assert call.credential is not None
     _remove(call.instance, call.credential.ref)
     return {"ok": True}
@@ -230,12 +232,14 @@ def remove_own(call: Call) -> dict[str, Any]:
 
 @ops.organiser("remove", body=RemoveBody, returns={"type": "object", "properties": {
     "ok": {"type": "boolean"},
-    "removed": {"type": "boolean", "description": "false when no such guess was there"}}},
-    description="Body `{id}`: the guess's public id (from the guess reply or the pool's "
-                "`guesses`). Idempotent: an id that is not (or no longer) in the pool answers "
-                "`removed: false`. The guesser's token stops working.")
+    "removed": {"type": "boolean", "description": "false when no such guess was there"}}})
 def remove(call: Call) -> dict[str, Any]:
-    """Remove any one guess."""
+    """Remove any one guess.
+
+    Body `{id}`: the guess's public id (from the guess reply or the pool's `guesses`). Idempotent:
+    an id that is not (or no longer) in the pool answers `removed: false`. The guesser's token stops
+    working.
+    """
     gid = call.data.get("id")
     return {"ok": True, "removed": isinstance(gid, str) and _remove(call.instance, gid)}
 

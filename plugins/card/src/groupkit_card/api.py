@@ -129,22 +129,25 @@ def sign(call: Call) -> dict[str, Any]:
     return {"token": token, "id": row.code}
 
 
-@ops.participant("m/{token}/remove", token_kinds=[TOKEN_KIND], returns=OK_REPLY,
-                 description="Path designed here. The signer's token is the only way to "
-                             "remove a message short of the organiser; it dies with the "
-                             "message, so a second call is a 404.")
+@ops.participant("m/{token}/remove", token_kinds=[TOKEN_KIND], returns=OK_REPLY)
 def remove_own(call: Call) -> dict[str, Any]:
-    """Remove the message this token was issued for."""
+    """Remove the message this token was issued for.
+
+    Path designed here. The signer's token is the only way to remove a message short of the
+    organiser; it dies with the message, so a second call is a 404.
+    """
     MESSAGES.remove(call.instance, MESSAGES.find_own(call.instance, call.credential))
     return {"ok": True}
 
 
 @ops.organiser("remove", body=RemoveBody, returns=OK_REPLY, errors={
-    404: f"Unknown editToken, or no message with that id on this card: `{UNKNOWN_MESSAGE}`"},
-    description="Path designed here: the organiser names a message by its `id` from the "
-                "views, and the signer's token stops working.")
+    404: f"Unknown editToken, or no message with that id on this card: `{UNKNOWN_MESSAGE}`"})
 def remove(call: Call) -> dict[str, Any]:
-    """Remove any one message."""
+    """Remove any one message.
+
+    Path designed here: the organiser names a message by its `id` from the views, and the signer's
+    token stops working.
+    """
     MESSAGES.remove(call.instance, MESSAGES.find(call.instance, call.data["messageId"]))
     return {"ok": True}
 

@@ -161,20 +161,24 @@ RESET_REPLY = ok_reply(reset="false when the name was not claimed")
     404: f"Unknown slug (`Nothing here — check the link you were given.`), or the name "
          f"(C({NAME_LIMIT}), compared ignoring case) is blank or not on the list: "
          f"`{NOT_ON_LIST}`",
-    409: f"The name is already claimed: `{ALREADY_CLAIMED}`"},
-    description="Each person claims their name once and keeps the private link for good: "
-                "every new round shows up on the same page.")
+    409: f"The name is already claimed: `{ALREADY_CLAIMED}`"})
 def claim(call: Call) -> dict[str, Any]:
-    """Claim your name; returns the token of your permanent private page `/p/{token}`."""
+    """Claim your name; returns the token of your permanent private page `/p/{token}`.
+
+    Each person claims their name once and keeps the private link for good: every new round shows up
+    on the same page.
+    """
     person = _named(call.instance, call.data["name"])
     claim_once(person, CoffeePerson.claimed_at, call.now, ALREADY_CLAIMED)
     return {"token": issue_token(call.instance, TOKEN_KIND, str(person.id))}
 
 
-@ops.participant("p/{token}", method="GET", token_kinds=[TOKEN_KIND], returns=PRIVATE_SCHEMA,
-                 description="What the private page `/p/{token}` shows, as JSON.")
+@ops.participant("p/{token}", method="GET", token_kinds=[TOKEN_KIND], returns=PRIVATE_SCHEMA)
 def read_private(call: Call) -> dict[str, Any]:
-    """Your partner(s) this round."""
+    """Your partner(s) this round.
+
+    What the private page `/p/{token}` shows, as JSON.
+    """
     return private_view(call.instance, MEMBERS.find_own(call.instance, call.credential))
 
 
@@ -206,14 +210,15 @@ def draw(call: Call) -> dict[str, Any]:
 
 
 @ops.organiser("reset", body=NameBody, returns=RESET_REPLY, errors={
-    404: f"Unknown editToken, or the name is blank or not on the list: `{NOT_ON_LIST}`"},
-    description="For a lost link or a name claimed by the wrong person: the private link "
-                "stops showing the partner at once (it says it was reset and how to claim "
-                "again) and the name can be claimed again, which issues a "
-                "fresh link. The person stays in the rounds (same partner this round). "
-                "Resetting an unclaimed name changes nothing and answers `reset: false`.")
+    404: f"Unknown editToken, or the name is blank or not on the list: `{NOT_ON_LIST}`"})
 def reset(call: Call) -> dict[str, Any]:
-    """Reset one person so their name can be claimed again."""
+    """Reset one person so their name can be claimed again.
+
+    For a lost link or a name claimed by the wrong person: the private link stops showing the
+    partner at once (it says it was reset and how to claim again) and the name can be claimed again,
+    which issues a fresh link. The person stays in the rounds (same partner this round). Resetting
+    an unclaimed name changes nothing and answers `reset: false`.
+    """
     person = _named(call.instance, call.data["name"])
     retire_tokens(call.instance, TOKEN_KIND, str(person.id), RESET_KIND)
     CoffeePerson.update(claimed_at=None).where(CoffeePerson.id == person.id).execute()

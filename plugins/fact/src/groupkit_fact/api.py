@@ -193,12 +193,13 @@ TOKEN_REPLY = token_reply("the private link's token: `/p/{token}` is where the f
 @ops.public("claim", body=NameBody, returns=TOKEN_REPLY, not_found=NOT_ON_LIST, errors={
     404: f"Checked in this order: unknown public link; name blank or not on the list "
          f"(C({NAME_LIMIT}), ignoring case). Both answer `{NOT_ON_LIST}`",
-    409: f"The name is already claimed: `{TAKEN}`"},
-    description="Claims a name and issues its private link: the name's token is rotated, "
-                "so the token returned is the only one that works. Answers 200, as a "
-                "Kris Kringle claim does (the name already exists).")
+    409: f"The name is already claimed: `{TAKEN}`"})
 def claim(call: Call) -> dict[str, Any]:
-    """Claim your name; returns the token of your private page."""
+    """Claim your name; returns the token of your private page.
+
+    Claims a name and issues its private link: the name's token is rotated, so the token returned is
+    the only one that works. Answers 200, as a Kris Kringle claim does (the name already exists).
+    """
     person = _person(call.instance, call.data["name"])
     if person.claimed is not None:
         raise conflict(TAKEN)
@@ -227,12 +228,14 @@ def save(call: Call) -> dict[str, Any]:
 
 
 @ops.organiser("reset", body=NameBody, returns=OK_REPLY, errors={
-    404: f"Name blank or not on the list (C({NAME_LIMIT}), ignoring case): `{NOT_ON_LIST}`"},
-    description="The name becomes unclaimed and its fact is wiped; its private link is "
-                "retired, so the old link only says it was reset, and the person claims the name "
-                "again for a fresh one. Resetting an unclaimed name is allowed.")
+    404: f"Name blank or not on the list (C({NAME_LIMIT}), ignoring case): `{NOT_ON_LIST}`"})
 def reset(call: Call) -> dict[str, Any]:
-    """Reset one name."""
+    """Reset one name.
+
+    The name becomes unclaimed and its fact is wiped; its private link is retired, so the old link
+    only says it was reset, and the person claims the name again for a fresh one. Resetting an
+    unclaimed name is allowed.
+    """
     instance = call.instance
     person = _person(instance, call.data["name"])
     shown = shown_facts(instance, people_of(instance))
@@ -251,12 +254,14 @@ def reset(call: Call) -> dict[str, Any]:
 
 
 @ops.organiser("reveal", body=RevealBody, returns={"type": "object", "properties": {
-    "ok": {"type": "boolean"}, "revealed": {"type": "boolean"}}},
-    description="`{\"reveal\": true}` shows the answer key to everyone, `{\"reveal\": false}` "
-                "goes back to the guessing grid. `reveal` is read with JavaScript "
-                "truthiness; an absent `reveal` (or no body) reveals.")
+    "ok": {"type": "boolean"}, "revealed": {"type": "boolean"}}})
 def reveal(call: Call) -> dict[str, Any]:
-    """Turn the answer key on or off."""
+    """Turn the answer key on or off.
+
+    `{"reveal": true}` shows the answer key to everyone, `{"reveal": false}` goes back to the
+    guessing grid. `reveal` is read with JavaScript truthiness; an absent `reveal` (or no body)
+    reveals.
+    """
     revealed = bool(call.data["reveal"])
     instance = call.instance
     if instance.data["revealed"] and not revealed:

@@ -173,11 +173,13 @@ def suggest(call: Call) -> dict[str, Any]:
 
 
 @ops.public("upvote", body=IdeaBody, returns=VOTES_REPLY, errors={
-    404: f"Unknown slug, or no such idea on this board: `{UNKNOWN_IDEA}`"},
-    description="One atomic increment in the database. Repeat votes are stopped only in the "
-                "voter's browser, as the spec says.")
+    404: f"Unknown slug, or no such idea on this board: `{UNKNOWN_IDEA}`"})
 def upvote(call: Call) -> dict[str, Any]:
-    """Add one vote to an idea; returns the new total."""
+    """Add one vote to an idea; returns the new total.
+
+    One atomic increment in the database. Repeat votes are stopped only in the voter's browser, as
+    the spec says.
+    """
     instance_id, code = call.instance.id, call.data["ideaId"]
     # One statement finds the idea and counts the vote (written once, see run_prepared).
     found = run_prepared("giftidea.upvote", lambda: (
@@ -210,21 +212,25 @@ def unclaim(call: Call) -> dict[str, Any]:
     return {"ok": True}
 
 
-@ops.participant("i/{token}/remove", token_kinds=[TOKEN_KIND], returns=OK_REPLY,
-                 description="The suggester's removal: the idea, any claim on it and the "
-                             "token itself go, so a second call is a 404.")
+@ops.participant("i/{token}/remove", token_kinds=[TOKEN_KIND], returns=OK_REPLY)
 def remove_own(call: Call) -> dict[str, Any]:
-    """Remove the idea this token was issued for, and any claim on it."""
+    """Remove the idea this token was issued for, and any claim on it.
+
+    The suggester's removal: the idea, any claim on it and the token itself go, so a second call is
+    a 404.
+    """
     _remove(call.instance, IDEAS.find_own(call.instance, call.credential))
     return {"ok": True}
 
 
 @ops.organiser("removeIdea", body=RemoveIdeaBody, returns=OK_REPLY, errors={
-    404: f"Unknown editToken, or `itoken` names no idea on this board: `{UNKNOWN_IDEA}`"},
-    description="`itoken` is the idea's token, listed for the organiser in the organiser "
-                "view and export. Any claim on the idea is cleared with it.")
+    404: f"Unknown editToken, or `itoken` names no idea on this board: `{UNKNOWN_IDEA}`"})
 def remove_idea(call: Call) -> dict[str, Any]:
-    """Remove any one idea, and any claim on it."""
+    """Remove any one idea, and any claim on it.
+
+    `itoken` is the idea's token, listed for the organiser in the organiser view and export. Any
+    claim on the idea is cleared with it.
+    """
     _remove(call.instance, IDEAS.find_by_token(call.instance, call.data["itoken"]))
     return {"ok": True}
 

@@ -378,13 +378,14 @@ def claim(call: Call) -> dict[str, Any]:
 
 @ops.participant("p/{token}", method="GET", token_kinds=[TOKEN_KIND], returns=PRIVATE_SCHEMA,
                  errors={409: f"Personal links only, before the page `/p/{{token}}` has been "
-                              f"opened: `{OPEN_FIRST}`"},
-                 description="What the private page `/p/{token}` shows, as JSON. Reading it "
-                             "here does not count as opening the page; with personal links "
-                             "it answers only once the page has been opened, so every "
-                             "reading of a personal link is on record.")
+                              f"opened: `{OPEN_FIRST}`"})
 def read_private(call: Call) -> Reply:
-    """Your giftee, their wishlist, the details and your own wishlist."""
+    """Your giftee, their wishlist, the details and your own wishlist.
+
+    What the private page `/p/{token}` shows, as JSON. Reading it here does not count as opening the
+    page; with personal links it answers only once the page has been opened, so every reading of a
+    personal link is on record.
+    """
     person = _holder(call.instance, call.credential)
     if _personal(call.instance) and person.opened_at is None:
         raise conflict(OPEN_FIRST)
@@ -457,19 +458,19 @@ def _wipe_conversations(instance: Instance, person: KringlePerson | None = None)
 
 
 @ops.organiser("reset", body=NameBody, returns=RESET_REPLY, errors={
-    404: f"Unknown editToken, or the name is blank or not in the draw: `{NOT_IN_DRAW}`"},
-    description="The person's private link stops working at once, the note that they "
-                "opened it is cleared and their wishlist (and, with questions, their two "
-                "conversations) is wiped (the usual reason for a reset is that someone "
-                "else claimed the name). They keep the same giftee; claiming the name "
-                "again issues a fresh link. A reset is never silent: the share page and "
-                "`resets` of the public read list who was reset and when, and the old "
-                "link's page says the organiser reset it and when. With personal links a "
-                "reset issues the person a fresh personal link (on the organiser page) and "
-                "always answers `reset: true`. Resetting an unclaimed name changes nothing "
-                "and answers `reset: false`.")
+    404: f"Unknown editToken, or the name is blank or not in the draw: `{NOT_IN_DRAW}`"})
 def reset(call: Call) -> dict[str, Any]:
-    """Reset one person so their name can be claimed again."""
+    """Reset one person so their name can be claimed again.
+
+    The person's private link stops working at once, the note that they opened it is cleared and
+    their wishlist (and, with questions, their two conversations) is wiped (the usual reason for a
+    reset is that someone else claimed the name). They keep the same giftee; claiming the name again
+    issues a fresh link. A reset is never silent: the share page and `resets` of the public read
+    list who was reset and when, and the old link's page says the organiser reset it and when. With
+    personal links a reset issues the person a fresh personal link (on the organiser page) and
+    always answers `reset: true`. Resetting an unclaimed name changes nothing and answers `reset:
+    false`.
+    """
     person = _find(call.instance, call.data["name"])
     personal = _personal(call.instance)
     was_claimed = personal or person.claimed_at is not None
@@ -490,19 +491,18 @@ def reset(call: Call) -> dict[str, Any]:
 
 
 @ops.organiser("redraw", returns=OK_REPLY, errors={
-    409: f"Exclusions only: `{NO_OTHER_LOOP}`, or `{NO_OTHER_FOUND}`"},
-               description="Draws a new single loop through everybody, uniformly at random "
-                           "among the loops other than the current one (that respect the "
-                           "exclusions, when there are some). Claims, private links "
-                           "and wishlists stay: a link belongs to a person, not to a pairing, "
-                           "so each private page simply shows the new giftee. Who has opened "
-                           "their page is cleared, so the organiser can see who has seen the "
-                           "new draw (with personal links it stays: a link's first opening "
-                           "is what tells its owner whether someone looked first), and every "
-                           "anonymous conversation starts afresh. The answer never says who "
-                           "drew whom.")
+    409: f"Exclusions only: `{NO_OTHER_LOOP}`, or `{NO_OTHER_FOUND}`"})
 def redraw(call: Call) -> dict[str, Any]:
-    """Reshuffle the whole loop."""
+    """Reshuffle the whole loop.
+
+    Draws a new single loop through everybody, uniformly at random among the loops other than the
+    current one (that respect the exclusions, when there are some). Claims, private links and
+    wishlists stay: a link belongs to a person, not to a pairing, so each private page simply shows
+    the new giftee. Who has opened their page is cleared, so the organiser can see who has seen the
+    new draw (with personal links it stays: a link's first opening is what tells its owner whether
+    someone looked first), and every anonymous conversation starts afresh. The answer never says who
+    drew whom.
+    """
     people = _people(call.instance)
     groups, forbidden = _rules(call.instance.data)
     try:

@@ -138,12 +138,13 @@ WALL_SCHEMA = _schema({
     "keep it in the poster's browser: it removes this note", id_type="integer"), errors={
     400: f"Checked in this order: recipient empty after cleaning (C({RECIPIENT_LIMIT})): "
          f"`{NO_RECIPIENT}`; message empty (T({MESSAGE_LIMIT}), CRLF normalised): "
-         f"`{NO_MESSAGE}`; sender empty (C({SENDER_LIMIT})): `{NO_SENDER}`"},
-    description="Post a note on this week's wall (weeks run Monday to Sunday, Sydney time). "
-                "The token is the only way for the poster to remove it; the page keeps it "
-                "in the browser's local storage.")
+         f"`{NO_MESSAGE}`; sender empty (C({SENDER_LIMIT})): `{NO_SENDER}`"})
 def note(call: Call) -> dict[str, Any]:
-    """Post a thank-you note: who it's for, what they did, and who's saying thanks."""
+    """Post a thank-you note: who it's for, what they did, and who's saying thanks.
+
+    Post a note on this week's wall (weeks run Monday to Sunday, Sydney time). The token is the only
+    way for the poster to remove it; the page keeps it in the browser's local storage.
+    """
     data = call.data
     created = KudosNote.create(instance=call.instance, week=week_of(call.now),
                                recipient=data["recipient"], message=data["message"],
@@ -154,11 +155,13 @@ def note(call: Call) -> dict[str, Any]:
 
 
 
-@ops.participant("n/{token}/remove", token_kinds=[NOTE], returns=OK_REPLY,
-                 description="The poster removes their own note with the token its posting "
-                             "returned; the token stops working with it.")
+@ops.participant("n/{token}/remove", token_kinds=[NOTE], returns=OK_REPLY)
 def remove_own(call: Call) -> dict[str, Any]:
-    """Take down your own note."""
+    """Take down your own note.
+
+    The poster removes their own note with the token its posting returned; the token stops working
+    with it.
+    """
     assert call.credential is not None
     ref = call.credential.ref
     if not NOTES.remove_code(call.instance, int(ref) if ref.isdigit() else -1):
@@ -167,11 +170,13 @@ def remove_own(call: Call) -> dict[str, Any]:
 
 
 @ops.organiser("remove", body=RemoveBody,
-               returns=ok_reply(removed="false when no such note is on the wall"),
-    description="The organiser removes any note, by its `id` on the wall; the poster's "
-                "token stops working with it.")
+               returns=ok_reply(removed="false when no such note is on the wall"))
 def remove(call: Call) -> dict[str, Any]:
-    """Remove any note from the wall."""
+    """Remove any note from the wall.
+
+    The organiser removes any note, by its `id` on the wall; the poster's token stops working with
+    it.
+    """
     return {"ok": True, "removed": NOTES.remove_code(call.instance, call.data["noteId"])}
 
 

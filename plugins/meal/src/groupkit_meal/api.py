@@ -209,13 +209,15 @@ signup_operations(ops, BOARD)
 
 
 @ops.organiser("details", body=Details, returns={"type": "object", "properties": {
-    "ok": {"type": "boolean"}, "title": {"type": "string"}}}, description=(
-    "Body `{forWhom, note, allergies, dropoff}` with the create limits; every field is "
-    "replaced (an absent one becomes empty). The title follows forWhom: `Meals for "
-    "<forWhom>`, cut to 120. The share link does not change."), errors={
+    "ok": {"type": "boolean"}, "title": {"type": "string"}}}, errors={
     400: f"forWhom empty after cleaning: `{NO_FOR_WHOM}`"})
 def details(call: Call) -> dict[str, Any]:
-    """Change who the meals are for, the note, allergies and drop-off details."""
+    """Change who the meals are for, the note, allergies and drop-off details.
+
+    Body `{forWhom, note, allergies, dropoff}` with the create limits; every field is replaced (an
+    absent one becomes empty). The title follows forWhom: `Meals for <forWhom>`, cut to 120. The
+    share link does not change.
+    """
     instance = call.instance
     instance.data = {**instance.data, **{key: call.data[key] for key in
                                          ("forWhom", "note", "allergies", "dropoff")}}
@@ -227,18 +229,19 @@ def details(call: Call) -> dict[str, Any]:
 @ops.organiser("addDays", body=AddDays, returns={"type": "object", "properties": {
     "ok": {"type": "boolean"},
     "added": {"type": "array", "items": {"type": "string", "format": "date"}},
-    "totalDays": {"type": "integer"}}}, description=(
-    "Body `{startDate, days, spacing}`: appends `days` days from `startDate`, `spacing` days "
-    "apart (1, 2 or 7; absent or null means 1). startDate is YYYY-MM-DD (trimmed, UTC) and "
-    "must be after the current last day, so existing slot ids never move; the roster "
-    "holds at most 60 days in all. Checked in this order: startDate, days, spacing (400), "
-    "then the 60-day total, then startDate after the last day (409: both depend on the "
-    "roster as it is, so re-read it)."), errors={
+    "totalDays": {"type": "integer"}}}, errors={
     400: f"`{BAD_START}`; `{BAD_DAYS}`; `{BAD_SPACING}`",
     409: f"More than 60 days in all: `{TOO_MANY_DAYS}`; startDate not after the last day: "
          f"`{START_AFTER.format(last='<last day>')}`"})
 def add_days(call: Call) -> dict[str, Any]:
-    """Append more days after the current last day."""
+    """Append more days after the current last day.
+
+    Body `{startDate, days, spacing}`: appends `days` days from `startDate`, `spacing` days apart
+    (1, 2 or 7; absent or null means 1). startDate is YYYY-MM-DD (trimmed, UTC) and must be after
+    the current last day, so existing slot ids never move; the roster holds at most 60 days in all.
+    Checked in this order: startDate, days, spacing (400), then the 60-day total, then startDate
+    after the last day (409: both depend on the roster as it is, so re-read it).
+    """
     start, count = call.data.get("startDate"), call.data.get("days")
     if start is None:
         raise bad_request(BAD_START)
@@ -268,13 +271,15 @@ TASK_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"}, "task"
                                      "capacity": {"type": "integer"}}}}}
 
 
-@ops.organiser("addTask", body=AddTask, status=201, returns=TASK_REPLY, description=(
-    "Body `{label, capacity}` with the create rules (label C(70) required here, capacity "
-    "whole 1 to 20, else 1). The job gets the next id `t<k>`; at most 12 jobs."), errors={
+@ops.organiser("addTask", body=AddTask, status=201, returns=TASK_REPLY, errors={
     400: f"label empty after cleaning: `{NO_TASK_LABEL}`",
     409: f"12 jobs already: `{TOO_MANY_TASKS}`"})
 def add_task(call: Call) -> dict[str, Any]:
-    """Add another job (mowing, school runs...) with a few spots."""
+    """Add another job (mowing, school runs...) with a few spots.
+
+    Body `{label, capacity}` with the create rules (label C(70) required here, capacity whole 1 to
+    20, else 1). The job gets the next id `t<k>`; at most 12 jobs.
+    """
     instance = call.instance
     tasks = instance.data["tasks"]
     if len(tasks) >= MAX_TASKS:
@@ -287,11 +292,13 @@ def add_task(call: Call) -> dict[str, Any]:
                                  "capacity": task["capacity"]}}
 
 
-@ops.organiser("removeTask", body=TaskBody, returns=OK_REPLY, description=(
-    "Body `{taskId}`: removes the job and every claim on it; its id is never reused."),
+@ops.organiser("removeTask", body=TaskBody, returns=OK_REPLY,
     errors={400: f"No such job: `{NO_TASK}`"})
 def remove_task(call: Call) -> dict[str, Any]:
-    """Remove a job and its claims."""
+    """Remove a job and its claims.
+
+    Body `{taskId}`: removes the job and every claim on it; its id is never reused.
+    """
     instance = call.instance
     task_id = call.data.get("taskId")
     tasks = instance.data["tasks"]
@@ -332,15 +339,16 @@ def admin(call: Call) -> Reply:
     return csv_reply(CSV_HEADER, rows, f"meal-{call.instance.slug}.csv")
 
 
-@ops.read("ics/{slotId}", content_type="text/calendar", description=(
-    "The calendar entry (.ics, an all-day event on that UTC day) for the cook who claimed "
-    "a day's spot `d<day position>-<n>`: who is cooking, the dish, allergies, the note and "
-    "the share link; never the drop-off details. The public page offers it only in the "
-    "browser that made the claim."), errors={
+@ops.read("ics/{slotId}", content_type="text/calendar", errors={
     404: f"Unknown slug; not a day's spot: `{BAD_SLOT}`; nobody has claimed it: "
          f"`{NOT_COOKING}`"})
 def cook_calendar(call: Call) -> Reply:
-    """Download a claimed day's calendar entry."""
+    """Download a claimed day's calendar entry.
+
+    The calendar entry (.ics, an all-day event on that UTC day) for the cook who claimed a day's
+    spot `d<day position>-<n>`: who is cooking, the dish, allergies, the note and the share link;
+    never the drop-off details. The public page offers it only in the browser that made the claim.
+    """
     instance = call.instance
     slot_id = call.params["slotId"]
     if known_slots(instance).get(slot_id) != "day":

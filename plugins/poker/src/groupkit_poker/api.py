@@ -168,12 +168,14 @@ BOARD_SCHEMA = _schema({
     "the voter's private link `/p/{token}` and voting key", id_type="integer"), errors={
     400: f"Name empty after cleaning (C(40)): `{NO_NAME}`",
     409: f"Checked in this order: {MAX_VOTERS} voters already in: `{FULL}`; the name is "
-         f"taken on this board, ignoring case: `{SAME_NAME}`"},
-    description="Join the board as a voter; the token is the voter's private page and the "
-                "only way to vote as them. Joining is possible while the cards are on the "
-                "table (the new voter picks from the next story).")
+         f"taken on this board, ignoring case: `{SAME_NAME}`"})
 def join(call: Call) -> dict[str, Any]:
-    """Join the board with your name; returns your private voting link's token."""
+    """Join the board with your name; returns your private voting link's token.
+
+    Join the board as a voter; the token is the voter's private page and the only way to vote as
+    them. Joining is possible while the cards are on the table (the new voter picks from the next
+    story).
+    """
     voter = _new_voter(call.instance, call.data["name"])
     return {"token": issue_token(call.instance, VOTER, str(voter.id)), "id": voter.id}
 
@@ -202,11 +204,13 @@ def _card(deck: str, sent: str) -> str:
 @ops.participant("v/{token}/vote", token_kinds=[VOTER], body=VoteBody, returns=_schema({
     "ok": {"type": "boolean"}, "card": {"type": "string"}}), errors={
     400: f"Checked in this order: the card is not in the board's deck: `{NOT_IN_DECK}`; the "
-         f"round is revealed: `{ALREADY_REVEALED}`"},
-    description="Pick or change your card until the facilitator reveals. Cards match the "
-                "deck ignoring case; a whole number stands for its digits.")
+         f"round is revealed: `{ALREADY_REVEALED}`"})
 def vote(call: Call) -> dict[str, Any]:
-    """Play (or change) your card for the current story."""
+    """Play (or change) your card for the current story.
+
+    Pick or change your card until the facilitator reveals. Cards match the deck ignoring case; a
+    whole number stands for its digits.
+    """
     assert call.credential is not None
     return _play(call, _ref(call.credential.ref))
 
@@ -227,13 +231,14 @@ def _play(call: Call, voter_id: int | None) -> dict[str, Any]:
 @ops.organiser("seat", body=JoinBody, returns=_schema({
     "ok": {"type": "boolean"}, "id": {"type": "integer"}}), errors={
     400: f"Name empty after cleaning (C(40)): `{NO_NAME}`",
-    409: f"As for `join`: `{FULL}`; `{SAME_NAME}`"},
-    description="The facilitator takes a seat at the table under a name, as a voter who "
-                "joins does, and then votes from the facilitator's page (`vote`) without "
-                "another link. A facilitator already seated keeps their seat (the reply "
-                "names it). Removing that voter frees the seat.")
+    409: f"As for `join`: `{FULL}`; `{SAME_NAME}`"})
 def seat(call: Call) -> dict[str, Any]:
-    """Take a seat at the table as the facilitator, to vote from the facilitator's page."""
+    """Take a seat at the table as the facilitator, to vote from the facilitator's page.
+
+    The facilitator takes a seat at the table under a name, as a voter who joins does, and then
+    votes from the facilitator's page (`vote`) without another link. A facilitator already seated
+    keeps their seat (the reply names it). Removing that voter frees the seat.
+    """
     voter = _seat(call.instance, call.instance.data.get("seat"))
     if voter is None:
         voter = _new_voter(call.instance, call.data["name"])
@@ -245,11 +250,13 @@ def seat(call: Call) -> dict[str, Any]:
 @ops.organiser("vote", body=VoteBody, returns=_schema({
     "ok": {"type": "boolean"}, "card": {"type": "string"}}), errors={
     400: f"As for a voter's vote: `{NOT_IN_DECK}`; `{ALREADY_REVEALED}`",
-    409: f"Then, the facilitator has no seat (`seat` first): `{NO_SEAT}`"},
-    description="The facilitator picks or changes their own card, as a voter does, until "
-                "the reveal; it stays face down for everyone else until then.")
+    409: f"Then, the facilitator has no seat (`seat` first): `{NO_SEAT}`"})
 def facilitator_vote(call: Call) -> dict[str, Any]:
-    """Play (or change) the facilitator's own card for the current story."""
+    """Play (or change) the facilitator's own card for the current story.
+
+    The facilitator picks or changes their own card, as a voter does, until the reveal; it stays
+    face down for everyone else until then.
+    """
     voter = _seat(call.instance, call.instance.data.get("seat"))
     if voter is None:  # the voter's checks first, then the seat
         _card(call.instance.data["deck"], call.data["card"])
@@ -261,11 +268,13 @@ def facilitator_vote(call: Call) -> dict[str, Any]:
 
 @ops.organiser("reveal", returns=_schema({
     "ok": {"type": "boolean"}, "revealed": {"type": "boolean"}, "summary": SUMMARY}), errors={
-    400: f"No voter has a card yet: `{NOBODY_VOTED}`"},
-    description="Turn every card over at once. Revealing a board that is already revealed "
-                "changes nothing and answers the same.")
+    400: f"No voter has a card yet: `{NOBODY_VOTED}`"})
 def reveal(call: Call) -> dict[str, Any]:
-    """Turn every card over at once."""
+    """Turn every card over at once.
+
+    Turn every card over at once. Revealing a board that is already revealed changes nothing and
+    answers the same.
+    """
     data = dict(call.instance.data)
     votes = [(voter.name, voter.card) for voter in _voters(call.instance)
              if voter.card is not None]
@@ -302,11 +311,13 @@ def next_story(call: Call) -> dict[str, Any]:
 
 
 @ops.organiser("remove", body=RemoveBody,
-               returns=ok_reply(removed="false when no such voter was on the board"),
-    description="Take a voter off the board (someone who left, or a duplicate): their card "
-                "goes with them, their private link stops working, and their seat is free.")
+               returns=ok_reply(removed="false when no such voter was on the board"))
 def remove(call: Call) -> dict[str, Any]:
-    """Take one voter off the board."""
+    """Take one voter off the board.
+
+    Take a voter off the board (someone who left, or a duplicate): their card goes with them, their
+    private link stops working, and their seat is free.
+    """
     return {"ok": True, "removed": VOTERS.remove_code(call.instance, call.data["voterId"])}
 
 

@@ -229,13 +229,14 @@ ORDER = ("Checked in this order: the ballot is built (unknown ids dropped, repea
     400: ORDER,
     409: f"Then: the poll is closed: `{CLOSED}`; 2000 ballots already cast: `{FULL}`; a fresh "
          f"suggestion when the poll already has 100 options: `{OPTIONS_FULL}`. A refused "
-         "vote writes nothing (no ballot, no suggested option)."},
-    description="voterName (C(40)) is discarded, never stored, on a secret ballot. A "
-                "suggestion (C(80)) counts only when the poll allows suggestions; a fresh one "
-                "is appended as a new option. Options added by suggestions (and by the "
-                "organiser) are capped at 100 in all.")
+         "vote writes nothing (no ballot, no suggested option)."})
 def vote(call: Call) -> dict[str, Any]:
-    """Cast a ballot; returns its token, the recorded choices and the tally."""
+    """Cast a ballot; returns its token, the recorded choices and the tally.
+
+    voterName (C(40)) is discarded, never stored, on a secret ballot. A suggestion (C(80)) counts
+    only when the poll allows suggestions; a fresh one is appended as a new option. Options added by
+    suggestions (and by the organiser) are capped at 100 in all.
+    """
     instance, data = call.instance, dict(call.instance.data)
     options = options_of(instance)
     ballot = build(data, options, call.data["choices"], call.data["suggestion"])
@@ -276,11 +277,12 @@ CHANGE_REPLY: dict[str, Any] = {"type": "object", "properties": {
                  errors={400: "Same rules as a vote without a suggestion: empty ballot "
                               f"`{EMPTY_BALLOT}`; over maxPicks "
                               f"`{TOO_MANY_PICKS.format(n='N')}`",
-                         409: f"The poll is closed: `{CLOSED}`"},
-                 description="Replaces the whole ballot. Does not count towards the 2000 "
-                             "votes; the voter's name is unchanged.")
+                         409: f"The poll is closed: `{CLOSED}`"})
 def change(call: Call) -> dict[str, Any]:
-    """Change a ballot by its token."""
+    """Change a ballot by its token.
+
+    Replaces the whole ballot. Does not count towards the 2000 votes; the voter's name is unchanged.
+    """
     instance, data = call.instance, call.instance.data
     assert call.credential is not None
     options = options_of(instance)
@@ -308,12 +310,14 @@ STATE_REPLY: dict[str, Any] = {"type": "object", "properties": {
     **RANKED_FIELDS}}
 
 
-@ops.organiser("close", returns=STATE_REPLY,
-               description="Closing is final (the spec names no reopening); closing a closed "
-                           "poll again is a harmless 200. Votes and ballot changes are then "
-                           "refused with 409; the organiser may still add or remove options.")
+@ops.organiser("close", returns=STATE_REPLY)
 def close(call: Call) -> dict[str, Any]:
-    """Close the poll: no more votes or changes."""
+    """Close the poll: no more votes or changes.
+
+    Closing is final (the spec names no reopening); closing a closed poll again is a harmless 200.
+    Votes and ballot changes are then refused with 409; the organiser may still add or remove
+    options.
+    """
     data = dict(call.instance.data)
     data["closed"] = True
     call.instance.data = data
@@ -332,12 +336,13 @@ ADD_REPLY: dict[str, Any] = {"type": "object", "properties": {
 @ops.organiser("addOption", body=AddOptionBody, returns=ADD_REPLY, errors={
     400: f"Empty after C(80): `{NO_OPTION_TEXT}`; equal to an option ignoring case: "
          f"`{DUPLICATE_OPTION}`",
-    409: f"The poll already has 100 options: `{OPTIONS_FULL}`"},
-    description="Body `{text}`; `{option: \"...\"}` or `{option: {text}}` is read when text "
-                "is empty. The new option gets a fresh 6-character id and goes last, with no "
-                "votes. Allowed on a closed poll.")
+    409: f"The poll already has 100 options: `{OPTIONS_FULL}`"})
 def add(call: Call) -> dict[str, Any]:
-    """Add an option."""
+    """Add an option.
+
+    Body `{text}`; `{option: "..."}` or `{option: {text}}` is read when text is empty. The new
+    option gets a fresh 6-character id and goes last, with no votes. Allowed on a closed poll.
+    """
     text = call.data["text"] or option_text(call.data.get("option"))
     if not text:
         raise bad_request(NO_OPTION_TEXT)
@@ -356,13 +361,14 @@ def add(call: Call) -> dict[str, Any]:
 
 @ops.organiser("removeOption", body=RemoveOptionBody, returns=STATE_REPLY, errors={
     400: f"No option with that id: `{UNKNOWN_OPTION}`",
-    409: f"Only two options are left: `{LAST_OPTIONS}`"},
-    description="Body `{optionId}` (`{option: \"<id>\"}` is read too). The option and its "
-                "votes go; every ballot that picked it loses that pick and keeps the rest. "
-                "A ballot left with no picks still counts towards the 2000 votes (it was "
-                "cast) and its voter can pick again with their token.")
+    409: f"Only two options are left: `{LAST_OPTIONS}`"})
 def remove(call: Call) -> dict[str, Any]:
-    """Remove an option and its votes."""
+    """Remove an option and its votes.
+
+    Body `{optionId}` (`{option: "<id>"}` is read too). The option and its votes go; every ballot
+    that picked it loses that pick and keeps the rest. A ballot left with no picks still counts
+    towards the 2000 votes (it was cast) and its voter can pick again with their token.
+    """
     instance = call.instance
     option_id = call.data["optionId"] or call.data["option"]
     options = options_of(instance)

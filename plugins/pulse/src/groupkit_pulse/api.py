@@ -245,11 +245,13 @@ def respond(call: Call) -> dict[str, Any]:
 
 @ops.organiser("details", body=DetailsBody, returns=_schema({
     "ok": {"type": "boolean"}, "team": {"type": "string"}, "question": {"type": "string"},
-    "askWords": {"type": "boolean"}}),
-    description="Same fields and rules as create; never an error. Past responses stay as "
-                "they are; the link does not change.")
+    "askWords": {"type": "boolean"}}))
 def details(call: Call) -> dict[str, Any]:
-    """Change the team name, the question, or whether words are asked for."""
+    """Change the team name, the question, or whether words are asked for.
+
+    Same fields and rules as create; never an error. Past responses stay as they are; the link does
+    not change.
+    """
     settings = _settings(call.data)
     instance = call.instance
     instance.data = {**instance.data, **settings}

@@ -194,11 +194,13 @@ def _tally(instance: Instance, day: str, qi: int) -> dict[str, Any]:
          f"C(40): `{NO_NAME}`",
     409: f"Then: day and qi are not today's current question (the day has turned, or the "
          f"organiser skipped or removed it): `{STALE}`; 1000 answers to today's question: "
-         f"`{DAY_FULL}`"},
-    description="Answer today's question. The slug is the only credential; the same person "
-                "answering twice from two browsers is not prevented.")
+         f"`{DAY_FULL}`"})
 def vote(call: Call) -> dict[str, Any]:
-    """Answer today's question: `a` or `b`."""
+    """Answer today's question: `a` or `b`.
+
+    Answer today's question. The slug is the only credential; the same person answering twice from
+    two browsers is not prevented.
+    """
     day, qi = _current(call)
     if (call.data["day"], call.data["qi"]) != (day, qi):
         raise conflict(STALE)
@@ -216,11 +218,13 @@ def vote(call: Call) -> dict[str, Any]:
 @ops.participant("v/{token}", token_kinds=[VOTE], body=ChangeBody, returns=VOTE_REPLY, errors={
     400: f"As for a vote: `{BAD_CHOICE}`, then `{NO_QUESTION_NAMED}`",
     409: f"day and qi are not today's current question: `{STALE}`; the answer is for an "
-         f"earlier question (a day ago, or one skipped or removed since): `{OLD_ANSWER}`"},
-    description="Change an answer while its question is still today's; the reply is the "
-                "vote reply with the same token.")
+         f"earlier question (a day ago, or one skipped or removed since): `{OLD_ANSWER}`"})
 def change(call: Call) -> dict[str, Any]:
-    """Change your answer to today's question."""
+    """Change your answer to today's question.
+
+    Change an answer while its question is still today's; the reply is the vote reply with the same
+    token.
+    """
     assert call.credential is not None and call.token is not None
     day, qi = _current(call)
     if (call.data["day"], call.data["qi"]) != (day, qi):
@@ -234,12 +238,14 @@ def change(call: Call) -> dict[str, Any]:
             "tally": _tally(call.instance, day, qi)}
 
 
-@ops.read("tally", returns=TALLY_REPLY, description=(
-    "What a client needs to answer: today's day, qi, the question and its two answers, the "
-    "split so far and who picked what. Pages load with empty bars on purpose and fill them "
-    "from here (and again whenever the live stream reports a change)."))
+@ops.read("tally", returns=TALLY_REPLY)
 def tally(call: Call) -> dict[str, Any]:
-    """Today's question and its split."""
+    """Today's question and its split.
+
+    What a client needs to answer: today's day, qi, the question and its two answers, the split so
+    far and who picked what. Pages load with empty bars on purpose and fill them from here (and
+    again whenever the live stream reports a change).
+    """
     today = today_of(call.instance, call.now)
     counts, names = split(_votes(call.instance, today["day"], today["qi"]))
     return {**today, "tally": counts, "names": names}
@@ -257,14 +263,15 @@ ORGANISER_REPLY: dict[str, Any] = {"type": "object", "properties": {
     "ok": {"type": "boolean"}, "today": TODAY_SCHEMA}}
 
 
-@ops.organiser("skip", returns=ORGANISER_REPLY, description=(
-    "Today's question is replaced at once by the next one in the rotation, and every later "
-    "day follows on from it (nothing is lost: the skipped question comes round again after a "
-    "full cycle). Answers already given to the skipped question stay stored and show in the "
-    "organiser's history; its tally stops being today's, so answering it (or changing such "
-    "an answer) is refused with 409."))
+@ops.organiser("skip", returns=ORGANISER_REPLY)
 def skip(call: Call) -> dict[str, Any]:
-    """Skip today's question."""
+    """Skip today's question.
+
+    Today's question is replaced at once by the next one in the rotation, and every later day
+    follows on from it (nothing is lost: the skipped question comes round again after a full cycle).
+    Answers already given to the skipped question stay stored and show in the organiser's history;
+    its tally stops being today's, so answering it (or changing such an answer) is refused with 409.
+    """
     state = dict(call.instance.data)
     rotation.skip(state, rotation.sydney_day(call.now))
     return _save(call, state)
@@ -279,13 +286,14 @@ ADD_REPLY: dict[str, Any] = {"type": "object", "properties": {
     400: f"Checked in this order: question empty after C(140): `{NO_TEXT}`; a or b empty "
          f"after C(40): `{NO_ANSWERS}`; a equals b ignoring case: `{SAME_ANSWERS}`; the "
          f"question is already in the rotation (ignoring case): `{ALREADY_ASKED}`",
-    409: f"200 questions added already: `{CUSTOM_FULL}`"},
-    description="Body `{question, a, b}`. Today's question is unchanged; the new question "
-                "is queued to be asked from the next midnight in Sydney, after any added "
-                "questions still waiting (skip today's to ask it now). Added questions are "
-                "numbered from 10000.")
+    409: f"200 questions added already: `{CUSTOM_FULL}`"})
 def add(call: Call) -> dict[str, Any]:
-    """Add your own question to the rotation."""
+    """Add your own question to the rotation.
+
+    Body `{question, a, b}`. Today's question is unchanged; the new question is queued to be asked
+    from the next midnight in Sydney, after any added questions still waiting (skip today's to ask
+    it now). Added questions are numbered from 10000.
+    """
     data, state = call.data, dict(call.instance.data)
     if data["a"].casefold() == data["b"].casefold():
         raise bad_request(SAME_ANSWERS)
@@ -309,13 +317,15 @@ def _wait(state: dict[str, Any], today: dt.date, qi: int) -> int:
 
 @ops.organiser("remove", body=RemoveBody, returns=ORGANISER_REPLY, errors={
     400: f"qi not a whole number, or not in this board's rotation: `{BAD_QI}`",
-    409: f"It is the last question left: `{LAST_QUESTION}`"},
-    description="Body `{qi}`: works for bank questions and added ones. Removing any question "
-                "but today's leaves today's as it is and closes the gap in the days ahead. "
-                "Removing today's question moves today on to the next one at once, as a skip "
-                "does: its answers stay stored, and answering it is refused with 409.")
+    409: f"It is the last question left: `{LAST_QUESTION}`"})
 def remove(call: Call) -> dict[str, Any]:
-    """Take a question out of the rotation."""
+    """Take a question out of the rotation.
+
+    Body `{qi}`: works for bank questions and added ones. Removing any question but today's leaves
+    today's as it is and closes the gap in the days ahead. Removing today's question moves today on
+    to the next one at once, as a skip does: its answers stay stored, and answering it is refused
+    with 409.
+    """
     state = dict(call.instance.data)
     qi = call.data["qi"]
     if qi not in state["ring"]:

@@ -137,12 +137,13 @@ def add(call: Call) -> dict[str, Any]:
 
 
 @ops.participant("r/{token}/save", token_kinds=[TOKEN_KIND], body=RecipeBody,
-                 returns=SAVED_REPLY, errors={400: FIELD_ERRORS},
-                 description="The body is the whole recipe, checked as on `add` (without "
-                             "`slug`): it replaces the stored one, so an optional field left "
-                             "out or empty is dropped.")
+                 returns=SAVED_REPLY, errors={400: FIELD_ERRORS})
 def save(call: Call) -> dict[str, Any]:
-    """Edit your own recipe."""
+    """Edit your own recipe.
+
+    The body is the whole recipe, checked as on `add` (without `slug`): it replaces the stored one,
+    so an optional field left out or empty is dropped.
+    """
     row = RECIPES.find_own(call.instance, call.credential)
     for key, value in _fields(call.data).items():
         setattr(row, key, value)
@@ -151,20 +152,24 @@ def save(call: Call) -> dict[str, Any]:
     return {"ok": True, "id": row.code}
 
 
-@ops.participant("r/{token}/remove", token_kinds=[TOKEN_KIND], returns=OK_REPLY,
-                 description="The recipe and its token go; a second call is a 404.")
+@ops.participant("r/{token}/remove", token_kinds=[TOKEN_KIND], returns=OK_REPLY)
 def remove_own(call: Call) -> dict[str, Any]:
-    """Remove your own recipe."""
+    """Remove your own recipe.
+
+    The recipe and its token go; a second call is a 404.
+    """
     RECIPES.remove(call.instance, RECIPES.find_own(call.instance, call.credential))
     return {"ok": True}
 
 
 @ops.organiser("remove", body=RemoveBody, returns=OK_REPLY, errors={
-    404: f"Unknown editToken, or `rtoken` names no recipe in this book: `{UNKNOWN_RECIPE}`"},
-    description="`rtoken` is the recipe's contributor token, shown on the organiser page and "
-                "in the export (and never on the public page or read).")
+    404: f"Unknown editToken, or `rtoken` names no recipe in this book: `{UNKNOWN_RECIPE}`"})
 def remove(call: Call) -> dict[str, Any]:
-    """Remove any one recipe."""
+    """Remove any one recipe.
+
+    `rtoken` is the recipe's contributor token, shown on the organiser page and in the export (and
+    never on the public page or read).
+    """
     RECIPES.remove(call.instance, RECIPES.find_by_token(call.instance, call.data["rtoken"]))
     return {"ok": True}
 

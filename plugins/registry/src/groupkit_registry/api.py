@@ -223,12 +223,13 @@ def _reply(instance: Instance, claim: RegistryClaim) -> dict[str, Any]:
     400: f"Checked in this order: name empty after C(60): `{NO_NAME}`; part id not one of "
          f"the 126: `{UNKNOWN_PART}` (the message is cut to 240 silently)",
     409: f"The part is already claimed: `{TAKEN}`",
-    404: "Unknown, malformed, deleted or another tool's public link: `not found`"},
-    description="Body `{slug, partId, name, message?}`. The amount is the part's price, fixed "
-                "on the server. The reply is the only public response with the payment "
-                "details.")
+    404: "Unknown, malformed, deleted or another tool's public link: `not found`"})
 def claim(call: Call) -> dict[str, Any]:
-    """Claim one part of the van; returns a reference, the amount and how to pay."""
+    """Claim one part of the van; returns a reference, the amount and how to pay.
+
+    Body `{slug, partId, name, message?}`. The amount is the part's price, fixed on the server. The
+    reply is the only public response with the payment details.
+    """
     part: Part | None = by_id().get(call.data["partId"])
     if part is None:
         raise bad_request(UNKNOWN_PART)
@@ -252,11 +253,13 @@ def claim(call: Call) -> dict[str, Any]:
     400: f"Checked in this order: amountCents not a whole number from {MIN_CENTS} to "
          f"{MAX_CENTS} (numeric strings accepted): `{BAD_AMOUNT}`; name empty: `{NO_NAME}`",
     409: f"{MAX_CONTRIBUTIONS} contributions held: `{OVERFLOW_FULL}`",
-    404: "Unknown, malformed, deleted or another tool's public link: `not found`"},
-    description="Body `{slug, amountCents, name, message?}`: chip in to the overflow item "
-                "(its title is the registry's `overflowTitle`). Same reply as a part claim.")
+    404: "Unknown, malformed, deleted or another tool's public link: `not found`"})
 def overflow(call: Call) -> dict[str, Any]:
-    """Chip in any amount from $5 to $2,000 to the overflow item."""
+    """Chip in any amount from $5 to $2,000 to the overflow item.
+
+    Body `{slug, amountCents, name, message?}`: chip in to the overflow item (its title is the
+    registry's `overflowTitle`). Same reply as a part claim.
+    """
     instance = call.instance
     # The kernel holds the instance lock: this count and the insert cannot interleave.
     held = RegistryClaim.select().where((RegistryClaim.instance == instance)
@@ -272,11 +275,13 @@ def overflow(call: Call) -> dict[str, Any]:
 
 # --- the organiser ------------------------------------------------------------------------
 
-@ops.organiser("claims", method="GET", returns=CLAIMS_REPLY,
-               description="Every part claim and contribution, oldest first, with reference, "
-                           "amount and paid status; served no-store.")
+@ops.organiser("claims", method="GET", returns=CLAIMS_REPLY)
 def list_claims(call: Call) -> Reply:
-    """List all claims with references, amounts and paid status."""
+    """List all claims with references, amounts and paid status.
+
+    Every part claim and contribution, oldest first, with reference, amount and paid status; served
+    no-store.
+    """
     view = organiser_view(call.instance)
     return Reply({"claims": view["claims"], "payment": view["payment"],
                   "totals": view["totals"]}, headers={"Cache-Control": "no-store"})
@@ -292,11 +297,13 @@ def _find(instance: Instance, reference: str) -> RegistryClaim:
 
 @ops.organiser("paid", body=PaidBody, returns={"type": "object", "properties": {
     "ok": {"type": "boolean"}, "reference": {"type": "string"}, "paid": {"type": "boolean"}}},
-    errors={404: f"No claim with that reference on this registry: `{NO_CLAIM}`"},
-    description="Body `{reference, paid?}`: marks a part claim or contribution paid; "
-                "`paid: false` takes the mark off again (default true).")
+    errors={404: f"No claim with that reference on this registry: `{NO_CLAIM}`"})
 def mark_paid(call: Call) -> dict[str, Any]:
-    """Mark a claim paid (or not paid)."""
+    """Mark a claim paid (or not paid).
+
+    Body `{reference, paid?}`: marks a part claim or contribution paid; `paid: false` takes the mark
+    off again (default true).
+    """
     found = _find(call.instance, call.data["reference"])
     found.paid = call.data["paid"]
     found.save(only=[RegistryClaim.paid])
@@ -305,11 +312,13 @@ def mark_paid(call: Call) -> dict[str, Any]:
 
 @ops.organiser("release", body=ReleaseBody, returns={"type": "object", "properties": {
     "ok": {"type": "boolean"}, "partId": {"type": ["string", "null"]}}},
-    errors={404: f"No claim with that reference on this registry: `{NO_CLAIM}`"},
-    description="Body `{reference}`: a released part is available again (paid or not); a "
-                "released contribution is removed and frees its place under the cap.")
+    errors={404: f"No claim with that reference on this registry: `{NO_CLAIM}`"})
 def release(call: Call) -> dict[str, Any]:
-    """Release a claim."""
+    """Release a claim.
+
+    Body `{reference}`: a released part is available again (paid or not); a released contribution is
+    removed and frees its place under the cap.
+    """
     found = _find(call.instance, call.data["reference"])
     found.delete_instance()
     return {"ok": True, "partId": found.part_id}

@@ -207,13 +207,14 @@ def claim(call: Call) -> dict[str, Any]:
     raise conflict(CONTENTION)
 
 
-@ops.public("held", body=HeldBody, returns=HELD_REPLY, changes=False,
-            description="For pages: `held` turns false when the organiser resets the player "
-                        "or restarts the game (its token no longer works); `round` changes "
-                        "on a re-deal or roles update; a deleted game answers 404. An unknown "
-                        "or malformed token is simply not held.")
+@ops.public("held", body=HeldBody, returns=HELD_REPLY, changes=False)
 def held(call: Call) -> dict[str, Any]:
-    """Whether a player's token still holds a role, and the game's deal counters."""
+    """Whether a player's token still holds a role, and the game's deal counters.
+
+    For pages: `held` turns false when the organiser resets the player or restarts the game (its
+    token no longer works); `round` changes on a re-deal or roles update; a deleted game answers
+    404. An unknown or malformed token is simply not held.
+    """
     credential = find_token(call.instance, PLAYER, call.data["token"])
     holding = credential is not None and Player.select().where(
         (Player.id == int(credential.ref)) & Player.slot.is_null(False)).exists()
@@ -223,11 +224,13 @@ def held(call: Call) -> dict[str, Any]:
 
 @ops.organiser("reset", body=ResetBody, returns=OK_REPLY, errors={
     404: f"No player joined with that name (after cleaning, ignoring case; blank "
-         f"included): `{NOT_JOINED}`"},
-    description="The player leaves the game: their slot returns to the pool and their "
-                "token stops working. They can join again from the share link.")
+         f"included): `{NOT_JOINED}`"})
 def reset(call: Call) -> dict[str, Any]:
-    """Reset one player."""
+    """Reset one player.
+
+    The player leaves the game: their slot returns to the pool and their token stops working. They
+    can join again from the share link.
+    """
     name = call.data["name"]
     player = Player.get_or_none((Player.instance == call.instance)
                                 & (Player.name_key == name.casefold())) if name else None
@@ -240,11 +243,12 @@ def reset(call: Call) -> dict[str, Any]:
 
 @ops.organiser("details", body=DetailsBody, returns={"type": "object", "properties": {
     "ok": {"type": "boolean"}, "title": {"type": "string"}, "heading": {"type": "string"},
-    "note": {"type": "string"}}},
-    description="Replaces both fields, with the create rules (an absent field is stored "
-                "empty).")
+    "note": {"type": "string"}}})
 def details(call: Call) -> dict[str, Any]:
-    """Change the title and note."""
+    """Change the title and note.
+
+    Replaces both fields, with the create rules (an absent field is stored empty).
+    """
     call.instance.title = call.data["title"]
     _save_data(call.instance, note=call.data["note"])
     return {"ok": True, "title": call.instance.title,
@@ -274,33 +278,38 @@ def update_roles(call: Call) -> dict[str, Any]:
 
 
 @ops.organiser("redeal", returns={"type": "object", "properties": {
-    "ok": {"type": "boolean"}, "dealt": {"type": "integer"}, "round": {"type": "integer"}}},
-    description="Every joined player is dealt a fresh random slot from the whole role list "
-                "(not only the roles already out), so a role nobody drew can come into "
-                "play. Tokens stay valid; `round` goes up.")
+    "ok": {"type": "boolean"}, "dealt": {"type": "integer"}, "round": {"type": "integer"}}})
 def redeal(call: Call) -> dict[str, Any]:
-    """Shuffle the roles across the same players."""
+    """Shuffle the roles across the same players.
+
+    Every joined player is dealt a fresh random slot from the whole role list (not only the roles
+    already out), so a role nobody drew can come into play. Tokens stay valid; `round` goes up.
+    """
     data = _save_data(call.instance, round=call.instance.data["round"] + 1)
     dealt = _deal(call.instance, len(data["roles"]))
     return {"ok": True, "dealt": dealt, "round": data["round"]}
 
 
 @ops.organiser("restart", returns={"type": "object", "properties": {
-    "ok": {"type": "boolean"}, "game": {"type": "integer"}}},
-    description="Clears every player and revokes every player token (a player's next join "
-                "gets a new one); `game` goes up and `round` starts again at 1.")
+    "ok": {"type": "boolean"}, "game": {"type": "integer"}}})
 def restart(call: Call) -> dict[str, Any]:
-    """Clear all players so the group joins again."""
+    """Clear all players so the group joins again.
+
+    Clears every player and revokes every player token (a player's next join gets a new one); `game`
+    goes up and `round` starts again at 1.
+    """
     revoke_tokens(call.instance, PLAYER)
     Player.delete().where(Player.instance == call.instance).execute()
     data = _save_data(call.instance, game=call.instance.data["game"] + 1, round=1)
     return {"ok": True, "game": data["game"]}
 
 
-@ops.organiser("setup", returns=SETUP_REPLY, changes=False,
-               description="The game's set-up as the organiser edits it; nothing changes.")
+@ops.organiser("setup", returns=SETUP_REPLY, changes=False)
 def setup(call: Call) -> dict[str, Any]:
-    """Read the title, note, roles (grouped by name) and briefings."""
+    """Read the title, note, roles (grouped by name) and briefings.
+
+    The game's set-up as the organiser edits it; nothing changes.
+    """
     data = call.instance.data
     return {"title": call.instance.title, "note": data["note"],
             "roles": grouped(data["roles"]), "briefs": data["briefs"]}

@@ -160,17 +160,19 @@ def admin(call: Call) -> Reply:
     return csv_reply(CSV_HEADER, rows, f"roster-{call.instance.slug}.csv")
 
 
-@ops.read("ics/{shiftId}", content_type="text/calendar", description=(
-    "One shift as an iCalendar (.ics) event, offered only when the roster's event date names "
-    "a day (2026-03-14, 14/3/2026, 14 March 2026, Saturday 14 March: a date without a year "
-    "is its next occurrence from the day the roster was made, and a weekday must agree) and "
-    "the shift's label a time (8am, 8:30, 7-9am, 10am–2pm, 11-1pm, noon to 2). Times carry "
-    "no zone: the event uses floating local times. Without an end time the shift lasts an "
-    "hour. `shiftId` is `s<shift position>`, position from 0."), errors={
+@ops.read("ics/{shiftId}", content_type="text/calendar", errors={
     404: f"Unknown slug; shift not on the roster: `{NO_SHIFT}`; the event date or the "
          f"label does not read as a time: `{NO_TIME}`"})
 def shift_calendar(call: Call) -> Reply:
-    """Download one shift's calendar entry."""
+    """Download one shift's calendar entry.
+
+    One shift as an iCalendar (.ics) event, offered only when the roster's event date names a day
+    (2026-03-14, 14/3/2026, 14 March 2026, Saturday 14 March: a date without a year is its next
+    occurrence from the day the roster was made, and a weekday must agree) and the shift's label a
+    time (8am, 8:30, 7-9am, 10am–2pm, 11-1pm, noon to 2). Times carry no zone: the event uses
+    floating local times. Without an end time the shift lasts an hour. `shiftId` is `s<shift
+    position>`, position from 0.
+    """
     instance = call.instance
     shift_id = call.params["shiftId"]
     shifts = instance.data["shifts"]
