@@ -292,3 +292,15 @@ def test_an_operation_s_summary_and_description_come_from_its_docstring() -> Non
     found = {op.path: (op.summary, op.description) for op in ops.operations}
     assert found == {"claim": ("Claim a spot.", "The first come is served: the rest get 409."),
                      "other": ("Given", "Also given"), "bare": ("", "")}
+
+
+def test_the_tool_s_own_stylesheet_and_script_are_found_in_its_static_folder(
+        make_package: Any) -> None:
+    api = make_package("gkt_assets", folders=("templates", "static"))
+    static = Path(api.__file__).parent / "static"
+    (static / "demo.css").write_text("main {}")
+    tool = declare(api)
+    assert (tool.stylesheet, tool.script) == ("/static/demo/demo.css", "")
+    (static / "demo.js").write_text("")
+    assert declare(api).script == "/static/demo/demo.js"
+    assert declare(make_package("gkt_bare2")).stylesheet == ""

@@ -458,6 +458,22 @@ class Tool:
         if not self.version:
             self.version = _distribution_version(module.partition(".")[0])
 
+    @functools.cached_property
+    def stylesheet(self) -> str:
+        """`/static/<name>/<name>.css` where the tool's static folder has that file, else "":
+        every page of the tool links it (base.html's `assets` block)."""
+        return self._asset("css")
+
+    @functools.cached_property
+    def script(self) -> str:
+        """`/static/<name>/<name>.js` where the tool's static folder has that file, else "":
+        every page of the tool loads it, so it acts only where its own markup is."""
+        return self._asset("js")
+
+    def _asset(self, suffix: str) -> str:
+        found = self.static is not None and (self.static / f"{self.name}.{suffix}").is_file()
+        return f"/static/{self.name}/{self.name}.{suffix}" if found else ""
+
     @classmethod
     def from_module(cls, module: ModuleType, /, **fields: Unpack[ToolFields]) -> Tool:
         """The declaration with the callables a plugin's api module defines under their

@@ -101,7 +101,17 @@ async def test_stylesheet_has_print_rules(client: Any) -> None:
     print_rules = css[css.index("@media print"):]
     assert ".card-sign" in print_rules and "display: none" in print_rules
     assert "break-inside: avoid" in css
-    assert (await client.get("/static/card/card.js")).status_code == 200
+
+
+
+async def test_the_print_button_is_the_kernel_s_alone(client: Any, card: dict[str, str]) -> None:
+    # share.js (on every page) prints on a [data-print] tap; a second handler of the tool's
+    # own opened the print dialog twice.
+    text = (await (await client.get(f"/s/{card['slug']}")).get_data()).decode()
+    assert "data-print" in text and '<script src="/static/share.js" defer></script>' in text
+    assert "/static/card/card.js" not in text
+    share = (await (await client.get("/static/share.js")).get_data()).decode()
+    assert "button[data-print]" in share and "window.print()" in share
 
 
 async def test_tokens_never_reach_public_pages_or_reads(client: Any,
@@ -217,3 +227,11 @@ async def test_delete_makes_everything_404(client: Any, card: dict[str, str]) ->
     assert await (await client.get(f"/api/card/{slug}")).get_json() == NOT_FOUND
     for path in (f"/s/{slug}", f"/e/{edit}", f"/p/{made['token']}"):
         await page(client, path, 404)
+
+
+async def test_the_share_sheet_takes_none_of_the_tool_s_assets(client: Any,
+                                                               card: dict[str, str]) -> None:
+    page = (await (await client.get(f"/s/{card['slug']}")).get_data()).decode()
+    sheet = (await (await client.get(f"/s/{card['slug']}/sheet")).get_data()).decode()
+    assert '<link rel="stylesheet" href="/static/card/card.css">' in page
+    assert "/static/card/" not in sheet
