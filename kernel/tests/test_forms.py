@@ -12,8 +12,10 @@ import re
 from typing import Any
 from urllib.parse import urlencode
 
+import jinja2
 import pytest
 
+from groupkit._app import HERE
 from groupkit._forms import DOWNLOAD
 from groupkit._forms import FLASH_COOKIE
 from groupkit._forms import FLASH_SECONDS
@@ -319,3 +321,14 @@ def test_the_zone_select_offers_utc_first_and_every_area() -> None:
     assert "Australia/Sydney" in names and "America/New_York" in names
     assert len(names) == len(set(names)) > 300
     assert not [name for name in names[1:] if name.startswith(("Etc/", "US/"))]
+
+
+def test_a_text_field_is_labelled_prefixed_and_escaped() -> None:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True)
+    forms = env.get_template("groupkit/_forms.html").module
+    html = str(forms.text("edit-", "forWhom", "Who it's for", 80, "e.g. Mum", '"><b>x'))
+    assert html == (
+        '<div><label for="edit-forWhom">Who it&#39;s for <span class="muted">(optional)</span>'
+        '</label>\n<input id="edit-forWhom" name="forWhom" maxlength="80" placeholder="e.g. Mum"'
+        ' value="&#34;&gt;&lt;b&gt;x"></div>')
+    assert "(optional)" not in str(forms.text("", "title", "Title", 80, "", optional=False))

@@ -465,13 +465,14 @@ def test_every_template_block_is_documented_where_it_comes_from() -> None:
     def inherited(parent: str | None) -> set[str]:
         return set(blocks_of(parent)) | inherited(templates.get(parent)) if parent else set()
 
-    introduced: dict[str, str] = {}
+    introduced: set[tuple[str, str]] = set()
     for name, parent in templates.items():
         for block in blocks_of(name):
             if block not in inherited(parent):
-                introduced.setdefault(block, name)
-    documented = {first_code(row[0]): first_code(row[1]) for row in table("Template blocks")}
-    assert documented == introduced
+                introduced.add((block, name))
+    documented = [(first_code(row[0]), first_code(row[1])) for row in table("Template blocks")]
+    assert len(documented) == len(set(documented))
+    assert set(documented) == introduced
 
 
 def rendered_context() -> dict[str, set[str]]:
