@@ -332,3 +332,16 @@ def test_a_text_field_is_labelled_prefixed_and_escaped() -> None:
         '</label>\n<input id="edit-forWhom" name="forWhom" maxlength="80" placeholder="e.g. Mum"'
         ' value="&#34;&gt;&lt;b&gt;x"></div>')
     assert "(optional)" not in str(forms.text("", "title", "Title", 80, "", optional=False))
+
+
+def test_a_list_draws_each_item_or_says_there_are_none() -> None:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True)
+    page = env.from_string(
+        '{% import "groupkit/_lists.html" as lists %}'
+        '{% call(x) lists.each(items, "Nobody yet.", "board", ordered=ordered) %}'
+        '<li>{{ x }}</li>{% endcall %}')
+    drawn = " ".join(page.render(items=["<a>", "b"], ordered=True).split())
+    assert drawn == '<ol class="board"> <li>&lt;a&gt;</li> <li>b</li> </ol>'
+    assert " ".join(page.render(items=["b"], ordered=False).split()) == (
+        '<ul class="board"> <li>b</li> </ul>')
+    assert page.render(items=[], ordered=False).strip() == '<p class="muted">Nobody yet.</p>'
