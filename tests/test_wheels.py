@@ -11,7 +11,6 @@ machine that has run `uv sync` has them all.
 from __future__ import annotations
 
 import fcntl
-import importlib.metadata
 import json
 import os
 import shutil
@@ -95,12 +94,14 @@ def build(work: Path) -> Built:
     run([uv, "pip", "install", "--quiet", "--python", built.python, "--no-index",
          "--find-links", built.dist, "groupkit", "groupkit-plate", "groupkit-poll",
          "groupkit-finddate", "groupkit-karaoke"], cwd=built.work)
-    # What a plugin author adds to run the kit's suites: pytest and pytest-asyncio, at the
-    # versions this workspace runs (uv's cache has them, so this too stays offline).
-    runners = [f"{name}=={importlib.metadata.version(name)}"
-               for name in ("pytest", "pytest-asyncio")]
-    run([uv, "pip", "install", "--quiet", "--offline", "--python", built.python, *runners],
-        cwd=built.work)
+    # What a plugin author adds to run the kit's suites: the workspace's `kit` group (pytest
+    # and pytest-asyncio), pinned by the lock with each file's address, so it installs from
+    # uv's cache offline even where `uv sync` never looked the packages up in an index.
+    runners = built.work / "pylock.kit.toml"
+    run([uv, "export", "--only-group", "kit", "--no-emit-workspace", "--frozen", "--quiet",
+         "--format", "pylock.toml", "--output-file", runners], cwd=REPO)
+    run([uv, "pip", "install", "--quiet", "--offline", "--python", built.python,
+         "-r", runners], cwd=built.work)
     return built
 
 
