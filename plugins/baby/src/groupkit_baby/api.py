@@ -22,6 +22,7 @@ from groupkit import conflict
 from groupkit import issue_token
 from groupkit import local_date
 from groupkit import revoke_tokens
+from groupkit import sides
 from groupkit import token_reply
 from groupkit import utc_iso
 
@@ -96,6 +97,9 @@ def _crowd(guesses: list[BabyGuess]) -> dict[str, Any] | None:
 
 
 def _pool(instance: Instance, organiser: bool) -> dict[str, Any]:
+    """Public: everyone's guesses (a pool is played in the open) and, once bub is here, the result
+    and the leaderboard. Tokens never appear. Organiser: the public pool plus when each guess
+    came in."""
     data = instance.data
     guesses = _guesses(instance)
     result = data.get("result")
@@ -107,15 +111,7 @@ def _pool(instance: Instance, organiser: bool) -> dict[str, Any]:
             "leaderboard": None if result is None else leaderboard(guesses, result, organiser)}
 
 
-def public_view(instance: Instance) -> dict[str, Any]:
-    """Everyone's guesses (a pool is played in the open) and, once bub is here, the result
-    and the leaderboard. Tokens never appear."""
-    return _pool(instance, organiser=False)
-
-
-def organiser_view(instance: Instance) -> dict[str, Any]:
-    """The public pool plus when each guess came in."""
-    return _pool(instance, organiser=True)
+public_view, organiser_view = sides(_pool)
 
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from groupkit import Edit
 from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
+from groupkit import sides
 from groupkit import token_reply
 from groupkit import utc_iso
 
@@ -57,6 +58,8 @@ def _message(row: CardMessage, organiser: bool) -> dict[str, Any]:
 
 
 def _card(instance: Instance, organiser: bool) -> dict[str, Any]:
+    """Public: the card as everyone sees it: every message and its signer; no tokens. Organiser:
+    the card plus when each message was signed."""
     rows = (CardMessage.select().where(CardMessage.instance == instance)
             .order_by(CardMessage.created, CardMessage.id))
     data = instance.data
@@ -65,14 +68,7 @@ def _card(instance: Instance, organiser: bool) -> dict[str, Any]:
             "messages": [_message(row, organiser) for row in rows]}
 
 
-def public_view(instance: Instance) -> dict[str, Any]:
-    """The card as everyone sees it: every message and its signer; no tokens."""
-    return _card(instance, organiser=False)
-
-
-def organiser_view(instance: Instance) -> dict[str, Any]:
-    """The card plus when each message was signed."""
-    return _card(instance, organiser=True)
+public_view, organiser_view = sides(_card)
 
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from groupkit import claims_by_slot
 from groupkit import release_slot
 from groupkit import remove_slot
 from groupkit import run_prepared
+from groupkit import sides
 from groupkit import stored_values
 from groupkit import token_reply
 from groupkit import token_schema
@@ -68,6 +69,8 @@ def _ideas(instance: Instance) -> list[GiftIdea]:
 
 
 def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
+    """Public: what everyone with the link sees: ideas, votes and who is getting what; no tokens.
+    Organiser: the public board plus each idea's token (to remove it) and when things happened."""
     data = instance.data
     claims = claims_by_slot(instance)
     itokens = IDEAS.plain_tokens(instance) if organiser else {}
@@ -87,14 +90,7 @@ def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
             "limit": MAX_IDEAS, "ideas": ideas}
 
 
-def public_view(instance: Instance) -> dict[str, Any]:
-    """What everyone with the link sees: ideas, votes and who is getting what; no tokens."""
-    return _board(instance, organiser=False)
-
-
-def organiser_view(instance: Instance) -> dict[str, Any]:
-    """The public board plus each idea's token (to remove it) and when things happened."""
-    return _board(instance, organiser=True)
+public_view, organiser_view = sides(_board)
 
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from groupkit import Edit
 from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
+from groupkit import sides
 from groupkit import token_reply
 from groupkit import token_schema
 from groupkit import utc_iso
@@ -52,6 +53,8 @@ def _recipe(row: Recipe, rtoken: str | None = None) -> dict[str, Any]:
 
 
 def _book(instance: Instance, organiser: bool) -> dict[str, Any]:
+    """Public: the book as everyone reads it. Never a contributor token. Organiser: the book plus
+    each recipe's contributor token (`rtoken`) and its dates."""
     rows = (Recipe.select().where(Recipe.instance == instance)
             .order_by(Recipe.created, Recipe.id))
     rtokens = RECIPES.plain_tokens(instance) if organiser else {}
@@ -61,14 +64,7 @@ def _book(instance: Instance, organiser: bool) -> dict[str, Any]:
                         for row in rows]}
 
 
-def public_view(instance: Instance) -> dict[str, Any]:
-    """The book as everyone reads it. Never a contributor token."""
-    return _book(instance, organiser=False)
-
-
-def organiser_view(instance: Instance) -> dict[str, Any]:
-    """The book plus each recipe's contributor token (`rtoken`) and its dates."""
-    return _book(instance, organiser=True)
+public_view, organiser_view = sides(_book)
 
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from groupkit import Reply
 from groupkit import bad_request
 from groupkit import conflict
 from groupkit import not_found
+from groupkit import sides
 from groupkit import utc_iso
 
 from .models import RegistryClaim
@@ -70,6 +71,9 @@ def _item(instance: Instance, claim: RegistryClaim) -> str:
 
 
 def _registry(instance: Instance, organiser: bool) -> dict[str, Any]:
+    """Public: the build sheet as guests see it. Never the payment details, references or who
+    paid. Organiser: the public view plus the payment details and every claim with reference
+    and paid."""
     data = instance.data
     claims = _claims(instance)
     by_part = {claim.part_id: claim for claim in claims if claim.part_id}
@@ -104,6 +108,9 @@ def _registry(instance: Instance, organiser: bool) -> dict[str, Any]:
     return view
 
 
+public_view, organiser_view = sides(_registry)
+
+
 def _organiser_claim(instance: Instance, claim: RegistryClaim) -> dict[str, Any]:
     return {"reference": claim.reference, "kind": "part" if claim.part_id else "overflow",
             "partId": claim.part_id, "item": _item(instance, claim), "name": claim.name,
@@ -128,16 +135,6 @@ def pixels_svg(part: Part) -> Markup:
     return Markup("".join(
         f'<rect x="{r.x}" y="{r.y}" width="{r.w}" height="{r.h}" fill="{r.fill}"'
         + (' class="d"' if r.detail else "") + "/>" for r in part.rects))
-
-
-def public_view(instance: Instance) -> dict[str, Any]:
-    """The build sheet as guests see it. Never the payment details, references or who paid."""
-    return _registry(instance, organiser=False)
-
-
-def organiser_view(instance: Instance) -> dict[str, Any]:
-    """The public view plus the payment details and every claim with reference and paid."""
-    return _registry(instance, organiser=True)
 
 
 def export(instance: Instance) -> dict[str, Any]:
