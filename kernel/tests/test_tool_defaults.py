@@ -16,7 +16,6 @@ from groupkit import Edit
 from groupkit import Operations
 from groupkit import Schema
 from groupkit import Tool
-from groupkit import sides
 from groupkit._config import Settings
 from groupkit._plugins import load_tools
 from groupkit._plugins import validate
@@ -306,13 +305,3 @@ def test_the_tool_s_own_stylesheet_and_script_are_found_in_its_static_folder(
     assert declare(api).script == "/static/demo/demo.js"
     assert declare(make_package("gkt_bare2")).stylesheet == ""
 
-
-def test_sides_draws_both_views_from_one_function() -> None:
-    def board(instance: Any, organiser: bool) -> dict[str, Any]:
-        """The board; the organiser also sees who."""
-        return {"of": instance, "who": "Ann"} if organiser else {"of": instance}
-
-    public_view, organiser_view = sides(board)
-    assert public_view("x") == {"of": "x"}
-    assert organiser_view("x") == {"of": "x", "who": "Ann"}
-    assert public_view.__doc__ == organiser_view.__doc__ == board.__doc__

@@ -94,7 +94,6 @@ from ._tool import Participation
 from ._tool import Reply
 from ._tool import Tool
 from ._tool import Walkthrough
-from ._tool import sides
 from ._tool import stored_values
 from ._webhooks import ChatRitual
 from ._webhooks import ChatTime
@@ -188,7 +187,6 @@ __all__ = [
     "revoke_tokens",
     "rotate_token",
     "run_prepared",
-    "sides",
     "signup_operations",
     "slot_feed_operations",
     "slot_group",

@@ -258,20 +258,6 @@ def stored_values(*fields: str) -> View:
     return current
 
 
-def sides(view: Callable[[Instance, bool], dict[str, Any]]) -> tuple[View, View]:
-    """`(public_view, organiser_view)` drawn from one `view(instance, organiser)`, for a tool
-    whose organiser sees the public view plus more: what the public side hides is decided
-    in one place, so the two views cannot drift apart."""
-    def public_view(instance: Instance) -> dict[str, Any]:
-        return view(instance, False)
-
-    def organiser_view(instance: Instance) -> dict[str, Any]:
-        return view(instance, True)
-
-    public_view.__doc__ = organiser_view.__doc__ = view.__doc__
-    return public_view, organiser_view
-
-
 def store_changes(instance: Instance, changes: Mapping[str, Any]) -> None:
     """The default way an edit is stored: each changed value replaces the stored one."""
     rest = dict(changes)

@@ -18,11 +18,11 @@ from groupkit import Instance
 from groupkit import Line
 from groupkit import Operations
 from groupkit import bad_request
+from groupkit import board_views
 from groupkit import conflict
 from groupkit import issue_token
 from groupkit import local_date
 from groupkit import revoke_tokens
-from groupkit import sides
 from groupkit import token_reply
 from groupkit import utc_iso
 
@@ -111,7 +111,7 @@ def _pool(instance: Instance, organiser: bool) -> dict[str, Any]:
             "leaderboard": None if result is None else leaderboard(guesses, result, organiser)}
 
 
-public_view, organiser_view = sides(_pool)
+public_view, organiser_view = board_views(_pool)
 
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:

@@ -35,10 +35,9 @@ PARENTS_LIMIT = 80
 GUESSER_LIMIT = 40
 MESSAGE_LIMIT = 200
 ARRIVED_AT_LIMIT = 40
-MIN_GRAMS = 500
-MAX_GRAMS = 7000
-DAYS_BEFORE = 400
-DAYS_AFTER = 550
+MIN_GRAMS, MAX_GRAMS = 500, 7000
+#: The dates a guess or result may name: this many days before and after today (UTC).
+DAYS_BEFORE, DAYS_AFTER = 400, 550
 MAX_GUESSES = 300
 #: Enough for any day written with spaces around it; longer text is malformed anyway.
 DAY_TEXT_LIMIT = 64

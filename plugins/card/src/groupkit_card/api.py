@@ -11,7 +11,7 @@ from groupkit import Edit
 from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
-from groupkit import sides
+from groupkit import board_views
 from groupkit import token_reply
 from groupkit import utc_iso
 
@@ -68,7 +68,7 @@ def _card(instance: Instance, organiser: bool) -> dict[str, Any]:
             "messages": [_message(row, organiser) for row in rows]}
 
 
-public_view, organiser_view = sides(_card)
+public_view, organiser_view = board_views(_card)
 
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:

@@ -14,12 +14,12 @@ from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
+from groupkit import board_views
 from groupkit import claim_slot
 from groupkit import claims_by_slot
 from groupkit import release_slot
 from groupkit import remove_slot
 from groupkit import run_prepared
-from groupkit import sides
 from groupkit import stored_values
 from groupkit import token_reply
 from groupkit import token_schema
@@ -90,7 +90,7 @@ def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
             "limit": MAX_IDEAS, "ideas": ideas}
 
 
-public_view, organiser_view = sides(_board)
+public_view, organiser_view = board_views(_board)
 
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:

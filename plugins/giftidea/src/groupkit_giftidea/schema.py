@@ -94,15 +94,15 @@ class IdeaBody(Schema):
     ideaId = Line(CODE_LIMIT)
 
 
-class ClaimBody(Schema):
+class ClaimBody(IdeaBody):
     """Never fails on its own: the idea is checked first, then the name."""
 
-    ideaId = Line(CODE_LIMIT)
     name = Line(CLAIM_NAME_LIMIT)
 
 
-class UnclaimBody(Schema):
-    ideaId = Line(CODE_LIMIT)
+class UnclaimBody(IdeaBody):
+    """The idea, and the secret its claim handed this browser."""
+
     secret = Line(CODE_LIMIT)
 
 

@@ -21,13 +21,16 @@ EXTRAS = ("?", "coffee")
 
 TEAM_LIMIT = 60
 STORY_LIMIT = 120
-NAME_LIMIT = 40
 
 
 class CreatePoker(Schema):
     team = Line(TEAM_LIMIT)
     story = Line(STORY_LIMIT)
     deck = Choice(list(DECKS), default="fib")
+
+
+#: A voter's name: the spec gives it no length.
+NAME_LIMIT = 40
 
 
 class JoinBody(Schema):

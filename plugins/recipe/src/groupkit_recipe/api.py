@@ -11,7 +11,7 @@ from groupkit import Edit
 from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
-from groupkit import sides
+from groupkit import board_views
 from groupkit import token_reply
 from groupkit import token_schema
 from groupkit import utc_iso
@@ -64,7 +64,7 @@ def _book(instance: Instance, organiser: bool) -> dict[str, Any]:
                         for row in rows]}
 
 
-public_view, organiser_view = sides(_book)
+public_view, organiser_view = board_views(_book)
 
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:

@@ -16,9 +16,9 @@ from groupkit import Instance
 from groupkit import Operations
 from groupkit import Reply
 from groupkit import bad_request
+from groupkit import board_views
 from groupkit import conflict
 from groupkit import not_found
-from groupkit import sides
 from groupkit import utc_iso
 
 from .models import RegistryClaim
@@ -108,7 +108,7 @@ def _registry(instance: Instance, organiser: bool) -> dict[str, Any]:
     return view
 
 
-public_view, organiser_view = sides(_registry)
+public_view, organiser_view = board_views(_registry)
 
 
 def _organiser_claim(instance: Instance, claim: RegistryClaim) -> dict[str, Any]:
