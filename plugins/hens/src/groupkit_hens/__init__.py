@@ -7,7 +7,7 @@ from groupkit import Tool
 from groupkit import slot_feed_operations
 
 from . import api
-from .api import NOT_HELD
+from .api import BOARD
 from .api import board_schema
 from .api import ops
 from .feeds import claim_events
@@ -20,5 +20,5 @@ groupkit_tool = Tool.hook(
     api, hidden=(), create_schema=CreateHens,
     limits={"categories": MAX_CATEGORIES, "spotsPerCategory": MAX_SPOTS,
             "activities": MAX_ACTIVITIES},
-    public_schema=board_schema(), feed=slot_feed_operations(ops, NOT_HELD, claim_events),
+    public_schema=board_schema(), feed=slot_feed_operations(ops, BOARD.not_held, claim_events),
 )

@@ -30,7 +30,6 @@ ops = Operations()
 BAD_SLOT = "That spot doesn't exist on this board."
 NO_NAME = "Add your name so people know who's got it."
 TAKEN = "Someone grabbed that spot seconds ago — pick another."
-NOT_HELD = "That spot isn't held with that secret — it may already be free."
 
 #: The event details kept from the create body, in the order the pages show them.
 DETAILS = ("forWhom", "when", "where", "note", "kitty")
@@ -82,7 +81,7 @@ def board_schema(organiser: bool = False) -> dict[str, Any]:
 
 BOARD = SignUp(
     spots=group_spots("categories", "c"), bad_slot=BAD_SLOT, no_name=NO_NAME, taken=TAKEN,
-    not_held=NOT_HELD, fields={"message": Line(MESSAGE_LIMIT)}, slot_doc=SLOT_ID,
+    fields={"message": Line(MESSAGE_LIMIT)}, slot_doc=SLOT_ID,
     secret_use="let this spot go yourself",
     docs={"claim": "The message is optional and public: it shows next to the name on the "
                    f"share page (e.g. what they're bringing). It is C({MESSAGE_LIMIT}) and "

@@ -7,7 +7,7 @@ from groupkit import Tool
 from groupkit import slot_feed_operations
 
 from . import api
-from .api import NOT_HELD
+from .api import BOARD
 from .api import SLOT_IDS
 from .api import board_schema
 from .api import ops
@@ -20,7 +20,7 @@ from .schema import CreateMeal
 
 groupkit_tool = Tool.hook(
     api, hidden=(Hidden("dropoff"),), create_schema=CreateMeal,
-    feed=slot_feed_operations(ops, NOT_HELD, claim_events),
+    feed=slot_feed_operations(ops, BOARD.not_held, claim_events),
     limits={"days": MAX_DAYS, "cooksPerDay": MAX_PER_DAY, "tasks": MAX_TASKS,
             "helpLinks": MAX_LINKS},
     public_schema=board_schema(),

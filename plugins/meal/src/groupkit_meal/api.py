@@ -49,7 +49,6 @@ BAD_SLOT = "That day isn't on this roster."
 NO_NAME = "Add your name so the family knows who's cooking."
 DAY_TAKEN = "Someone's already got that day — pick another."
 JOB_TAKEN = "Someone's already on that job — pick another spot."
-NOT_HELD = "That spot isn't held with that secret — it may already be free."
 START_AFTER = "Start the new days after {last} — that's the last day on the roster now."
 TOO_MANY_TASKS = "Twelve jobs is the limit — remove one before adding another."
 NO_TASK = "That job isn't on this roster."
@@ -196,7 +195,7 @@ def _save(instance: Instance) -> None:
 
 BOARD = SignUp(
     spots=known_slots, bad_slot=BAD_SLOT, no_name=NO_NAME,
-    taken={"day": DAY_TAKEN, "task": JOB_TAKEN}, not_held=NOT_HELD,
+    taken={"day": DAY_TAKEN, "task": JOB_TAKEN},
     fields={"dish": Line(DISH_LIMIT)}, keeps={"day": ("dish",), "task": ()},
     release="uncook", slot_doc=SLOT_IDS, secret_use="hand this spot back yourself",
     docs={"claim": f"Body `{{slug, slotId, name, dish?}}`. Slot ids: {SLOT_IDS}. `name` is "

@@ -32,7 +32,6 @@ BAD_SLOT = "That spot doesn't exist on this board."
 NO_NAME = "Add your name so people know who's bringing it."
 NO_DISH = "Add what you're bringing so nobody doubles up."
 TAKEN = "Someone snapped that spot up seconds ago — pick another."
-NOT_HELD = "That spot isn't held with that secret — it may already be free."
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
@@ -64,7 +63,7 @@ def board_schema(organiser: bool = False) -> dict[str, Any]:
 
 BOARD = SignUp(
     spots=group_spots("categories", "c"), bad_slot=BAD_SLOT, no_name=NO_NAME, taken=TAKEN,
-    not_held=NOT_HELD, fields={"dish": Line(DISH_LIMIT)}, required={"dish": NO_DISH},
+    fields={"dish": Line(DISH_LIMIT)}, required={"dish": NO_DISH},
     slot_doc=SLOT_ID, secret_use="release this spot yourself",
     docs={"claim": "Claim one spot with your name and dish; returns the secret that "
                    "releases it."})
