@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -164,6 +165,17 @@ class Lenient(SpecField):
 TASK_CAPACITY = Lenient(1, MAX_TASK_SPOTS, 1, clamp=False)
 
 
+def _objects(value: Any) -> Iterator[dict[str, Any]]:
+    """Each entry of a list as an object (`{}` for anything else); a non-list has none."""
+    for entry in value if isinstance(value, list) else []:
+        yield entry if isinstance(entry, dict) else {}
+
+
+def _label(source: dict[str, Any], limit: int) -> str:
+    label = source.get("label")
+    return clean_line(label, limit) if isinstance(label, str) else ""
+
+
 class Tasks(SpecField):
     """Other jobs: `{label, capacity}` entries; empty labels dropped, the first 12 kept."""
 
@@ -171,13 +183,11 @@ class Tasks(SpecField):
 
     def clean(self, value: Any) -> list[dict[str, Any]]:
         tasks = []
-        for entry in value if isinstance(value, list) else []:
-            source = entry if isinstance(entry, dict) else {}
-            label = source.get("label")
-            label = clean_line(label, TASK_LABEL_LIMIT) if isinstance(label, str) else ""
+        for source in _objects(value):
+            label = _label(source, TASK_LABEL_LIMIT)
             if label:
-                capacity = TASK_CAPACITY.clean(source.get("capacity"))
-                tasks.append({"label": label, "capacity": capacity})
+                tasks.append({"label": label,
+                              "capacity": TASK_CAPACITY.clean(source.get("capacity"))})
             if len(tasks) == MAX_TASKS:
                 break
         return tasks
@@ -211,15 +221,12 @@ class HelpLinks(SpecField):
 
     def clean(self, value: Any) -> list[dict[str, str]]:
         links = []
-        for entry in value if isinstance(value, list) else []:
-            source = entry if isinstance(entry, dict) else {}
+        for source in _objects(value):
             url = source.get("url")
             found = web_link(url) if isinstance(url, str) else None
-            if found is None:
-                continue
-            label = source.get("label")
-            label = clean_line(label, LINK_LABEL_LIMIT) if isinstance(label, str) else ""
-            links.append({"label": label or found[1], "url": found[0]})
+            if found is not None:
+                links.append({"label": _label(source, LINK_LABEL_LIMIT) or found[1],
+                              "url": found[0]})
             if len(links) == MAX_LINKS:
                 break
         return links

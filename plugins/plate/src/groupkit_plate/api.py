@@ -56,8 +56,7 @@ def board_schema(organiser: bool = False) -> dict[str, Any]:
     return {"type": "object", "properties": {
         "title": {"type": "string"},
         "heading": {"type": "string", "description": f"title, or `{DEFAULT_HEADING}`"},
-        "eventDate": {"type": "string"},
-        "note": {"type": "string"},
+        "eventDate": {"type": "string"}, "note": {"type": "string"},
         "categories": spots_schema("c", {"dish": "what they're bringing"}, organiser)}}
 
 

@@ -98,8 +98,7 @@ def _recipe_schema(organiser: bool) -> dict[str, Any]:
 
 def book_schema(organiser: bool = False) -> dict[str, Any]:
     return {"type": "object", "properties": {
-        "title": {"type": "string"}, "forWhom": {"type": "string"},
-        "note": {"type": "string"},
+        "title": {"type": "string"}, "forWhom": {"type": "string"}, "note": {"type": "string"},
         "limit": {"type": "integer", "description": "most recipes a book holds"},
         "recipes": {"type": "array", "description": "in the order they were added",
                     "items": _recipe_schema(organiser)}}}
