@@ -110,6 +110,8 @@ async def test_the_print_button_is_the_kernel_s_alone(client: Any, card: dict[st
     text = (await (await client.get(f"/s/{card['slug']}")).get_data()).decode()
     assert "data-print" in text and '<script src="/static/share.js" defer></script>' in text
     assert "/static/card/card.js" not in text
+    # Without the script nothing would print: the button starts hidden and share.js shows it.
+    assert '<button type="button" data-print hidden>Print the card</button>' in text
     share = (await (await client.get("/static/share.js")).get_data()).decode()
     assert "button[data-print]" in share and "window.print()" in share
 
