@@ -126,7 +126,14 @@
     button.hidden = true;
   }
 
+  /* Posts in flight, and whether this page is on its way elsewhere: a live re-read that
+     fails meanwhile (the organiser's own delete answers 404 to it) leaves the page to that
+     outcome instead of reloading over it. */
+  var sending = 0;
+  var leaving = false;
+
   function post(url, body) {
+    sending += 1;
     return fetch(url, {
       method: "POST", headers: { "Content-Type": "application/json", "X-Groupkit-Errors": "all" },
       body: JSON.stringify(body || {}), credentials: "same-origin"
@@ -144,11 +151,12 @@
         }
         return data;
       });
-    });
+    }).finally(function () { sending -= 1; });
   }
 
   function after(element, data, sent) {
     var values = Object.assign({}, sent, data);
+    leaving = true;
     if (element.dataset.remember && data.secret) {
       localStorage.setItem(fill(element.dataset.remember, values), data.secret);
     }
@@ -395,7 +403,7 @@
     fetch(window.location.href, { cache: "no-cache", credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
-        if (html === null) { window.location.reload(); return; }
+        if (html === null) { if (!sending && !leaving) window.location.reload(); return; }
         swapRegions(html);
       });
   }
