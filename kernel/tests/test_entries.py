@@ -15,7 +15,9 @@ from groupkit import ApiError
 from groupkit import Credential
 from groupkit import Entries
 from groupkit import Instance
+from groupkit import checked_in_order
 from groupkit import claim_once
+from groupkit import entries_schema
 from groupkit import find_token
 from groupkit import issue_token
 from groupkit import ok_reply
@@ -111,6 +113,25 @@ def test_reply_schemas() -> None:
     assert ok_reply(removed="false when gone") == {"type": "object", "properties": {
         "ok": {"type": "boolean"},
         "removed": {"type": "boolean", "description": "false when gone"}}}
+
+
+def test_a_listing_view_names_its_limit_and_order() -> None:
+    item = {"type": "object", "properties": {"id": {"type": "string"}}}
+    assert entries_schema("ideas", item, limit="most ideas a board holds",
+                          order="most votes first") == {
+        "limit": {"type": "integer", "description": "most ideas a board holds"},
+        "ideas": {"type": "array", "description": "most votes first", "items": item}}
+
+
+def test_an_error_text_lists_the_checks_in_order() -> None:
+    assert checked_in_order(("name empty", "Add a name."), ("board full", "It's full.")) == (
+        "Checked in this order: name empty: `Add a name.`; board full: `It's full.`")
+    # A bare condition (its message given elsewhere) and a closing sentence.
+    assert checked_in_order("unknown slug", ("not a day", "No such day."),
+                            then="The note is cut silently.") == (
+        "Checked in this order: unknown slug; not a day: `No such day.`. "
+        "The note is cut silently.")
+    assert checked_in_order(("only", "One.")) == "Checked in this order: only: `One.`"
 
 
 def test_numeric_codes_refuse_what_names_no_number(storage: Storage) -> None:

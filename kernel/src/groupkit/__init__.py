@@ -17,11 +17,13 @@ from ._credentials import PARTICIPANT_TOKEN_LENGTH
 from ._entries import OK_REPLY
 from ._entries import Entries
 from ._entries import claim_once
+from ._entries import entries_schema
 from ._entries import ok_reply
 from ._entries import token_reply
 from ._entries import token_schema
 from ._errors import ApiError
 from ._errors import bad_request
+from ._errors import checked_in_order
 from ._errors import conflict
 from ._errors import not_found
 from ._feeds import FeedSource
@@ -152,6 +154,7 @@ __all__ = [
     "bounded_int",
     "calendar_reply",
     "chat_operations",
+    "checked_in_order",
     "claim_details",
     "claim_once",
     "claim_slot",
@@ -161,6 +164,7 @@ __all__ = [
     "conflict",
     "create_app",
     "csv_reply",
+    "entries_schema",
     "find_token",
     "first_duplicate",
     "group_lists",

@@ -55,6 +55,15 @@ def token_reply(token: str, id_description: str | None = None,
     return {"type": "object", "properties": properties}
 
 
+def entries_schema(key: str, items: dict[str, Any], *, limit: str,
+                   order: str) -> dict[str, Any]:
+    """The `limit` and `key` properties of a view schema for a board that lists at most
+    `limit` entries (the number a view sends, so a page can say how many are left): `limit`
+    says what the number counts, `order` how the list is sorted."""
+    return {"limit": {"type": "integer", "description": limit},
+            key: {"type": "array", "description": order, "items": items}}
+
+
 def ok_reply(**flags: str) -> dict[str, Any]:
     """The reply schema of `{"ok": true}` plus a boolean per keyword, described by its value:
     `ok_reply(removed="false when no such note is on the wall")`."""

@@ -55,3 +55,13 @@ def conflict(message: str, field: str | None = None, *, confirm: bool = False) -
     """A 409; `confirm=True` when the organiser may go ahead by resending with
     `"confirm": true` (an edit that redraws, say), never for losing someone's claim."""
     return ApiError(409, message, field=field, confirm=confirm)
+
+
+def checked_in_order(*steps: str | tuple[str, str], then: str = "") -> str:
+    """An `errors=` text for one status: the refusals in the order the operation tests them,
+    so a client knows which message wins when a body breaks several rules at once.
+
+    Each step is `(condition, message)`, written "condition: `message`", or a condition alone
+    (a check whose message the document gives elsewhere); `then` ends it with one sentence."""
+    parts = [step if isinstance(step, str) else f"{step[0]}: `{step[1]}`" for step in steps]
+    return "Checked in this order: " + "; ".join(parts) + (f". {then}" if then else "")

@@ -21,6 +21,7 @@ from typing import Any
 
 from ._credentials import CLAIM_SECRET_LENGTH
 from ._errors import ApiError
+from ._errors import checked_in_order
 from ._fields import Count
 from ._fields import Exact
 from ._fields import Line
@@ -104,13 +105,13 @@ class SignUp:
         return type(schema_name, (Schema,), {"slotId": Exact(self.slot_doc), **fields})
 
     def claim_errors(self) -> dict[int, str]:
-        checks = [f"slot id not on this board: `{self.bad_slot}`",
-                  f"name empty after cleaning (C({NAME_LIMIT})): `{self.no_name}`",
-                  *(f"{field} empty after cleaning: `{message}`"
+        checks = [("slot id not on this board", self.bad_slot),
+                  (f"name empty after cleaning (C({NAME_LIMIT}))", self.no_name),
+                  *((f"{field} empty after cleaning", message)
                     for field, message in self.required.items())]
         taken = ([f"`{self.taken}`"] if isinstance(self.taken, str) else
                  [f"{kind or 'a spot'}: `{message}`" for kind, message in self.taken.items()])
-        return {400: "Checked in this order: " + "; ".join(checks),
+        return {400: checked_in_order(*checks),
                 409: "The spot is already claimed: " + "; ".join(taken)}
 
 

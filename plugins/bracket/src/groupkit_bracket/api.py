@@ -9,6 +9,7 @@ from groupkit import Edit
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
+from groupkit import checked_in_order
 from groupkit import conflict
 from groupkit import whole_number
 
@@ -131,11 +132,11 @@ RESULT_DESCRIPTION = (
 
 @ops.organiser("result", body=ResultBody, returns=RESULT_REPLY, description=RESULT_DESCRIPTION,
                errors={
-                   400: f"Checked in this order: no such round and match: `{NO_MATCH}`; "
-                        f"`winner` left out: `{BAD_WINNER}`; `version` missing or not a "
-                        f"number: `{NO_VERSION}`; a first-round bye: `{BYE}`; a side still "
-                        f"to be decided: `{SIDE_MISSING}`; `winner` neither null nor one of "
-                        f"the two names: `{BAD_WINNER}`",
+                   400: checked_in_order(
+                       ("no such round and match", NO_MATCH), ("`winner` left out", BAD_WINNER),
+                       ("`version` missing or not a number", NO_VERSION),
+                       ("a first-round bye", BYE), ("a side still to be decided", SIDE_MISSING),
+                       ("`winner` neither null nor one of the two names", BAD_WINNER)),
                    409: f"`version` is not the bracket's current version (another result "
                         f"landed first): `{TWO_AT_ONCE}`"})
 def result(call: Call) -> dict[str, Any]:

@@ -12,6 +12,8 @@ from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import board_views
+from groupkit import checked_in_order
+from groupkit import entries_schema
 from groupkit import token_reply
 from groupkit import utc_iso
 
@@ -101,9 +103,9 @@ def card_schema(organiser: bool = False) -> dict[str, Any]:
         "subline": {"type": "string", "description": "`A card for <recipient>` under a "
                     "title of its own; empty when the title is that phrase (ignoring case)"},
         "note": {"type": "string"},
-        "limit": {"type": "integer", "description": "most messages a card holds"},
-        "messages": {"type": "array", "description": "in the order they were signed",
-                     "items": _message_schema(organiser)}}}
+        **entries_schema("messages", _message_schema(organiser),
+                         limit="most messages a card holds",
+                         order="in the order they were signed")}}
 
 
 TOKEN_REPLY = token_reply("the only way to remove this message: "
@@ -112,8 +114,8 @@ TOKEN_REPLY = token_reply("the only way to remove this message: "
 
 
 @ops.public("sign", body=SignBody, status=201, returns=TOKEN_REPLY, errors={
-    400: f"Checked in this order: name empty after cleaning (C({NAME_LIMIT})): `{NO_NAME}`; "
-         f"message empty after cleaning (T({MESSAGE_LIMIT})): `{NO_MESSAGE}`",
+    400: checked_in_order((f"name empty after cleaning (C({NAME_LIMIT}))", NO_NAME),
+                          (f"message empty after cleaning (T({MESSAGE_LIMIT}))", NO_MESSAGE)),
     409: f"The card already holds {MAX_MESSAGES} messages: `{FULL}`"},
     description="Path designed here (the spec leaves it open). Counted and written under the "
                 f"instance lock, so concurrent signers never take a card past {MAX_MESSAGES} "

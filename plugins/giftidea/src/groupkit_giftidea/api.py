@@ -15,8 +15,10 @@ from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
 from groupkit import board_views
+from groupkit import checked_in_order
 from groupkit import claim_slot
 from groupkit import claims_by_slot
+from groupkit import entries_schema
 from groupkit import release_slot
 from groupkit import remove_slot
 from groupkit import run_prepared
@@ -131,9 +133,8 @@ def board_schema(organiser: bool = False) -> dict[str, Any]:
         "title": {"type": "string", "description": "`Gift ideas for <recipient>`"},
         "recipient": {"type": "string"}, "occasion": {"type": "string"},
         "budget": {"type": "string"}, "note": {"type": "string"},
-        "limit": {"type": "integer", "description": "most ideas a board holds"},
-        "ideas": {"type": "array", "description": "most votes first, then oldest first",
-                  "items": _idea_schema(organiser)}}}
+        **entries_schema("ideas", _idea_schema(organiser), limit="most ideas a board holds",
+                         order="most votes first, then oldest first")}}
 
 
 TOKEN_REPLY = token_reply("keep it: it removes this idea (`/api/giftidea/i/{token}/remove`)",
@@ -152,10 +153,11 @@ def _remove(instance: Instance, idea: GiftIdea) -> None:
 
 
 @ops.public("suggest", body=SuggestBody, status=201, returns=TOKEN_REPLY, errors={
-    400: f"Checked in this order: idea empty after cleaning (C({IDEA_LIMIT})): `{NO_IDEA}`; "
-         f"link without a `scheme:` or not a usable address: `{BAD_LINK}`; link with a "
-         f"scheme other than http or https: `{NOT_WEB_LINK}`. suggestedBy is "
-         f"C({SUGGESTED_BY_LIMIT}) and optional.",
+    400: checked_in_order(
+        (f"idea empty after cleaning (C({IDEA_LIMIT}))", NO_IDEA),
+        ("link without a `scheme:` or not a usable address", BAD_LINK),
+        ("link with a scheme other than http or https", NOT_WEB_LINK),
+        then=f"suggestedBy is C({SUGGESTED_BY_LIMIT}) and optional."),
     409: f"The board already holds {MAX_IDEAS} ideas: `{FULL}`"},
     description="Checked and written under the instance lock, so concurrent suggestions "
                 f"never take a board past {MAX_IDEAS} ideas. The token is a 22-character "

@@ -12,6 +12,7 @@ from groupkit import Edit
 from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
+from groupkit import checked_in_order
 from groupkit import issue_token
 from groupkit import not_found
 from groupkit import ok_reply
@@ -136,9 +137,10 @@ WALL_SCHEMA = _schema({
 
 @ops.public("note", body=NoteBody, status=201, returns=token_reply(
     "keep it in the poster's browser: it removes this note", id_type="integer"), errors={
-    400: f"Checked in this order: recipient empty after cleaning (C({RECIPIENT_LIMIT})): "
-         f"`{NO_RECIPIENT}`; message empty (T({MESSAGE_LIMIT}), CRLF normalised): "
-         f"`{NO_MESSAGE}`; sender empty (C({SENDER_LIMIT})): `{NO_SENDER}`"})
+    400: checked_in_order(
+        (f"recipient empty after cleaning (C({RECIPIENT_LIMIT}))", NO_RECIPIENT),
+        (f"message empty (T({MESSAGE_LIMIT}), CRLF normalised)", NO_MESSAGE),
+        (f"sender empty (C({SENDER_LIMIT}))", NO_SENDER))})
 def note(call: Call) -> dict[str, Any]:
     """Post a thank-you note: who it's for, what they did, and who's saying thanks.
 

@@ -19,6 +19,7 @@ from groupkit import SlotClaim
 from groupkit import bad_request
 from groupkit import board_views
 from groupkit import calendar_reply
+from groupkit import checked_in_order
 from groupkit import claims_by_slot
 from groupkit import conflict
 from groupkit import csv_reply
@@ -338,9 +339,25 @@ def admin(call: Call) -> Reply:
     return csv_reply(CSV_HEADER, rows, f"meal-{call.instance.slug}.csv")
 
 
+def cook_event(instance: Instance, claim: SlotClaim, base_url: str) -> CalendarEvent:
+    """A claimed day's all-day event (the .ics download and the cook's subscription feed):
+    never the drop-off details, which stay with the claimer's page and the coordinator."""
+    data = instance.data
+    day = dt.date.fromisoformat(data["days"][int(claim.slot_id[1:].split("-")[0])])
+    dish = claim.extra.get("dish", "")
+    page = f"{base_url}/s/{instance.slug}"
+    lines = [f"{claim.name} is cooking" + (f": {dish}." if dish else "."),
+             f"Allergies and dislikes: {data['allergies']}" if data["allergies"] else "",
+             data["note"], page]
+    return CalendarEvent(
+        uid=f"meal-{instance.slug}-{claim.slot_id}@groupkit",
+        summary=f"Meal for {data['forWhom']}" + (f": {dish}" if dish else ""),
+        start=day, description="\n\n".join(line for line in lines if line), url=page)
+
+
 @ops.read("ics/{slotId}", content_type="text/calendar", errors={
-    404: f"Unknown slug; not a day's spot: `{BAD_SLOT}`; nobody has claimed it: "
-         f"`{NOT_COOKING}`"})
+    404: checked_in_order("unknown slug", ("not a day's spot", BAD_SLOT),
+                          ("nobody has claimed it", NOT_COOKING))})
 def cook_calendar(call: Call) -> Reply:
     """Download a claimed day's calendar entry.
 
@@ -357,22 +374,6 @@ def cook_calendar(call: Call) -> Reply:
         raise ApiError(404, NOT_COOKING)
     event = cook_event(instance, claim, call.base_url)
     return calendar_reply([event], f"meal-{event.start.isoformat()}.ics", call.now)
-
-
-def cook_event(instance: Instance, claim: SlotClaim, base_url: str) -> CalendarEvent:
-    """A claimed day's all-day event (the .ics download and the cook's subscription feed):
-    never the drop-off details, which stay with the claimer's page and the coordinator."""
-    data = instance.data
-    day = dt.date.fromisoformat(data["days"][int(claim.slot_id[1:].split("-")[0])])
-    dish = claim.extra.get("dish", "")
-    page = f"{base_url}/s/{instance.slug}"
-    lines = [f"{claim.name} is cooking" + (f": {dish}." if dish else "."),
-             f"Allergies and dislikes: {data['allergies']}" if data["allergies"] else "",
-             data["note"], page]
-    return CalendarEvent(
-        uid=f"meal-{instance.slug}-{claim.slot_id}@groupkit",
-        summary=f"Meal for {data['forWhom']}" + (f": {dish}" if dish else ""),
-        start=day, description="\n\n".join(line for line in lines if line), url=page)
 
 
 EDIT = Edit(fields=("forWhom", "note", "allergies", "dropoff"), schema=Details,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 from typing import Any
+from typing import ClassVar
 from urllib.parse import urlsplit
 
 import marshmallow as ma
@@ -165,39 +165,53 @@ class Lenient(SpecField):
 TASK_CAPACITY = Lenient(1, MAX_TASK_SPOTS, 1, clamp=False)
 
 
-def _objects(value: Any) -> Iterator[dict[str, Any]]:
-    """Each entry of a list as an object (`{}` for anything else); a non-list has none."""
-    for entry in value if isinstance(value, list) else []:
-        yield entry if isinstance(entry, dict) else {}
-
-
 def _label(source: dict[str, Any], limit: int) -> str:
     label = source.get("label")
     return clean_line(label, limit) if isinstance(label, str) else ""
 
 
-class Tasks(SpecField):
-    """Other jobs: `{label, capacity}` entries; empty labels dropped, the first 12 kept."""
+class _Entries(SpecField):
+    """A list of small objects that never fails: each entry (a non-object counts as `{}`)
+    becomes a kept object or is dropped by `entry`, and the first `most` kept are the value
+    (a non-list has none)."""
 
     openapi_type = "array"
+    most: ClassVar[int]
+    properties: ClassVar[dict[str, Any]]
+    note: ClassVar[str]
+
+    def entry(self, source: dict[str, Any]) -> dict[str, Any] | None:
+        raise NotImplementedError
 
     def clean(self, value: Any) -> list[dict[str, Any]]:
-        tasks = []
-        for source in _objects(value):
-            label = _label(source, TASK_LABEL_LIMIT)
-            if label:
-                tasks.append({"label": label,
-                              "capacity": TASK_CAPACITY.clean(source.get("capacity"))})
-            if len(tasks) == MAX_TASKS:
+        kept = []
+        for raw in value if isinstance(value, list) else []:
+            entry = self.entry(raw if isinstance(raw, dict) else {})
+            if entry is not None:
+                kept.append(entry)
+            if len(kept) == self.most:
                 break
-        return tasks
+        return kept
 
     def openapi(self) -> dict[str, Any]:
-        return {"type": "array", "maxItems": MAX_TASKS, "items": {"type": "object", "properties": {
-            "label": {"type": "string", "maxLength": TASK_LABEL_LIMIT},
-            "capacity": {"type": ["integer", "string"], "minimum": 1, "maximum": MAX_TASK_SPOTS,
-                         "default": 1}}},
-                "description": "entries with an empty label dropped, then the first 12 kept"}
+        return {"type": "array", "maxItems": self.most, "description": self.note,
+                "items": {"type": "object", "properties": self.properties}}
+
+
+class Tasks(_Entries):
+    """Other jobs: `{label, capacity}` entries; empty labels dropped, the first 12 kept."""
+
+    most = MAX_TASKS
+    properties: ClassVar[dict[str, Any]] = {
+        "label": {"type": "string", "maxLength": TASK_LABEL_LIMIT},
+        "capacity": {"type": ["integer", "string"], "minimum": 1, "maximum": MAX_TASK_SPOTS,
+                     "default": 1}}
+    note = "entries with an empty label dropped, then the first 12 kept"
+
+    def entry(self, source: dict[str, Any]) -> dict[str, Any] | None:
+        label = _label(source, TASK_LABEL_LIMIT)
+        return {"label": label, "capacity": TASK_CAPACITY.clean(source.get("capacity"))} \
+            if label else None
 
 
 def web_link(url: str) -> tuple[str, str] | None:
@@ -213,30 +227,23 @@ def web_link(url: str) -> tuple[str, str] | None:
     return url, host
 
 
-class HelpLinks(SpecField):
+class HelpLinks(_Entries):
     """`{label, url}` entries: only http and https kept, the first 8; the label falls back to
     the address's hostname."""
 
-    openapi_type = "array"
+    most = MAX_LINKS
+    properties: ClassVar[dict[str, Any]] = {
+        "label": {"type": "string", "maxLength": LINK_LABEL_LIMIT},
+        "url": {"type": "string", "maxLength": URL_LIMIT}}
+    note = ("only http and https addresses kept (others dropped), url cut to 300, label C(70) "
+            "or the address's hostname; first 8 kept")
 
-    def clean(self, value: Any) -> list[dict[str, str]]:
-        links = []
-        for source in _objects(value):
-            url = source.get("url")
-            found = web_link(url) if isinstance(url, str) else None
-            if found is not None:
-                links.append({"label": _label(source, LINK_LABEL_LIMIT) or found[1],
-                              "url": found[0]})
-            if len(links) == MAX_LINKS:
-                break
-        return links
-
-    def openapi(self) -> dict[str, Any]:
-        return {"type": "array", "maxItems": MAX_LINKS, "items": {"type": "object", "properties": {
-            "label": {"type": "string", "maxLength": LINK_LABEL_LIMIT},
-            "url": {"type": "string", "maxLength": URL_LIMIT}}},
-                "description": "only http and https addresses kept (others dropped), url cut "
-                               "to 300, label C(70) or the address's hostname; first 8 kept"}
+    def entry(self, source: dict[str, Any]) -> dict[str, Any] | None:
+        url = source.get("url")
+        found = web_link(url) if isinstance(url, str) else None
+        if found is None:
+            return None
+        return {"label": _label(source, LINK_LABEL_LIMIT) or found[1], "url": found[0]}
 
 
 class CreateMeal(Schema):

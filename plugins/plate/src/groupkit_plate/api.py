@@ -28,11 +28,6 @@ ops = Operations()
 
 DEFAULT_HEADING = "Bring a plate"
 
-BAD_SLOT = "That spot doesn't exist on this board."
-NO_NAME = "Add your name so people know who's bringing it."
-NO_DISH = "Add what you're bringing so nobody doubles up."
-TAKEN = "Someone snapped that spot up seconds ago — pick another."
-
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
     instance.data = {"eventDate": data["eventDate"], "note": data["note"],
@@ -61,8 +56,11 @@ def board_schema(organiser: bool = False) -> dict[str, Any]:
 
 
 BOARD = SignUp(
-    spots=group_spots("categories", "c"), bad_slot=BAD_SLOT, no_name=NO_NAME, taken=TAKEN,
-    fields={"dish": Line(DISH_LIMIT)}, required={"dish": NO_DISH},
+    spots=group_spots("categories", "c"), bad_slot="That spot doesn't exist on this board.",
+    no_name="Add your name so people know who's bringing it.",
+    taken="Someone snapped that spot up seconds ago — pick another.",
+    fields={"dish": Line(DISH_LIMIT)},
+    required={"dish": "Add what you're bringing so nobody doubles up."},
     slot_doc=SLOT_ID, secret_use="release this spot yourself",
     docs={"claim": "Claim one spot with your name and dish; returns the secret that "
                    "releases it."})

@@ -17,6 +17,7 @@ from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
+from groupkit import checked_in_order
 from groupkit import conflict
 from groupkit import issue_token
 from groupkit import not_found
@@ -167,8 +168,8 @@ BOARD_SCHEMA = _schema({
 @ops.public("join", body=JoinBody, status=201, returns=token_reply(
     "the voter's private link `/p/{token}` and voting key", id_type="integer"), errors={
     400: f"Name empty after cleaning (C(40)): `{NO_NAME}`",
-    409: f"Checked in this order: {MAX_VOTERS} voters already in: `{FULL}`; the name is "
-         f"taken on this board, ignoring case: `{SAME_NAME}`"})
+    409: checked_in_order((f"{MAX_VOTERS} voters already in", FULL),
+                          ("the name is taken on this board, ignoring case", SAME_NAME))})
 def join(call: Call) -> dict[str, Any]:
     """Join the board with your name; returns your private voting link's token.
 
@@ -203,8 +204,8 @@ def _card(deck: str, sent: str) -> str:
 
 @ops.participant("v/{token}/vote", token_kinds=[VOTER], body=VoteBody, returns=_schema({
     "ok": {"type": "boolean"}, "card": {"type": "string"}}), errors={
-    400: f"Checked in this order: the card is not in the board's deck: `{NOT_IN_DECK}`; the "
-         f"round is revealed: `{ALREADY_REVEALED}`"})
+    400: checked_in_order(("the card is not in the board's deck", NOT_IN_DECK),
+                          ("the round is revealed", ALREADY_REVEALED))})
 def vote(call: Call) -> dict[str, Any]:
     """Play (or change) your card for the current story.
 

@@ -12,6 +12,7 @@ from groupkit import Edit
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
+from groupkit import checked_in_order
 from groupkit import conflict
 from groupkit import issue_token
 from groupkit import request_time
@@ -189,9 +190,9 @@ def _tally(instance: Instance, day: str, qi: int) -> dict[str, Any]:
 
 
 @ops.public(VOTE, body=VoteBody, status=201, returns=VOTE_REPLY, errors={
-    400: f"Checked in this order: choice not `a` or `b`: `{BAD_CHOICE}`; day or qi missing "
-         f"or not a date string / whole number: `{NO_QUESTION_NAMED}`; voterName empty after "
-         f"C(40): `{NO_NAME}`",
+    400: checked_in_order(("choice not `a` or `b`", BAD_CHOICE),
+                          ("day or qi missing or not a date string / whole number",
+                           NO_QUESTION_NAMED), ("voterName empty after C(40)", NO_NAME)),
     409: f"Then: day and qi are not today's current question (the day has turned, or the "
          f"organiser skipped or removed it): `{STALE}`; 1000 answers to today's question: "
          f"`{DAY_FULL}`"})
@@ -283,9 +284,11 @@ ADD_REPLY: dict[str, Any] = {"type": "object", "properties": {
 
 
 @ops.organiser("add", body=AddBody, returns=ADD_REPLY, errors={
-    400: f"Checked in this order: question empty after C(140): `{NO_TEXT}`; a or b empty "
-         f"after C(40): `{NO_ANSWERS}`; a equals b ignoring case: `{SAME_ANSWERS}`; the "
-         f"question is already in the rotation (ignoring case): `{ALREADY_ASKED}`",
+    400: checked_in_order(("question empty after C(140)", NO_TEXT),
+                          ("a or b empty after C(40)", NO_ANSWERS),
+                          ("a equals b ignoring case", SAME_ANSWERS),
+                          ("the question is already in the rotation (ignoring case)",
+                           ALREADY_ASKED)),
     409: f"200 questions added already: `{CUSTOM_FULL}`"})
 def add(call: Call) -> dict[str, Any]:
     """Add your own question to the rotation.

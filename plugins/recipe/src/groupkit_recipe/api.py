@@ -12,6 +12,8 @@ from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import board_views
+from groupkit import checked_in_order
+from groupkit import entries_schema
 from groupkit import token_reply
 from groupkit import token_schema
 from groupkit import utc_iso
@@ -99,9 +101,8 @@ def _recipe_schema(organiser: bool) -> dict[str, Any]:
 def book_schema(organiser: bool = False) -> dict[str, Any]:
     return {"type": "object", "properties": {
         "title": {"type": "string"}, "forWhom": {"type": "string"}, "note": {"type": "string"},
-        "limit": {"type": "integer", "description": "most recipes a book holds"},
-        "recipes": {"type": "array", "description": "in the order they were added",
-                    "items": _recipe_schema(organiser)}}}
+        **entries_schema("recipes", _recipe_schema(organiser),
+                         limit="most recipes a book holds", order="in the order they were added")}}
 
 
 TOKEN_REPLY = token_reply("keep it: it edits and removes this recipe "
@@ -109,11 +110,12 @@ TOKEN_REPLY = token_reply("keep it: it edits and removes this recipe "
                           "the recipe's id")
 SAVED_REPLY = {"type": "object", "properties": {"ok": {"type": "boolean"},
                                                 "id": {"type": "string"}}}
-FIELD_ERRORS = (f"Checked in this order: cook empty (C({LIMITS['cook']})): `{NO_COOK}`; "
-                f"dish empty (C({LIMITS['dish']})): `{NO_DISH}`; ingredients empty "
-                f"(T({LIMITS['ingredients']})): `{NO_INGREDIENTS}`; method empty "
-                f"(T({LIMITS['method']})): `{NO_METHOD}`. serves (C({LIMITS['serves']})) and "
-                f"story (T({LIMITS['story']})) are optional and dropped when empty.")
+FIELD_ERRORS = checked_in_order(
+    (f"cook empty (C({LIMITS['cook']}))", NO_COOK), (f"dish empty (C({LIMITS['dish']}))", NO_DISH),
+    (f"ingredients empty (T({LIMITS['ingredients']}))", NO_INGREDIENTS),
+    (f"method empty (T({LIMITS['method']}))", NO_METHOD),
+    then=f"serves (C({LIMITS['serves']})) and story (T({LIMITS['story']})) are optional and "
+         "dropped when empty.")
 
 
 def _fields(data: dict[str, Any]) -> dict[str, Any]:

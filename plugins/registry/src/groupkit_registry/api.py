@@ -17,6 +17,7 @@ from groupkit import Operations
 from groupkit import Reply
 from groupkit import bad_request
 from groupkit import board_views
+from groupkit import checked_in_order
 from groupkit import conflict
 from groupkit import not_found
 from groupkit import utc_iso
@@ -217,8 +218,9 @@ def _reply(instance: Instance, claim: RegistryClaim) -> dict[str, Any]:
 
 
 @ops.public("claim", body=ClaimBody, status=201, returns=CLAIM_REPLY, errors={
-    400: f"Checked in this order: name empty after C(60): `{NO_NAME}`; part id not one of "
-         f"the 126: `{UNKNOWN_PART}` (the message is cut to 240 silently)",
+    400: checked_in_order(("name empty after C(60)", NO_NAME),
+                          ("part id not one of the 126", UNKNOWN_PART),
+                          then="The message is cut to 240 silently."),
     409: f"The part is already claimed: `{TAKEN}`",
     404: "Unknown, malformed, deleted or another tool's public link: `not found`"})
 def claim(call: Call) -> dict[str, Any]:
@@ -247,8 +249,8 @@ def claim(call: Call) -> dict[str, Any]:
 
 
 @ops.public("overflow", body=OverflowBody, status=201, returns=CLAIM_REPLY, errors={
-    400: f"Checked in this order: amountCents not a whole number from {MIN_CENTS} to "
-         f"{MAX_CENTS} (numeric strings accepted): `{BAD_AMOUNT}`; name empty: `{NO_NAME}`",
+    400: checked_in_order((f"amountCents not a whole number from {MIN_CENTS} to {MAX_CENTS} "
+                           "(numeric strings accepted)", BAD_AMOUNT), ("name empty", NO_NAME)),
     409: f"{MAX_CONTRIBUTIONS} contributions held: `{OVERFLOW_FULL}`",
     404: "Unknown, malformed, deleted or another tool's public link: `not found`"})
 def overflow(call: Call) -> dict[str, Any]:

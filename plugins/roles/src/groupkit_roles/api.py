@@ -21,6 +21,7 @@ from groupkit import Credential
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
+from groupkit import checked_in_order
 from groupkit import conflict
 from groupkit import find_token
 from groupkit import instance_changed
@@ -258,9 +259,8 @@ def details(call: Call) -> dict[str, Any]:
 @ops.organiser("roles", body=RolesBody, returns={"type": "object", "properties": {
     "ok": {"type": "boolean"}, "total": {"type": "integer"}, "dealt": {"type": "integer"},
     "round": {"type": "integer"}}}, errors={
-    400: f"Checked in this order: fewer than two roles: `{FEW_ROLES}`; more than 40: "
-         f"`{MANY_ROLES}`; fewer roles than players already joined: "
-         f"`{FEWER_THAN_PLAYERS}`"},
+    400: checked_in_order(("fewer than two roles", FEW_ROLES), ("more than 40", MANY_ROLES),
+                          ("fewer roles than players already joined", FEWER_THAN_PLAYERS))},
     description="Replaces the role list and briefings (create rules; briefings up to "
                 f"{BRIEF_LIMIT} characters). Everyone who has joined is dealt afresh from "
                 "the new list and keeps their token; the remaining slots are the pool for "

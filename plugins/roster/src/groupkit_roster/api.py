@@ -18,6 +18,7 @@ from groupkit import SignUp
 from groupkit import board_edit
 from groupkit import board_views
 from groupkit import calendar_reply
+from groupkit import checked_in_order
 from groupkit import claim_details
 from groupkit import csv_reply
 from groupkit import group_spots
@@ -161,8 +162,8 @@ def admin(call: Call) -> Reply:
 
 
 @ops.read("ics/{shiftId}", content_type="text/calendar", errors={
-    404: f"Unknown slug; shift not on the roster: `{NO_SHIFT}`; the event date or the "
-         f"label does not read as a time: `{NO_TIME}`"})
+    404: checked_in_order("unknown slug", ("shift not on the roster", NO_SHIFT),
+                          ("the event date or the label does not read as a time", NO_TIME))})
 def shift_calendar(call: Call) -> Reply:
     """Download one shift's calendar entry.
 
