@@ -372,3 +372,21 @@ def test_without_javascript_the_organiser_removes_a_category(
             "Mains", "Salads and sides", "Drinks"]
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize(("tool", "slot_id", "extra"), [
+    ("plate", "c0-1", {"dish": "Lasagne"}), ("hens", "c0-1", {}), ("roster", "s0-1", {})])
+def test_the_organiser_sees_a_claim_arrive_without_reloading(
+        api: httpx.Client, open_context: Callable[..., Watched], tool: str, slot_id: str,
+        extra: dict[str, str]) -> None:
+    made = make(api, tool)
+    organiser = open_context(viewport=PHONE)
+    organiser.page.goto(f"/e/{made['editToken']}")
+    expect(organiser.page.get_by_text("Ann Example")).to_have_count(0)
+    organiser.page.evaluate("window.groupkitStayed = true")
+    api.post(f"/api/{tool}/claim", json={"slug": made["slug"], "slotId": slot_id,
+                                         "name": "Ann Example", **extra}).raise_for_status()
+    expect(organiser.page.get_by_text("Ann Example").first).to_be_visible()
+    # Updated in place: the page was not reloaded.
+    assert organiser.page.evaluate("window.groupkitStayed") is True
+    organiser.check(f"boards-organiser-live-{tool}")
