@@ -315,6 +315,8 @@ def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:
         def run() -> dict[str, Any] | Reply:
             # Resolution and handler share one transaction, and so the instance lock.
             call = facts.resolve(tool, op, body, values)
+            if op.writes and op.changes:
+                call.instance.hold_data_for_bump()
             result = op.handler(call)
             if op.writes and op.changes:
                 live.changed(call.instance)

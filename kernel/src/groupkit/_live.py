@@ -69,17 +69,21 @@ def page_event(version: int, html: str) -> bytes:
 def changed(instance: Instance) -> None:
     """Record that `instance` changed; call inside the write transaction that changed it.
     On PostgreSQL the version bump and the notification are one statement, sent with the
-    transaction's COMMIT (one round trip for the three, see `FewerTripsPostgres`)."""
+    transaction's COMMIT (one round trip for the three, see `FewerTripsPostgres`). A save of
+    the instance's `data` that the operation made is written by the same statement
+    (`Instance.hold_data_for_bump`)."""
+    held = instance.take_held_data()
+    data = (Instance.data.db_value(instance.data),) if held else ()
     if is_postgres():
-        sql = ("UPDATE instance SET version = version + 1 WHERE id = %s "
-               "RETURNING pg_notify(%s, slug)")
-        params = (instance.id, CHANNEL)
+        sets = "data = %s, version = version + 1" if held else "version = version + 1"
+        sql = f"UPDATE instance SET {sets} WHERE id = %s RETURNING pg_notify(%s, slug)"
+        params: tuple[Any, ...] = (*data, instance.id, CHANNEL)
         at_commit = getattr(database.obj, "at_commit", None)
         if at_commit is None or not at_commit(sql, params):
             database.execute_sql(sql, params)
         return
-    database.execute_sql("UPDATE instance SET version = version + 1 WHERE id = ?",
-                         (instance.id,))
+    sets = "data = ?, version = version + 1" if held else "version = version + 1"
+    database.execute_sql(f"UPDATE instance SET {sets} WHERE id = ?", (*data, instance.id))
 
 
 def _versions(slugs: list[str]) -> dict[str, int]:

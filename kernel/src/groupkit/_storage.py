@@ -311,6 +311,24 @@ class Instance(BaseModel):
         instance.__dict__["_insert_on_use"] = True
         return instance
 
+    def save(self, force_insert: bool = False, only: Any = None) -> int:
+        """While an operation that changes the instance runs (`hold_data_for_bump`), a save
+        of `data` alone is held back and written by the version bump's own UPDATE
+        (`take_held_data`): one statement, not two, inside the same transaction."""
+        if (only is not None and self.__dict__.get("_hold_data")
+                and [getattr(field, "name", field) for field in only] == ["data"]):
+            self.__dict__["_data_held"] = True
+            return 1
+        return super().save(force_insert=force_insert, only=only)
+
+    def hold_data_for_bump(self) -> None:
+        self.__dict__["_hold_data"] = True
+
+    def take_held_data(self) -> bool:
+        """Whether a save of `data` was held back (see `save`); saves are not held after."""
+        self.__dict__.pop("_hold_data", None)
+        return bool(self.__dict__.pop("_data_held", False))
+
 
 class Credential(BaseModel):
     """A participant token or claim secret, stored as a digest. `plain` is kept only for the
