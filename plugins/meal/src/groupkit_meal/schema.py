@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from typing import Any
-from typing import ClassVar
 from urllib.parse import urlsplit
 
 import marshmallow as ma
@@ -171,17 +171,16 @@ def _label(source: dict[str, Any], limit: int) -> str:
 
 
 class _Entries(SpecField):
-    """A list of small objects that never fails: each entry (a non-object counts as `{}`)
-    becomes a kept object or is dropped by `entry`, and the first `most` kept are the value
-    (a non-list has none)."""
+    """A list of small objects that never fails: `entry` turns each entry (a non-object
+    counts as `{}`) into the object kept, or None to drop it, and the first `most` kept are
+    the value (a non-list has none)."""
 
     openapi_type = "array"
-    most: ClassVar[int]
-    properties: ClassVar[dict[str, Any]]
-    note: ClassVar[str]
 
-    def entry(self, source: dict[str, Any]) -> dict[str, Any] | None:
-        raise NotImplementedError
+    def __init__(self, entry: Callable[[dict[str, Any]], dict[str, Any] | None], *, most: int,
+                 properties: dict[str, Any], note: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.entry, self.most, self.properties, self.note = entry, most, properties, note
 
     def clean(self, value: Any) -> list[dict[str, Any]]:
         kept = []
@@ -198,20 +197,12 @@ class _Entries(SpecField):
                 "items": {"type": "object", "properties": self.properties}}
 
 
-class Tasks(_Entries):
-    """Other jobs: `{label, capacity}` entries; empty labels dropped, the first 12 kept."""
-
-    most = MAX_TASKS
-    properties: ClassVar[dict[str, Any]] = {
-        "label": {"type": "string", "maxLength": TASK_LABEL_LIMIT},
-        "capacity": {"type": ["integer", "string"], "minimum": 1, "maximum": MAX_TASK_SPOTS,
-                     "default": 1}}
-    note = "entries with an empty label dropped, then the first 12 kept"
-
-    def entry(self, source: dict[str, Any]) -> dict[str, Any] | None:
-        label = _label(source, TASK_LABEL_LIMIT)
-        return {"label": label, "capacity": TASK_CAPACITY.clean(source.get("capacity"))} \
-            if label else None
+def _task(source: dict[str, Any]) -> dict[str, Any] | None:
+    """Other jobs: `{label, capacity}`; an empty label drops the entry."""
+    label = _label(source, TASK_LABEL_LIMIT)
+    if not label:
+        return None
+    return {"label": label, "capacity": TASK_CAPACITY.clean(source.get("capacity"))}
 
 
 def web_link(url: str) -> tuple[str, str] | None:
@@ -227,23 +218,29 @@ def web_link(url: str) -> tuple[str, str] | None:
     return url, host
 
 
-class HelpLinks(_Entries):
-    """`{label, url}` entries: only http and https kept, the first 8; the label falls back to
-    the address's hostname."""
+def _help_link(source: dict[str, Any]) -> dict[str, Any] | None:
+    """`{label, url}`: only http and https kept; the label falls back to the hostname."""
+    url = source.get("url")
+    found = web_link(url) if isinstance(url, str) else None
+    if found is None:
+        return None
+    return {"label": _label(source, LINK_LABEL_LIMIT) or found[1], "url": found[0]}
 
-    most = MAX_LINKS
-    properties: ClassVar[dict[str, Any]] = {
+
+def task_list() -> _Entries:
+    return _Entries(_task, most=MAX_TASKS, note=(
+        "entries with an empty label dropped, then the first 12 kept"), properties={
+        "label": {"type": "string", "maxLength": TASK_LABEL_LIMIT},
+        "capacity": {"type": ["integer", "string"], "minimum": 1, "maximum": MAX_TASK_SPOTS,
+                     "default": 1}})
+
+
+def help_links() -> _Entries:
+    return _Entries(_help_link, most=MAX_LINKS, note=(
+        "only http and https addresses kept (others dropped), url cut to 300, label C(70) "
+        "or the address's hostname; first 8 kept"), properties={
         "label": {"type": "string", "maxLength": LINK_LABEL_LIMIT},
-        "url": {"type": "string", "maxLength": URL_LIMIT}}
-    note = ("only http and https addresses kept (others dropped), url cut to 300, label C(70) "
-            "or the address's hostname; first 8 kept")
-
-    def entry(self, source: dict[str, Any]) -> dict[str, Any] | None:
-        url = source.get("url")
-        found = web_link(url) if isinstance(url, str) else None
-        if found is None:
-            return None
-        return {"label": _label(source, LINK_LABEL_LIMIT) or found[1], "url": found[0]}
+        "url": {"type": "string", "maxLength": URL_LIMIT}})
 
 
 class CreateMeal(Schema):
@@ -255,8 +252,8 @@ class CreateMeal(Schema):
     startDate = StartDate()
     days = DayCount(cap=MAX_DAYS)
     capacityPerDay = Lenient(1, MAX_PER_DAY, 1, clamp=True)
-    tasks = Tasks()
-    helpLinks = HelpLinks()
+    tasks = task_list()
+    helpLinks = help_links()
 
     @ma.post_load
     def days_of(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
