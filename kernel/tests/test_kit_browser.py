@@ -110,3 +110,18 @@ def test_a_missing_chromium_skips_on_a_laptop_and_fails_in_ci(
         kit_browser.usable_chromium()
     monkeypatch.setenv(kit_browser.CHROMIUM_ENV, "/bin/sh")
     assert kit_browser.usable_chromium() == "/bin/sh"
+
+
+def test_the_headless_shell_is_chosen_before_the_full_browser(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """Without $GROUPKIT_CHROMIUM, the system's headless shell (half the CPU per page)
+    comes before its full Chromium, which is used when the shell is missing."""
+    monkeypatch.delenv(kit_browser.CHROMIUM_ENV, raising=False)
+    for name in ("chromium", "chromium-headless-shell"):
+        program = tmp_path / name
+        program.write_text("#!/bin/sh\n")
+        program.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert kit_browser.chromium_executable() == str(tmp_path / "chromium-headless-shell")
+    (tmp_path / "chromium-headless-shell").unlink()
+    assert kit_browser.chromium_executable() == str(tmp_path / "chromium")
