@@ -101,14 +101,10 @@ async def test_suggestions_at_the_cap_never_overshoot(race_server: Any, room: in
     """With `room` places left, 60 simultaneous suggestions: exactly `room` get in."""
     async with async_client(race_server, RACERS) as client:
         slug = await new_board(client, f"Cap {room}")
-        gate = asyncio.Semaphore(PREFILL_AT_ONCE)
-
-        async def prefill(n: int) -> None:
-            async with gate:
-                response = await suggest(client, slug, f"Early idea {n}")
-                assert response.status_code == 201, response.text
-
-        await asyncio.gather(*(prefill(n) for n in range(CAP - room)))
+        replies = race_server.post_many("/api/giftidea/suggest", [
+            {"slug": slug, "idea": f"Early idea {n}"} for n in range(CAP - room)],
+            at_once=PREFILL_AT_ONCE)
+        assert {status for status, _ in replies} == {201}, replies[:3]
         assert len(stored_ideas(race_server, slug)) == CAP - room
 
         results = await all_at_once(

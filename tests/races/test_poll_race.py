@@ -98,26 +98,16 @@ async def create(client: httpx.AsyncClient, **body: Any) -> tuple[str, dict[str,
     return slug, {option["text"]: option["id"] for option in view["tally"]}
 
 
-async def fill(server: Any, slug: str, option_ids: list[str], count: int,
+def fill(server: Any, slug: str, option_ids: list[str], count: int,
                ballot: Callable[[int], list[str]] | None = None) -> list[str]:
     """Cast `count` votes, FILLERS at a time on kept-alive connections; returns their ballot
     tokens in vote order. `ballot(n)` gives the n-th vote's choices (else one option in
     turn)."""
-    queue = list(range(count - 1, -1, -1))
-    tokens: dict[int, str] = {}
-
-    async def worker() -> None:
-        while queue:
-            n = queue.pop()
-            choices = ballot(n) if ballot else [option_ids[n % len(option_ids)]]
-            response = await client.post("/api/poll/vote", json={
-                "slug": slug, "choices": choices, "voterName": f"Filler {n}"})
-            assert response.status_code == 201, response.text
-            tokens[n] = response.json()["token"]
-
-    async with server.async_client() as client:
-        await asyncio.gather(*(worker() for _ in range(FILLERS)))
-    return [tokens[n] for n in range(count)]
+    replies = server.post_many("/api/poll/vote", [
+        {"slug": slug, "choices": ballot(n) if ballot else [option_ids[n % len(option_ids)]],
+         "voterName": f"Filler {n}"} for n in range(count)], at_once=FILLERS)
+    assert [status for status, _ in replies] == [201] * count, replies[:3]
+    return [reply["token"] for _, reply in replies]
 
 
 async def at_once(calls: list[Callable[[], Any]]) -> list[httpx.Response]:
@@ -153,7 +143,7 @@ def admitted_exactly_the_room(responses: list[httpx.Response]) -> list[httpx.Res
 async def test_single_choice_votes_race_for_the_last_places(race_server: Any) -> None:
     async with client_for(race_server) as client:
         slug, ids = await create(client)
-        await fill(race_server, slug, list(ids.values()), CAP - ROOM)
+        fill(race_server, slug, list(ids.values()), CAP - ROOM)
         picks = [list(ids.values())[n % 3] for n in range(RACERS)]
 
         def voter(n: int) -> Callable[[], Any]:
@@ -180,7 +170,7 @@ async def test_refused_suggestions_add_no_options(race_server: Any) -> None:
     """Every racer suggests an option of their own: only the admitted ones may appear."""
     async with client_for(race_server) as client:
         slug, ids = await create(client, mode="multi", maxPicks=2, allowSuggestions=True)
-        await fill(race_server, slug, list(ids.values()), CAP - ROOM)
+        fill(race_server, slug, list(ids.values()), CAP - ROOM)
 
         def voter(n: int) -> Callable[[], Any]:
             return lambda: client.post("/api/poll/vote", json={
@@ -222,7 +212,7 @@ async def test_ballot_changes_race_alongside_new_votes(race_server: Any) -> None
     """Changes of existing ballots are not new votes: all of them land, even at the cap."""
     async with client_for(race_server) as client:
         slug, ids = await create(client)
-        tokens = await fill(race_server, slug, [ids["Thai"]], CAP - ROOM)
+        tokens = fill(race_server, slug, [ids["Thai"]], CAP - ROOM)
         rows = await votes_race_changes(race_server, client, slug, ids, tokens[:20])
         assert {text: votes for text, votes in rows["options"].values()} == {
             "Thai": CAP - ROOM - 20, "Pub": ROOM, "Picnic": 20}
@@ -258,7 +248,7 @@ async def test_ranked_votes_race_for_the_last_places(race_server: Any) -> None:
             turned = order[n % 3:] + order[:n % 3]
             return turned[:1 + n % 2] if n % 5 else turned[::-1]
 
-        await fill(race_server, slug, order, CAP - ROOM, ranking)
+        fill(race_server, slug, order, CAP - ROOM, ranking)
 
         def voter(n: int) -> Callable[[], Any]:
             return lambda: client.post("/api/poll/vote", json={
@@ -279,7 +269,7 @@ async def test_secret_tally_batches_stay_whole_under_contention(race_server: Any
     tally and nothing is pending."""
     async with client_for(race_server) as client:
         slug, ids = await create(client, secret=True)
-        tokens = await fill(race_server, slug, [ids["Thai"]], CAP - ROOM)
+        tokens = fill(race_server, slug, [ids["Thai"]], CAP - ROOM)
         rows = await votes_race_changes(race_server, client, slug, ids, tokens[:20])
         batch = rows["data"]["shown"]
         events = CAP + 20

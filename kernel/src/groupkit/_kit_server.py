@@ -18,6 +18,7 @@ $GROUPKIT_REQUIRE_EXTERNAL=1).
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import signal
@@ -29,9 +30,11 @@ from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -245,6 +248,33 @@ class LiveServer:
     def async_client(self, **options: Any) -> httpx.AsyncClient:
         options.setdefault("timeout", 60.0)
         return httpx.AsyncClient(base_url=self.base_url, **options)
+
+    def post_many(self, path: str, bodies: Sequence[Any], *, at_once: int = 16
+                  ) -> list[tuple[int, Any]]:
+        """POST each JSON body to `path`, `at_once` at a time on kept-alive connections:
+        (status, JSON reply) in the order of `bodies`. For filling an instance up before a
+        race: a request costs the test process about a tenth of the CPU that httpx's async
+        client spends on it (0.23 against 2.7 ms), CPU the server under test then has."""
+        host = urlsplit(self.base_url)
+        replies: list[tuple[int, Any]] = [(0, None)] * len(bodies)
+
+        def send(indices: range) -> None:
+            connection = http.client.HTTPConnection(host.hostname or "127.0.0.1", host.port,
+                                                    timeout=60)
+            try:
+                for n in indices:
+                    connection.request("POST", path, body=json.dumps(bodies[n]).encode(),
+                                       headers={"Content-Type": "application/json"})
+                    response = connection.getresponse()
+                    data = response.read()
+                    replies[n] = (response.status, json.loads(data) if data else None)
+            finally:
+                connection.close()
+
+        lanes = max(1, min(at_once, len(bodies)))
+        with ThreadPoolExecutor(lanes) as pool:
+            list(pool.map(send, [range(lane, len(bodies), lanes) for lane in range(lanes)]))
+        return replies
 
     def log(self) -> str:
         try:
