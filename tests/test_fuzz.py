@@ -16,9 +16,12 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from groupkit._api import all_operations
+from groupkit._app import create_app
 from groupkit._config import Settings
 from groupkit._plugins import load_tools
+from groupkit.testing import PostgresSchema
 from groupkit.testing import create
+from groupkit.testing import postgres_url
 
 INSTALLED = load_tools(Settings()).tools
 ALLOWED = {200, 201, 400, 404, 409}
@@ -49,21 +52,21 @@ def schema_keys(schema: Any) -> list[str]:
 
 
 class Target:
-    """One app and a live instance of the tool under test, shared by the examples."""
+    """One app, shared by the module's tests (building and migrating an app for each test
+    cost more than its examples on PostgreSQL); each test fuzzes an instance of its own."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
         self.client = app.test_client()
-        self.made: dict[str, dict[str, str]] = {}
 
     def run(self, coroutine: Any) -> Any:
         return asyncio.run(coroutine)
 
     def instance(self, name: str) -> dict[str, str]:
-        """The tool's instance, made on first use (a test fuzzes one tool)."""
-        if name not in self.made:
-            self.made[name] = self.run(create(self.client, name, dict(INSTALLED[name].example)))
-        return self.made[name]
+        """A new instance of the tool, made from its example."""
+        made: dict[str, str] = self.run(create(self.client, name,
+                                               dict(INSTALLED[name].example)))
+        return made
 
     async def post(self, path: str, body: Any) -> None:
         data = json.dumps(body, ensure_ascii=False)
@@ -84,9 +87,22 @@ class Target:
             assert payload["error"] and "Traceback" not in payload["error"]
 
 
-@pytest.fixture
-def target(make_app: Any) -> Iterator[Target]:
-    yield Target(make_app())
+@pytest.fixture(scope="module")
+def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
+    """On this run's database (PostgreSQL when configured), with a POST limit no module of
+    examples reaches (a test on an app of its own sent under 240)."""
+    url = postgres_url()
+    schema = PostgresSchema(url) if url else None
+    database = schema.database_url if schema else \
+        f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'groupkit.db'}"
+    app = create_app(Settings(database_url=database, database_threads=4,
+                              post_per_hour=10_000_000))
+    try:
+        yield Target(app)
+    finally:
+        app.config["GROUPKIT_STORAGE"].close()
+        if schema is not None:
+            schema.drop()
 
 
 # `nox -s fuzz` raises the count; the test run keeps it bounded.
