@@ -4,7 +4,10 @@ load the application) stops the start-up with that worker's own summary and trac
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypercorn.asyncio.run import asyncio_worker
@@ -42,3 +45,27 @@ def test_a_worker_that_fails_before_serving_stops_the_start(
     assert exited  # every worker that ended was reported (metrics files forgotten)
     # The workers leave the telling to the master: `serve` logs one line, not one per worker.
     assert "worker stopped" not in capfd.readouterr().err
+
+
+@pytest.mark.server
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
+def test_workers_are_forked_from_a_master_without_threads(
+        live_server: Callable[..., Any]) -> None:
+    """A forked worker starts with every module the master imported and every tool it
+    loaded (half the start-up CPU of a spawned one); forking is safe only because the master
+    holds no other thread then, nor afterwards when it replaces a worker."""
+    server = live_server(workers=2, tools=["sweeps"])
+    master = server.process.pid
+    workers = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    assert len(workers) == 2
+    command = Path(f"/proc/{master}/cmdline").read_bytes()
+    # A spawned worker's command line is `python -c "from multiprocessing.spawn import …"`.
+    assert [Path(f"/proc/{pid}/cmdline").read_bytes() for pid in workers] == [command] * 2
+    assert _threads(master) == 1
+    with server.client() as client:
+        assert client.get("/healthz").status_code == 200
+
+
+def _threads(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return int(next(line for line in status if line.startswith("Threads:")).split()[1])

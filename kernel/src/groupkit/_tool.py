@@ -638,14 +638,25 @@ def _package_folder(module: str) -> Path | None:
 
 
 @functools.cache
+def _entry_point_versions() -> dict[str, str]:
+    """Top-level package -> version of the distribution whose tool entry point names it, from
+    one scan of the installed distributions (a scan per tool was a tenth of a start-up)."""
+    versions: dict[str, str] = {}
+    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        dist = getattr(entry_point, "dist", None)
+        if dist is not None:
+            versions.setdefault(entry_point.module.partition(".")[0], str(dist.version))
+    return versions
+
+
+@functools.cache
 def _distribution_version(package: str) -> str:
     """The version of the distribution that installed top-level `package`: the one whose
     tool entry point names it (an editable install records no package files), else the
     one that lists it; "unknown" for one no distribution installed (a test's own module)."""
-    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        dist = getattr(entry_point, "dist", None)
-        if dist is not None and entry_point.module.partition(".")[0] == package:
-            return str(dist.version)
+    found = _entry_point_versions().get(package)
+    if found is not None:
+        return found
     for dist in importlib.metadata.packages_distributions().get(package, ()):
         return importlib.metadata.version(dist)
     return "unknown"
