@@ -241,3 +241,7 @@ def test_lone_surrogates_become_replacement_characters() -> None:
         "name": "a\ufffdb", "list": ["\ufffd"], "\ufffd": 1}
     assert parse_body(b'{"emoji": "\\ud83d\\ude00"}') == {"emoji": "\U0001f600"}
     assert parse_body(b'{"name": "Ann\\u0000Bo", "l": ["\\u0000"]}') == {"name": "AnnBo", "l": [""]}
+    # JSON's hex digits may be capitals, alone or mixed.
+    assert parse_body(b'{"a": "x\\uD800", "b": "\\uDfFf"}') == {"a": "x\ufffd", "b": "\ufffd"}
+    assert parse_body('{"a": "\\uDBFFy"}') == {"a": "\ufffdy"}
+    assert parse_body(b'{"a": "\xed\xa0\x80"}') == {}  # an encoded surrogate: not UTF-8
