@@ -3,43 +3,31 @@ credentials out of page addresses. Import it as `from browsing import Watched, c
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser
+from playwright.sync_api import BrowserType
 from playwright.sync_api import ConsoleMessage
 from playwright.sync_api import Page
-from playwright.sync_api import Playwright
 
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+from groupkit._kit_browser import CHROMIUM_ARGS
+from groupkit._kit_browser import chromium_executable
+
 TIMEOUT_MS = 10_000
 SETTLE_MS = 100
 
-# Runs before any page script; init scripts are not subject to the page's CSP.
-REPORT_CSP_VIOLATIONS = """
-document.addEventListener("securitypolicyviolation", (event) => {
-  console.error("CSP violation: " + event.violatedDirective + " blocked " + event.blockedURI);
-});
-"""
-
-
 def chromium_path() -> str:
-    """$GROUPKIT_CHROMIUM, else Debian's headless shell, else Debian's Chromium; Playwright's
-    own browsers are not used. The shell loads a page for about half the CPU."""
-    chosen = os.environ.get("GROUPKIT_CHROMIUM")
-    if chosen:
-        return chosen
-    shell = "/usr/bin/chromium-headless-shell"
-    return shell if os.access(shell, os.X_OK) else "/usr/bin/chromium"
+    """The kit's choice (`$GROUPKIT_CHROMIUM`, else the headless shell, else Chromium);
+    Playwright's own browsers are not used."""
+    return chromium_executable() or "/usr/bin/chromium"
 
 
-def launch(playwright: Playwright) -> Browser:
-    return playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+def launch(browser_type: BrowserType) -> Browser:
+    """Another Chromium, as the kit starts its own (`browser.browser_type`)."""
+    return browser_type.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
 
 
 class Watched:

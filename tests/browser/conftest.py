@@ -19,39 +19,43 @@ from typing import Literal
 
 import httpx
 import pytest
-from browsing import REPORT_CSP_VIOLATIONS
 from browsing import TIMEOUT_MS
 from browsing import Watched
-from browsing import chromium_path
-from browsing import launch
 from playwright.sync_api import Browser
 from playwright.sync_api import BrowserContext
-from playwright.sync_api import Playwright
 from playwright.sync_api import ViewportSize
-from playwright.sync_api import sync_playwright
 
-from groupkit.testing import external_missing
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
-    executable = chromium_path()
-    if not (os.path.isfile(executable) and os.access(executable, os.X_OK)):
-        external_missing("Chromium")
-    with sync_playwright() as driver:
-        yield driver
+from groupkit._kit_browser import REPORT_CSP_VIOLATIONS
+from groupkit.testing import LiveServer
 
 
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    chromium = launch(playwright)
-    yield chromium
-    chromium.close()
+@pytest.fixture(scope="session")
+def browser(kit_chromium: Browser) -> Browser:
+    """The kit's one Chromium per test process; every test opens fresh profiles of it
+    (`open_context`)."""
+    return kit_chromium
 
 
-@pytest.fixture(scope="module")
-def server(live_server: Callable[..., Any]) -> Any:
-    return live_server(mode="development")
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One development server per test process for every module that needs no server of
+    its own (those that do override `server`): every test makes its own instances, so
+    they share nothing else. Its POST limit is out of reach of all of them together."""
+    served = LiveServer(tmp_path_factory.mktemp("server"), workers=1, mode="development",
+                        database="sqlite", limits={"post_per_hour": 1_000_000},
+                        trusted_proxies=(), tools=("*",)).start()
+    yield served
+    served.stop()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _no_server_failure(server: LiveServer) -> Iterator[None]:
+    """A module whose pages made the server answer 500 fails, as with `live_server`."""
+    seen = len(server.log())
+    yield
+    # The kernel logs every unhandled exception (a 500) with this phrase.
+    if "unexpected failure" in server.log()[seen:]:
+        pytest.fail(f"server answered 500 during this module: see {server.log_path}")
 
 
 @pytest.fixture

@@ -18,19 +18,19 @@ from boards import spot_form
 from browsing import Watched
 from browsing import code_of
 from browsing import launch
+from playwright.sync_api import Browser
 from playwright.sync_api import Page
-from playwright.sync_api import Playwright
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 
-def test_first_page_of_a_fresh_browser_is_clean(playwright: Playwright, server: Any,
+def test_first_page_of_a_fresh_browser_is_clean(browser: Browser, server: Any,
                                                 screenshot: Callable[[Any, str], Path]) -> None:
     """A visitor's very first page: nothing in the console. (Chromium asks a new browser's
     first page for /favicon.ico unless the page names an icon: a 404 there is a console
     error that later pages, and so the other tests, never see.)"""
-    fresh = launch(playwright)
+    fresh = launch(browser.browser_type)
     try:
         page = fresh.new_page(base_url=server.base_url)
         watched = Watched(page, screenshot)

@@ -493,6 +493,7 @@ async def error_of(response: Any, status: int, *, field: str | None = None) -> s
 from ._kit_browser import AllStatesSuite
 from ._kit_browser import BrowserSuites
 from ._kit_browser import ScriptInjectionSuite
+from ._kit_browser import kit_chromium
 from ._kit_participation import Free
 from ._kit_participation import Made
 from ._kit_participation import Sent
