@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 from participation import REVEALS
 from participation import SCENARIOS
+from playwright.sync_api import Browser
 
+from groupkit.allstates import Checker
 from groupkit.testing import AllStatesSuite
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -25,3 +27,28 @@ class TestEveryInstalledTool(AllStatesSuite):
     scenarios = SCENARIOS
     reveals = REVEALS
     screens = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
+
+
+FAULTY = """<!doctype html><html lang="en"><head><title>Faulty</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><main><h1>Faulty</h1><p id="faint" style="color:#999;background:#aaa">Hard to read</p>
+<img id="bare" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></body></html>"""
+
+
+def test_the_checker_names_each_node_axe_objects_to(browser: Browser, tmp_path: Path) -> None:
+    """axe-core runs without naming nodes first; when it finds something, the finding still
+    names the node: low contrast in every view, the missing alt text in the full runs."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.set_content(FAULTY)
+        found = Checker(tmp_path).check(page, "faulty")
+    finally:
+        context.close()
+    views = ["320x640-light", "320x640-dark", "390x844-light", "390x844-dark"]
+    assert sorted(f.view for f in found if f.kind == "axe color-contrast"
+                  and "#faint" in f.detail) == sorted(views)
+    assert sorted(f.view for f in found if f.kind == "axe image-alt"
+                  and "#bare" in f.detail) == ["320x640-light", "390x844-light"]
+    assert all(f.state == "faulty" for f in found)
+    assert (tmp_path / "faulty-390x844-dark.png").stat().st_size > 0
