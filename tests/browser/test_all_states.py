@@ -36,8 +36,8 @@ FAULTY = """<!doctype html><html lang="en"><head><title>Faulty</title>
 
 
 def test_the_checker_names_each_node_axe_objects_to(browser: Browser, tmp_path: Path) -> None:
-    """axe-core runs without naming nodes first; when it finds something, the finding still
-    names the node: low contrast in every view, the missing alt text in the full runs."""
+    """What axe-core finds is reported with the node it is about: low contrast in every
+    view (the colour-only runs included), the missing alt text in each size's full run."""
     context = browser.new_context()
     try:
         page = context.new_page()

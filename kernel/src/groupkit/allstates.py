@@ -177,14 +177,10 @@ class Checker:
             found.append(Finding(state, view, "horizontal overflow", overflow))
         for target in page.evaluate(SMALL_TARGETS_JS, MIN_TARGET):
             found.append(Finding(state, view, "tap target under 24x24", target))
-        # Without selectors first: naming every node it looked at was an eighth of axe-core's
-        # time. Only when something fails does a second run name the nodes to report.
-        options: dict[str, Any] = {"resultTypes": ["violations"], "selectors": False}
+        options: dict[str, Any] = {"resultTypes": ["violations"]}
         if colours_only:
             options["runOnly"] = {"type": "rule", "values": list(COLOUR_RULES)}
         results = self.axe.run(page, options=options)
-        if results.response["violations"]:
-            results = self.axe.run(page, options={**options, "selectors": True})
         for violation in results.response["violations"]:
             nodes = "; ".join(" ".join(node["target"]) if isinstance(node["target"], list)
                               else str(node["target"]) for node in violation["nodes"][:4])
