@@ -27,6 +27,8 @@ from groupkit.testing import AllStatesSuite
 from groupkit.testing import BrowserSuites
 from groupkit.testing import ScriptInjectionSuite
 
+pytest_plugins = ("pytester",)
+
 
 def take_part(api: Participation) -> None:
     api.public("sign", {"name": api.text("sign.name", "Ann")})
@@ -125,3 +127,31 @@ def test_the_headless_shell_is_chosen_before_the_full_browser(
     assert kit_browser.chromium_executable() == str(tmp_path / "chromium-headless-shell")
     (tmp_path / "chromium-headless-shell").unlink()
     assert kit_browser.chromium_executable() == str(tmp_path / "chromium")
+
+
+A_BROWSER_MODULE = '''
+def test_a_page(kit_chromium):
+    page = kit_chromium.new_page()
+    page.set_content("<p>Hello</p>")
+    assert page.text_content("p") == "Hello"
+'''
+
+AN_ASYNCIO_MODULE = '''
+import asyncio
+
+def test_an_event_loop_runs():
+    asyncio.run(asyncio.sleep(0))
+'''
+
+
+@pytest.mark.browser
+def test_an_event_loop_runs_after_a_browser_module_in_the_same_process(
+        pytester: pytest.Pytester) -> None:
+    """While Playwright's synchronous driver runs, no asyncio loop can run in its thread, so
+    `kit_chromium` stops at the end of its module: the next module's tests, async ones
+    included, still run their event loops (a Chromium kept for the session failed them)."""
+    kit_browser.usable_chromium()  # skipped on a laptop without one, a failure in CI
+    pytester.makepyfile(test_a_browser=A_BROWSER_MODULE, test_b_asyncio=AN_ASYNCIO_MODULE)
+    result = pytester.runpytest_subprocess("-p", "no:xdist", "-p", "no:randomly",
+                                           "-o", "addopts=")
+    result.assert_outcomes(passed=2)

@@ -29,9 +29,9 @@ from groupkit._kit_browser import REPORT_CSP_VIOLATIONS
 from groupkit.testing import LiveServer
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(kit_chromium: Browser) -> Browser:
-    """The kit's one Chromium per test process; every test opens fresh profiles of it
+    """The kit's Chromium of the module; every test opens fresh profiles of it
     (`open_context`)."""
     return kit_chromium
 

@@ -136,13 +136,14 @@ class BrowserKit(KitSuite):
         return live_server(mode="development", limits={"post_per_hour": 1_000_000})
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def kit_chromium() -> Iterator[Browser]:
-    """One headless Chromium per test process, driven by Playwright ($GROUPKIT_CHROMIUM, the
-    system's, or Playwright's own); skipped on a laptop without one, a failure in CI. The
-    kit's browser suites open fresh contexts of it; a test of your own may too. (Playwright
-    drives one synchronous driver per thread, so every browser test of a process shares
-    this one; starting a Chromium also cost about a CPU-second.)"""
+    """One headless Chromium for the test module, driven by Playwright ($GROUPKIT_CHROMIUM,
+    the system's, or Playwright's own); skipped on a laptop without one, a failure in CI.
+    The kit's browser suites open fresh contexts of it; a browser test of your own may too.
+    Playwright drives one synchronous driver per thread, and while it runs, asyncio cannot
+    run another event loop in that thread: so the driver stops at the end of each module,
+    before any async test of another module runs."""
     from .testing import external_missing
 
     try:
