@@ -126,11 +126,14 @@
     button.hidden = true;
   }
 
-  /* Posts in flight, and whether this page is on its way elsewhere: a live re-read that
-     fails meanwhile (the organiser's own delete answers 404 to it) leaves the page to that
-     outcome instead of reloading over it. */
+  /* Posts in flight, and whether this page is on its way elsewhere. A live change that
+     comes while this page's own post is on its way is read once the post has its answer,
+     unless that answer sends the page elsewhere: read meanwhile, it could find the page
+     gone (the organiser's own delete). A re-read that fails anyway leaves the page to the
+     post's outcome instead of reloading over it. */
   var sending = 0;
   var leaving = false;
+  var changedWhileSending = false;
 
   function post(url, body) {
     sending += 1;
@@ -151,7 +154,17 @@
         }
         return data;
       });
-    }).finally(function () { sending -= 1; });
+    }).finally(function () {
+      sending -= 1;
+      if (!sending && changedWhileSending) {
+        /* After the caller has seen the answer (and maybe left). */
+        setTimeout(function () {
+          if (sending || !changedWhileSending) return;
+          changedWhileSending = false;
+          if (!leaving) refreshRegions();
+        }, 0);
+      }
+    });
   }
 
   function after(element, data, sent) {
@@ -400,6 +413,7 @@
     document.dispatchEvent(new CustomEvent("groupkit:live"));
   }
   function refreshRegions() {
+    if (sending) { changedWhileSending = true; return; }
     fetch(window.location.href, { cache: "no-cache", credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
