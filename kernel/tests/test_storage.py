@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import fcntl
+import os
 import threading
 from typing import Any
 
@@ -222,4 +225,87 @@ def test_model_rows_are_the_rows_peewee_makes(database_url: str) -> None:
     try:
         storage.run_sync(work)
     finally:
+        storage.close()
+
+
+def _title(slug: str) -> tuple[str, int]:
+    """The instance's title, written in a write unit, and the thread that wrote it."""
+    Instance.create(tool="demo", slug=slug, edit_digest=f"d-{slug}", title="Lunch", data={})
+    return threading.current_thread().name, threading.get_ident()
+
+
+async def test_a_sqlite_write_with_the_turn_free_runs_in_the_event_loop_thread(
+        database_url: str) -> None:
+    """Handing a short SQLite write to a thread and back cost more than the write: with no
+    writer anywhere on the file, it runs where it was asked for. PostgreSQL's writes wait on
+    the network and always run in the pool."""
+    storage = _with_tables(database_url)
+    try:
+        _name, ident = await storage.write(_title, "loop-thread-write-0001")
+        if storage.postgres:
+            assert ident != threading.get_ident()
+        else:
+            assert ident == threading.get_ident()
+        count = await storage.read(lambda: Instance.select().count())
+        assert count == 1
+    finally:
+        storage.close()
+
+
+async def test_a_sqlite_write_waits_for_another_process_in_the_writer_thread(
+        tmp_path: Any) -> None:
+    """While another process holds the writing turn (its flock on the lock file), a write
+    waits for it in the writer thread, and the event loop goes on serving meanwhile."""
+    storage = _with_tables(f"sqlite:///{tmp_path / 'turns.db'}")
+    other = os.open(f"{tmp_path / 'turns.db'}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(other, fcntl.LOCK_EX)  # another open file: as another process holds it
+        waiting = asyncio.ensure_future(storage.write(_title, "waits-for-turn-0001"))
+        await asyncio.sleep(0.2)  # the loop runs while the write waits
+        assert not waiting.done()
+        fcntl.flock(other, fcntl.LOCK_UN)
+        name, ident = await asyncio.wait_for(waiting, 10)
+        assert name.startswith("groupkit-writer") and ident != threading.get_ident()
+        # The turn is free again: the next write runs in the loop's thread.
+        _name, ident = await storage.write(_title, "after-the-turn-0002")
+        assert ident == threading.get_ident()
+    finally:
+        os.close(other)
+        storage.close()
+
+
+async def test_a_sqlite_write_queues_behind_this_process_own_writer(tmp_path: Any) -> None:
+    """A write that comes while the writer thread is writing queues behind it in that thread,
+    in order, never beside it."""
+    storage = _with_tables(f"sqlite:///{tmp_path / 'queue.db'}")
+    started, release = threading.Event(), threading.Event()
+    order: list[str] = []
+
+    def slow() -> str:
+        started.set()
+        release.wait(10)
+        order.append("slow")
+        return threading.current_thread().name
+
+    def quick() -> str:
+        order.append("quick")
+        return threading.current_thread().name
+
+    try:
+        other = os.open(f"{tmp_path / 'queue.db'}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(other, fcntl.LOCK_EX)
+        first = asyncio.ensure_future(storage.write(slow))  # goes to the writer thread
+        await asyncio.sleep(0.05)
+        fcntl.flock(other, fcntl.LOCK_UN)
+        os.close(other)
+        assert await asyncio.get_running_loop().run_in_executor(None, started.wait, 10)
+        second = asyncio.ensure_future(storage.write(quick))
+        await asyncio.sleep(0.1)
+        assert not second.done() and order == []
+        release.set()
+        names = await asyncio.wait_for(asyncio.gather(first, second), 10)
+        assert order == ["slow", "quick"]
+        assert all(name.startswith("groupkit-writer") for name in names)
+    finally:
+        release.set()
         storage.close()

@@ -336,7 +336,7 @@ def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:
 
 
 class _RequestFacts:
-    """What an operation needs from the request, captured before the database thread."""
+    """What an operation needs from the request, captured before the unit of work."""
 
     def __init__(self, when: dt.datetime, base: str, query: dict[str, str]) -> None:
         self.when, self.base, self.query = when, base, query

@@ -7,11 +7,17 @@ PostgreSQL's network. Every write is one transaction: `BEGIN IMMEDIATE` on SQLit
 queue instead of failing on a lock upgrade), READ COMMITTED plus `SELECT ... FOR UPDATE`
 on the instance row on PostgreSQL (see `lock_instance`).
 
-On SQLite only one writer can run at a time anyway, so each process sends its writes to one
-writer thread, and the writer threads of several processes on the file take turns on an OS
-file lock (`flock`) before `BEGIN IMMEDIATE`. Without that, eight threads (times the workers)
-met in SQLite's busy handler, which sleeps and backs off (up to 100 ms a step): a queue of
-writers turned into a p99 of a second. A waiter on `flock` wakes the moment the lock is free.
+On SQLite only one writer can run at a time anyway, so the processes on the file take turns
+on an OS file lock (`flock`) before `BEGIN IMMEDIATE`. Without that, eight threads (times the
+workers) met in SQLite's busy handler, which sleeps and backs off (up to 100 ms a step): a
+queue of writers turned into a p99 of a second. A waiter on `flock` wakes the moment the
+lock is free.
+
+A SQLite write whose turn is free at once (no other process writing, and this process's
+writer thread idle) runs right in the event loop's thread: a write is a fraction of a
+millisecond of CPU without a wait, and handing it to a thread and back cost more than the
+write (the two threads traded the GIL a dozen times a write). One that would wait goes to
+the process's one writer thread, which waits for the turn on `flock` while the loop serves.
 """
 
 from __future__ import annotations
@@ -507,7 +513,9 @@ def open_database(url: str, threads: int = 8, *, create_directory: bool = False
                     "run `groupkit migrate --create`)")
             folder.mkdir(parents=True, exist_ok=True)
         return PooledSqliteDatabase(
-            path, max_connections=threads + 2, stale_timeout=600, check_same_thread=False,
+            # The pool's threads, the writer thread, the event loop's thread (which keeps its
+            # connection for the writes it runs) and one to spare for synchronous callers.
+            path, max_connections=threads + 3, stale_timeout=600, check_same_thread=False,
             timeout=30, returning_clause=True,
             pragmas={"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 30000,
                      "synchronous": "normal"})
@@ -551,9 +559,10 @@ def advisory_lock(name: str) -> None:
 
 
 class Storage:
-    """The database plus the threads that talk to it: a pool for reads, and for writes one
-    thread on SQLite (whose writers queue anyway) or the same pool on PostgreSQL (whose row
-    locks let writes to different instances run side by side)."""
+    """The database plus the threads that talk to it: a pool for reads, and for writes on
+    SQLite the event loop's own thread when the turn is free, else one writer thread (whose
+    writers queue anyway), or the same pool on PostgreSQL (whose row locks let writes to
+    different instances run side by side)."""
 
     def __init__(self, db: pw.Database, threads: int = 8) -> None:
         self.db = db
@@ -576,6 +585,12 @@ class Storage:
         taking it from the pool and giving it back cost a write more than a statement."""
         self._thread.keeps = True
 
+    def _lock_file(self) -> int:
+        if self._lock_fd is None:
+            assert self._lock_path is not None
+            self._lock_fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        return self._lock_fd
+
     @contextlib.contextmanager
     def _writer_turn(self) -> Iterator[None]:
         """On SQLite, this process's turn at writing among every process on the file."""
@@ -583,26 +598,43 @@ class Storage:
             yield
             return
         with self._lock_guard:
-            if self._lock_fd is None:
-                self._lock_fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-            fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+            fd = self._lock_file()
+            fcntl.flock(fd, fcntl.LOCK_EX)
             try:
                 yield
             finally:
-                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+                fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _free_turn(self) -> bool:
+        """Take the writing turn only if nobody holds it now (no wait): in this process
+        (the writer thread) or in another (its flock)."""
+        if self._lock_path is None or not self._lock_guard.acquire(blocking=False):
+            return False
+        try:
+            fcntl.flock(self._lock_file(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._lock_guard.release()
+            return False
+        return True
+
+    def _end_turn(self) -> None:
+        try:
+            fcntl.flock(self._lock_file(), fcntl.LOCK_UN)
+        finally:
+            self._lock_guard.release()
 
     def _unit(self, fn: Callable[..., T], write: bool, args: Sequence[Any],
-              before: Callable[[], None] | None = None) -> T:
+              before: Callable[[], None] | None = None, held_turn: bool = False) -> T:
         if self.observer is None:
-            return self._run_unit(fn, write, args, before)
+            return self._run_unit(fn, write, args, before, held_turn)
         started = time.perf_counter()
         try:
-            return self._run_unit(fn, write, args, before)
+            return self._run_unit(fn, write, args, before, held_turn)
         finally:
             self.observer(write, time.perf_counter() - started)
 
     def _run_unit(self, fn: Callable[..., T], write: bool, args: Sequence[Any],
-                  before: Callable[[], None] | None = None) -> T:
+                  before: Callable[[], None] | None = None, held_turn: bool = False) -> T:
         self.db.connect(reuse_if_open=True)
         try:
             if not write:
@@ -610,6 +642,8 @@ class Storage:
                 # queries sees one state of the database.
                 with self.db.atomic():
                     return fn(*args)
+            if held_turn:
+                return self._write_unit(fn, args, before)
             with self._writer_turn():
                 return self._write_unit(fn, args, before)
         finally:
@@ -646,8 +680,14 @@ class Storage:
                     before: Callable[[], None] | None = None) -> T:
         """Run `fn` in one write transaction; `before`, if given, first in the same
         transaction, and kept even when `fn` fails."""
-        loop = asyncio.get_running_loop()
         ctx = contextvars.copy_context()
+        if self._free_turn():  # SQLite, and nobody writing: here, without a thread hop
+            self._thread.keeps = True  # this thread's connection stays open for the next
+            try:
+                return ctx.run(self._unit, fn, True, args, before, True)
+            finally:
+                self._end_turn()
+        loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.writer, ctx.run, self._unit, fn, True, args,
                                           before)
 

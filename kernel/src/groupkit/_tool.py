@@ -2,8 +2,10 @@
 
 A tool's operations are plain synchronous functions. The kernel resolves the credential,
 cleans the body with the operation's schema, opens one write transaction holding the
-instance lock, and calls the function in a database thread with a `Call`. A function returns
-a JSON-able dict (sent with the operation's status) or a `Reply`, or raises `ApiError`.
+instance lock, and calls the function with a `Call` (in a database thread, or for a SQLite
+write whose turn is free, in the event loop's thread: so it must not wait on anything but the
+database). A function returns a JSON-able dict (sent with the operation's status) or a
+`Reply`, or raises `ApiError`.
 """
 
 from __future__ import annotations
