@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import ipaddress
+import threading
 from typing import Any
 
 import demo_plugin
@@ -12,6 +14,7 @@ from groupkit._limits import CREATE_LIMIT_MESSAGE
 from groupkit._limits import client_address
 from groupkit._limits import clock_hour
 from groupkit._storage import Instance
+from groupkit._storage import lock_instance
 
 BODY = {"title": "x", "names": ["a"]}
 
@@ -138,3 +141,48 @@ async def test_failed_writes_count_and_leave_the_instance_as_it_was(
     assert limited.status_code == 429
     assert storage.run_sync(version, write=False) == before
     assert storage.run_sync(lambda: demo_plugin.Note.select().count(), write=False) == 0
+
+
+async def test_a_write_waiting_on_one_group_does_not_hold_up_its_address(
+        make_app: Any, clock: Any) -> None:
+    """Every write from one address counts on one row (per hour). On PostgreSQL that count
+    is committed before the write's transaction, so a write waiting for one group's lock
+    does not hold the count's row and make the same address's writes to other groups wait
+    behind it (an office behind one NAT address, a proxy not declared trusted): that made
+    every write of one address run one at a time, across workers. SQLite has one writer at
+    a time anyway: there both wait, and both go through when the lock is let go."""
+    app = make_app(tools=["demo"], extra_plugins=[demo_plugin], clock=clock,
+                   mode="production", post_per_hour=100)
+    client = app.test_client()
+    first = await (await client.post("/api/demo", json=BODY)).get_json()
+    second = await (await client.post("/api/demo", json=BODY)).get_json()
+    storage = app.config["GROUPKIT_STORAGE"]
+    locked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        lock_instance(Instance.get(Instance.slug == first["slug"]))
+        locked.set()
+        release.wait(20)
+
+    holder = threading.Thread(target=storage.run_sync, args=(hold,))
+    holder.start()
+    try:
+        assert locked.wait(10)
+        waiting = asyncio.ensure_future(
+            client.post("/api/demo/note", json={"slug": first["slug"], "text": "a"}))
+        await asyncio.sleep(0.3)
+        assert not waiting.done()
+        other = asyncio.ensure_future(
+            client.post("/api/demo/note", json={"slug": second["slug"], "text": "b"}))
+        if storage.postgres:
+            assert (await asyncio.wait_for(other, 10)).status_code == 201
+            assert not waiting.done()
+        else:
+            await asyncio.sleep(0.3)
+            assert not other.done()
+        release.set()
+        assert (await asyncio.wait_for(waiting, 10)).status_code == 201
+        assert (await asyncio.wait_for(other, 10)).status_code == 201
+    finally:
+        release.set()
+        holder.join(10)

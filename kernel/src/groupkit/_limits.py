@@ -58,8 +58,9 @@ def _upsert_sql(param: str) -> str:
 
 
 def count_request(client: str, bucket: str, now: dt.datetime) -> int:
-    """Add one request to this client's window and return the new count (call inside a
-    write transaction)."""
+    """Add one request to this client's window and return the new count: in a write's own
+    transaction on SQLite, as a statement of its own just before it on PostgreSQL (see
+    `Storage.write`)."""
     hour = clock_hour(now)
     # One statement, written out once (it runs on every POST; peewee's query builder cost
     # more than the statement itself).

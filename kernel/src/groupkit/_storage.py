@@ -652,6 +652,13 @@ class Storage:
 
     def _write_unit(self, fn: Callable[..., T], args: Sequence[Any],
                     before: Callable[[], None] | None) -> T:
+        if before is not None and self.postgres:
+            # On PostgreSQL the count is its own statement, committed at once. Inside the
+            # transaction, its row (one per client and hour) stayed locked to the commit, so
+            # every write from one address (an office behind one NAT, a proxy not declared
+            # trusted) waited for the one before it, across all workers and instances.
+            before()  # may refuse (429): then nothing else is done
+            before = None
         if before is None:
             with transaction():
                 return fn(*args)
@@ -678,8 +685,9 @@ class Storage:
 
     async def write(self, fn: Callable[..., T], *args: Any,
                     before: Callable[[], None] | None = None) -> T:
-        """Run `fn` in one write transaction; `before`, if given, first in the same
-        transaction, and kept even when `fn` fails."""
+        """Run `fn` in one write transaction; `before` (a count that may refuse), if given,
+        first: in the same transaction on SQLite, just before it on PostgreSQL, and kept
+        even when `fn` fails."""
         ctx = contextvars.copy_context()
         if self._free_turn():  # SQLite, and nobody writing: here, without a thread hop
             self._thread.keeps = True  # this thread's connection stays open for the next
