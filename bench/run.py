@@ -326,7 +326,7 @@ class Viewer:
     async def _run(self, ready: asyncio.Event, refetch: bool) -> None:
         host, port = self.server.host.split(":")
         reader, writer = await asyncio.open_connection(host, int(port))
-        # A public page asks for the page itself in each event, as groupkit.js does.
+        # A public page asks for the changed parts in each event, as groupkit.js does.
         query = "?page=public" if self.page.startswith("/s/") else ""
         writer.write(f"GET /api/plate/{self.slug}/events{query} HTTP/1.1\r\n"
                      f"Host: {self.server.host}"
@@ -341,7 +341,7 @@ class Viewer:
                 if not chunk:
                     return
                 buffer += chunk
-                found = re.findall(rb"event: (version|page)\ndata: (\d+)", buffer)
+                found = re.findall(rb"event: (version|parts)\ndata: (\d+)", buffer)
                 buffer = buffer[-64:]
                 if not found:
                     continue
@@ -482,7 +482,7 @@ def markdown(reports: list[dict[str, Any]], command: str, conditions: str) -> st
         if report.get("fanout"):
             f = report["fanout"]
             lines += ["", f"Fan-out: one claim on a 12x20 board that {f['viewers']} pages hold "
-                          "open live (each taking the fresh page from its event stream, as "
+                          "open live (each taking the changed parts from its event stream, as "
                           "groupkit.js does on a public page) costs "
                           f"{f['cpu_ms_per_write']:.1f} ms of server CPU, against "
                           f"{f['cpu_ms_per_write_alone']:.1f} ms for the same claim with no "

@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from groupkit._parts import changed_parts
+from groupkit._parts import snapshot
 from groupkit.testing import server_backends
 
 pytestmark = pytest.mark.server
@@ -40,6 +42,13 @@ async def events(client: httpx.AsyncClient, path: str) -> AsyncIterator[tuple[st
             elif line == "" and data:
                 yield name, data
                 name, data = "message", ""
+
+
+def same_lines(one: str, other: str) -> bool:
+    """Equal but for line breaks (an event's data has its lines split and rejoined)."""
+    def lines(text: str) -> list[str]:
+        return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines(one) == lines(other)
 
 
 async def next_event(stream: AsyncIterator[tuple[str, str]]) -> tuple[str, str]:
@@ -154,7 +163,9 @@ async def test_one_client_is_refused_beyond_its_stream_cap_while_others_are_serv
             await open_stream.aclose()
 
 
-async def test_a_public_page_stream_carries_the_page_itself(server: Any) -> None:
+async def test_a_public_page_stream_carries_the_changed_parts(server: Any) -> None:
+    """The first change sends every live region whole, as a visitor fetching the page now
+    would see it; the next sends only what changed: the claimed spot's row and the counts."""
     async with server.async_client() as watcher, server.async_client() as actor:
         created, stream = await watched_board(watcher, actor, "?page=public")
         slug = created["slug"]
@@ -162,13 +173,24 @@ async def test_a_public_page_stream_carries_the_page_itself(server: Any) -> None
             "slug": slug, "slotId": "c0-1", "name": "Cook <b>", "dish": "Soup"})
         assert claimed.status_code == 201
         name, data = await next_event(stream)
-        assert name == "page"
+        assert name == "parts"
         version, html = data.split("\n", 1)
         assert version == "1"
         assert "Cook &lt;b&gt;" in html and "Cook <b>" not in html
-        # The same page a visitor would fetch now.
-        assert html.replace("\r\n", "\n") == (await actor.get(f"/s/{slug}")).text.replace(
-            "\r\n", "\n").replace("\r", "\n")
+        first = snapshot(1, (await actor.get(f"/s/{slug}")).text)
+        assert same_lines(html, "\n".join(first.outer(r) for r in first.regions))
+
+        claimed = await actor.post("/api/plate/claim", json={
+            "slug": slug, "slotId": "c0-3", "name": "Ann", "dish": "Pie"})
+        assert claimed.status_code == 201
+        name, data = await next_event(stream)
+        version, html = data.split("\n", 1)
+        assert (name, version) == ("parts", "2")
+        second = snapshot(2, (await actor.get(f"/s/{slug}")).text)
+        assert same_lines(html, "\n".join(changed_parts(first, second)))
+        assert 'id="spot-c0-3"' in html and "Ann" in html and "2 of 3 taken" in html
+        assert 'id="spot-c0-1"' not in html and 'id="spot-c0-2"' not in html
+        assert len(html) * 4 < len(second.html)
         deleted = await actor.post(f"/api/plate/{created['editToken']}/delete")
         assert deleted.status_code == 200
         assert await next_event(stream) == ("gone", "{}")

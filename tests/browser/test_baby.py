@@ -155,3 +155,24 @@ def test_baby_pool_guess_remove_result_reopen(
     bo.page.reload()
     expect(bo.page.locator("form[data-api='/api/baby/guess']")).to_have_count(1)
     bo.check("baby-public-phone-reopened")
+
+
+def test_a_guess_after_a_live_change_sends_the_form_once(
+        api: httpx.Client, open_context: Callable[[], Watched]) -> None:
+    """Another guest's guess reaches an open page live and swaps the guess form's region;
+    the form still posts each field once. (Parsed apart from the page, a `<noscript>` holds
+    elements: a swap once put the form's no-script grams input in as a real field, and the
+    next guess was refused for its empty weight.)"""
+    due = dt.date.today() + dt.timedelta(days=60)
+    made = api.post("/api/baby", json={"parents": "Sam & Lee"}).json()
+    share = f"/s/{made['slug']}"
+    ann = open_context()
+    ann.page.set_viewport_size(PHONE)
+    with ann.page.expect_response(lambda response: "/events" in response.url):
+        ann.page.goto(share)  # done once the live stream is open
+    api.post("/api/baby/guess", json={"slug": made["slug"], "guesser": "Bo",
+                                      "date": due.isoformat(), "weightGrams": 3300})
+    expect(entry(ann.page, "Bo")).to_have_count(1, timeout=3000)
+    assert ann.page.locator("#baby-play noscript input").count() == 0
+    guess(ann.page, "Ann", due, "3.45")
+    expect(entry(ann.page, "Ann")).to_have_count(1)

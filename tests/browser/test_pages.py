@@ -246,5 +246,13 @@ def test_a_board_stays_current_around_the_field_a_visitor_is_typing_in(
     assert typing.input_value() == "Half a na"
     assert watcher.page.evaluate(
         "document.activeElement.getAttribute('name')") == "name"
+    # The next change comes as the changed parts alone (the spot's row and the count).
+    claim(actor.page, "c0-3", "Bo", "Pie")
+    expect(watcher.page.locator(".plate-count")).to_have_text("2 of 3 taken", timeout=2000)
+    expect(taken).to_have_count(2)
+    assert "Pie" in taken.nth(1).inner_text()
+    assert typing.input_value() == "Half a na"
+    assert watcher.page.evaluate(
+        "document.activeElement.getAttribute('name')") == "name"
     assert watcher.page.evaluate("window.notReloaded") is True
     watcher.check("plate-live-while-typing")

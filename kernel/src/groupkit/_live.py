@@ -18,10 +18,13 @@ The stream sends `event: version` with the version number on connect and on ever
 open, and ends after four to five minutes (the browser reconnects on its own,
 `retry: 1000`).
 
-A public page asks for `?page=public`: then each change arrives as `event: page` whose data
-is the version, a newline and the whole public page as it is now. It is rendered (or taken
-from the render cache) once per version per worker and the same text goes to every stream,
-so a change seen by a hundred open pages costs one render, not a hundred requests.
+A public page asks for `?page=public`: then each change arrives as `event: parts` whose data
+is the version, a newline and the parts of the page's live regions that changed since what
+this stream sent last (`groupkit._parts`: a claimed spot's row and its group's count, not the
+board), each an element with an id; every region whole in a stream's first such event. The
+page is rendered (or taken from the render cache) once per version per worker, and each
+event is made once for every stream that needs it, so a change seen by a hundred open pages
+costs one render and a hundred small sends, not a hundred requests.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ from collections.abc import Callable
 from typing import Any
 
 from . import _resolve as resolve
+from ._parts import Snapshot
+from ._parts import changed_parts
+from ._parts import snapshot
 from ._storage import Instance
 from ._storage import Storage
 from ._storage import database
@@ -59,11 +65,11 @@ PageRenderer = Callable[[], Awaitable[tuple[int, str] | None]]
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def page_event(version: int, html: str) -> bytes:
-    """An SSE event carrying the version and the page (every line its own `data:`), encoded
-    once for every stream that sends it."""
-    lines = "\ndata: ".join(_LINE_BREAK.split(html))
-    return f"event: page\ndata: {version}\ndata: {lines}\n\n".encode()
+def parts_event(version: int, parts: list[str]) -> bytes:
+    """An SSE event carrying the version and the changed parts (every line its own
+    `data:`), encoded once for every stream that sends it."""
+    lines = "\ndata: ".join(_LINE_BREAK.split("\n".join(parts)))
+    return f"event: parts\ndata: {version}\ndata: {lines}\n\n".encode()
 
 
 def changed(instance: Instance) -> None:
@@ -103,24 +109,39 @@ class LiveHub:
         self._listener: _Listener | None = None
         #: Open streams by client address, for the per-client cap (`streams_per_client`).
         self.clients: dict[str, int] = {}
-        #: The page event being made for a slug's latest version, shared by its streams.
-        self.pages: dict[str, tuple[int, asyncio.Task[bytes | None]]] = {}
+        #: The page read for a slug's latest version, shared by its streams.
+        self.pages: dict[str, tuple[int, asyncio.Task[Snapshot | None]]] = {}
+        #: The parts events made for a slug's latest page, by the page they start from.
+        self.events: dict[str, tuple[Snapshot, dict[Snapshot | None, bytes]]] = {}
 
-    async def page_for(self, slug: str, version: int, render: PageRenderer) -> bytes | None:
-        """The `page` event for `slug` at `version` or later: made once for every stream of
-        this worker that waits on it."""
+    async def page_at(self, slug: str, version: int, render: PageRenderer
+                      ) -> Snapshot | None:
+        """The public page of `slug` at `version` or later, read for its parts: rendered
+        once for every stream of this worker that waits on it; None once it is gone."""
         made = self.pages.get(slug)
         if made is None or made[0] < version:
-            async def make() -> bytes | None:
+            async def make() -> Snapshot | None:
                 rendered = await render()
-                return None if rendered is None else page_event(*rendered)
+                return None if rendered is None else snapshot(*rendered)
             made = (version, asyncio.get_running_loop().create_task(make()))
             self.pages[slug] = made
         try:
             return await asyncio.shield(made[1])
         except Exception:
-            log.exception("live: rendering the page event failed")
+            log.exception("live: rendering the page failed")
             return None
+
+    def parts_for(self, slug: str, sent: Snapshot | None, page: Snapshot) -> bytes:
+        """The `parts` event that brings a page showing `sent` (None: unknown) to `page`:
+        made once for every stream of this worker that needs the same."""
+        target, made = self.events.get(slug, (None, {}))
+        if target is not page:
+            made = {}
+            self.events[slug] = (page, made)
+        event = made.get(sent)
+        if event is None:
+            event = made[sent] = parts_event(page.version, changed_parts(sent, page))
+        return event
 
     def streams_of(self, client: str) -> int:
         return self.clients.get(client, 0)
@@ -149,6 +170,7 @@ class LiveHub:
                 del self.queues[slug]
                 self.sent.pop(slug, None)
                 self.pages.pop(slug, None)
+                self.events.pop(slug, None)
 
     def _ensure_running(self) -> None:
         if self._wake is None:
@@ -272,6 +294,12 @@ async def _events(hub: LiveHub, slug: str, version: int, queue: asyncio.Queue[in
     ping = started + KEEPALIVE_SECONDS * random.random()
     try:
         yield f"retry: 1000\nevent: version\ndata: {version}\n\n"
+        # What the page shows, as far as this stream knows: nothing until it sends its first
+        # parts (every region whole), then what it sent. Never the render of the version
+        # the page was served at: a render at the same version can differ on another day
+        # (a view that depends on the date), and a part left out would stay stale.
+        shown: Snapshot | None = None
+        announced = version
         while loop.time() < deadline:
             try:
                 # (asyncio.timeout, not wait_for: no task of its own for every wait)
@@ -288,8 +316,15 @@ async def _events(hub: LiveHub, slug: str, version: int, queue: asyncio.Queue[in
             if current is None:
                 yield "event: gone\ndata: {}\n\n"
                 return
-            pushed = await hub.page_for(slug, current, page) if page is not None else None
-            yield pushed or f"event: version\ndata: {current}\n\n"
+            if current == announced:
+                continue  # a wake-up for the version this stream opened at: nothing new
+            announced = current
+            fresh = await hub.page_at(slug, current, page) if page is not None else None
+            if fresh is None:
+                yield f"event: version\ndata: {current}\n\n"
+            elif fresh is not shown:  # (already sent when a render was newer than asked)
+                yield hub.parts_for(slug, shown, fresh)
+                shown = fresh
     finally:
         hub.close(slug, queue)
         hub._hold(client, -1)

@@ -339,9 +339,10 @@
   }
 
   /* Live updates. When the instance changes, every [data-live-region id=...] is brought up
-     to date from a fresh copy of the page: pushed in the event stream itself on a public page
-     (event "page": the version, a newline, the page's HTML: one render serves every viewer),
-     re-read from the server elsewhere (event "version"). The swap is as fine-grained as the
+     to date: on a public page from the parts pushed in the event stream itself (event
+     "parts": the version, a newline, then each changed element with an id, such as one spot's
+     row: one render serves every viewer), elsewhere from a fresh copy of the page re-read from
+     the server (event "version"). The swap is as fine-grained as the
      visitor allows: a region nobody is busy in is replaced whole; inside a busy one (focus in
      it, or a field typed into) only the parts the visitor is not busy in are replaced, down to
      single elements and text, so counts and other people's spots stay current while what the
@@ -400,9 +401,16 @@
     });
     return done;
   }
+  /* Parsed apart from the page, <noscript> holds elements (a parser without scripting); in
+     the page it holds text. Made text again, so a <noscript> input never joins a form. */
+  function asInPage(root) {
+    root.querySelectorAll("noscript").forEach(function (element) { element.textContent = element.innerHTML; });
+    return root;
+  }
   function swapRegions(html) {
-    var fresh = new DOMParser().parseFromString(html, "text/html");
+    var fresh = asInPage(new DOMParser().parseFromString(html, "text/html"));
     var waiting = false;
+    parts = {};  /* a whole page read now is newer than any part still waiting */
     document.querySelectorAll("[data-live-region][id]").forEach(function (region) {
       var replacement = fresh.getElementById(region.id);
       if (replacement && !merge(region, replacement)) waiting = true;
@@ -412,13 +420,50 @@
     revealOwned();
     document.dispatchEvent(new CustomEvent("groupkit:live"));
   }
+  /* Pushed parts, by id, that wait for the visitor (or for the part around them). A newer
+     part replaces what waits under its id and anything it holds. Parts are changes to what
+     the stream sent before, so none is ever skipped; a stream's first parts are its regions
+     whole, newer than a page read before them (which is dropped, even if still on its way). */
+  var parts = {};
+  var partsRetry = null;
+  var partsSeen = 0;
+  function applyParts(html) {
+    partsSeen += 1;
+    latest = null;
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    Array.prototype.forEach.call(asInPage(template.content).children, function (part) {
+      if (!part.id) return;
+      part.querySelectorAll("[id]").forEach(function (inner) { delete parts[inner.id]; });
+      delete parts[part.id];
+      parts[part.id] = part;
+    });
+    flushParts();
+  }
+  function flushParts() {
+    var found = false;
+    Object.keys(parts).forEach(function (id) {
+      var current = document.getElementById(id);
+      if (!current) return;
+      found = true;
+      if (merge(current, parts[id])) delete parts[id];
+    });
+    /* A part whose place is on no page and waits on nothing that could bring it is dropped. */
+    if (!found) parts = {};
+    if (Object.keys(parts).length && partsRetry === null) {
+      partsRetry = setTimeout(function () { partsRetry = null; flushParts(); }, 1500);
+    }
+    revealOwned();
+    document.dispatchEvent(new CustomEvent("groupkit:live"));
+  }
   function refreshRegions() {
     if (sending) { changedWhileSending = true; return; }
+    var partsBefore = partsSeen;
     fetch(window.location.href, { cache: "no-cache", credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
         if (html === null) { if (!sending && !leaving) window.location.reload(); return; }
-        swapRegions(html);
+        if (partsSeen === partsBefore) swapRegions(html);
       });
   }
   function startLive() {
@@ -430,10 +475,11 @@
     source.addEventListener("version", function (event) {
       if (event.data !== seen) { seen = event.data; refreshRegions(); }
     });
-    source.addEventListener("page", function (event) {
+    source.addEventListener("parts", function (event) {
       var cut = event.data.indexOf("\n");
-      var version = event.data.slice(0, cut);
-      if (version !== seen) { seen = version; swapRegions(event.data.slice(cut + 1)); }
+      var version = cut < 0 ? event.data : event.data.slice(0, cut);
+      seen = version;
+      applyParts(cut < 0 ? "" : event.data.slice(cut + 1));
     });
     source.addEventListener("gone", function () {
       source.close();
