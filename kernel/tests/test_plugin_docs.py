@@ -592,6 +592,6 @@ def test_the_documented_numbers_are_the_code_s() -> None:
     assert f"gone after {words[_forms.FLASH_SECONDS // 60]} minutes" in DOCS
     assert f"`#{_forms.ANCHOR}`" in DOCS
     assert f"{_fields.MAX_DIGITS} significant" in DOCS
-    swap = re.search(r"swapRegions\(latest\); \}, (\d+)\)",
+    swap = re.search(r"retry = null; flush\(\); \}, (\d+)\)",
                      (PACKAGE / "static" / "groupkit.js").read_text("utf-8"))
     assert swap and f"retried every {int(swap.group(1)) / 1000:g} s" in DOCS

@@ -348,8 +348,6 @@
      single elements and text, so counts and other people's spots stay current while what the
      visitor types is never touched. A busy part is retried until the visitor is done.
      Plugin scripts hear "groupkit:live" after each swap. */
-  var retry = null;
-  var latest = null;
   function dirty(field) {
     if (field.type === "hidden") return false;
     if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
@@ -407,51 +405,49 @@
     root.querySelectorAll("noscript").forEach(function (element) { element.textContent = element.innerHTML; });
     return root;
   }
+  /* Fresh elements, by id, that wait for the visitor (or for the element around them): a
+     region from a page read again, or a part pushed in the stream. A newer one replaces what
+     waits under its id and anything it holds. Pushed parts are changes to what the stream
+     sent before, so none is ever skipped; a stream's first parts are its regions whole,
+     newer than a page read before them (which is dropped, even if still on its way). */
+  var waiting = {};
+  var retry = null;
+  var partsSeen = 0;
+  function wait(fresh) {
+    fresh.querySelectorAll("[id]").forEach(function (inner) { delete waiting[inner.id]; });
+    delete waiting[fresh.id];
+    waiting[fresh.id] = fresh;
+  }
   function swapRegions(html) {
     var fresh = asInPage(new DOMParser().parseFromString(html, "text/html"));
-    var waiting = false;
-    parts = {};  /* a whole page read now is newer than any part still waiting */
+    waiting = {};  /* a whole page read now is newer than anything still waiting */
     document.querySelectorAll("[data-live-region][id]").forEach(function (region) {
       var replacement = fresh.getElementById(region.id);
-      if (replacement && !merge(region, replacement)) waiting = true;
+      if (replacement) wait(replacement);
     });
-    latest = waiting ? html : null;
-    if (waiting && retry === null) retry = setTimeout(function () { retry = null; if (latest) swapRegions(latest); }, 1500);
-    revealOwned();
-    document.dispatchEvent(new CustomEvent("groupkit:live"));
+    flush();
   }
-  /* Pushed parts, by id, that wait for the visitor (or for the part around them). A newer
-     part replaces what waits under its id and anything it holds. Parts are changes to what
-     the stream sent before, so none is ever skipped; a stream's first parts are its regions
-     whole, newer than a page read before them (which is dropped, even if still on its way). */
-  var parts = {};
-  var partsRetry = null;
-  var partsSeen = 0;
   function applyParts(html) {
     partsSeen += 1;
-    latest = null;
     var template = document.createElement("template");
     template.innerHTML = html;
     Array.prototype.forEach.call(asInPage(template.content).children, function (part) {
-      if (!part.id) return;
-      part.querySelectorAll("[id]").forEach(function (inner) { delete parts[inner.id]; });
-      delete parts[part.id];
-      parts[part.id] = part;
+      if (part.id) wait(part);
     });
-    flushParts();
+    flush();
   }
-  function flushParts() {
+  function flush() {
     var found = false;
-    Object.keys(parts).forEach(function (id) {
+    Object.keys(waiting).forEach(function (id) {
       var current = document.getElementById(id);
       if (!current) return;
       found = true;
-      if (merge(current, parts[id])) delete parts[id];
+      if (merge(current, waiting[id])) delete waiting[id];
     });
-    /* A part whose place is on no page and waits on nothing that could bring it is dropped. */
-    if (!found) parts = {};
-    if (Object.keys(parts).length && partsRetry === null) {
-      partsRetry = setTimeout(function () { partsRetry = null; flushParts(); }, 1500);
+    /* What has no place on the page and waits on nothing that could bring one is dropped. */
+    if (!found) waiting = {};
+    if (Object.keys(waiting).length && retry === null) {
+      retry = setTimeout(function () { retry = null; flush(); }, 1500);
     }
     revealOwned();
     document.dispatchEvent(new CustomEvent("groupkit:live"));
