@@ -78,9 +78,11 @@ async def test_a_claim_reaches_an_open_stream_within_a_second(server: Any) -> No
             assert claimed.status_code == 201
             assert await next_event(stream) == ("version", str(number))
             assert time.monotonic() - started < 1.0
+        started = time.monotonic()
         deleted = await actor.post(f"/api/plate/{created['editToken']}/delete")
         assert deleted.status_code == 200
         assert await next_event(stream) == ("gone", "{}")
+        assert time.monotonic() - started < 1.0
 
 
 async def test_a_failed_write_changes_nothing_and_unknown_slugs_are_the_usual_404(

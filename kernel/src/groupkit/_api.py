@@ -391,6 +391,7 @@ def kernel_operations(tool: Tool) -> Operations:
         summary="Delete the instance permanently, with every claim, participant and link.")
     def delete(call: Call) -> dict[str, Any]:
         Instance.delete().where(Instance.id == call.instance.id).execute()
+        live.removed(call.instance)
         return {"ok": True, "deleted": True}
 
     @ops.organiser("export", returns={"type": "object"}, changes=False,

@@ -92,6 +92,19 @@ def changed(instance: Instance) -> None:
     database.execute_sql(f"UPDATE instance SET {sets} WHERE id = ?", (*data, instance.id))
 
 
+def removed(instance: Instance) -> None:
+    """Record that `instance` is being deleted; call inside the deleting transaction. On
+    PostgreSQL the notification goes with the COMMIT (the version bump of `changed` finds no
+    row then, so its `pg_notify` never ran, and open pages heard of the delete only from the
+    listener's five-second guard); SQLite's polling sees the row gone."""
+    if not is_postgres():
+        return
+    sql, params = "SELECT pg_notify(%s, %s)", (CHANNEL, instance.slug)
+    at_commit = getattr(database.obj, "at_commit", None)
+    if at_commit is None or not at_commit(sql, params):
+        database.execute_sql(sql, params)
+
+
 def _versions(slugs: list[str]) -> dict[str, int]:
     rows = Instance.select(Instance.slug, Instance.version).where(Instance.slug.in_(slugs))
     return {row.slug: row.version for row in rows}
