@@ -43,6 +43,7 @@ import groupkit
 import groupkit.allstates as allstates
 import groupkit.testing as kit
 from groupkit import _plugins
+from groupkit import _spot_rows as spot_rows
 from groupkit import _tool
 from groupkit import hookspecs
 
@@ -232,6 +233,19 @@ def macros(template: str) -> dict[str, list[Param]]:
             Param(arg.name, "POSITIONAL_OR_KEYWORD",
                   inspect.Parameter.empty if value is None else literal(value.as_const()))
             for arg, value in zip(macro.args, defaults, strict=True)]
+    # A macro drawn in Python (`{% set spot = groupkit_spot_rows.spot %}`, see
+    # groupkit._spot_rows) is called as the function is: its parameters but the environment
+    # Jinja passes and the `caller` of a call block.
+    for assign in tree.body:
+        if (isinstance(assign, nodes.Assign) and isinstance(assign.target, nodes.Name)
+                and isinstance(assign.node, nodes.Getattr)
+                and isinstance(assign.node.node, nodes.Name)
+                and assign.node.node.name == "groupkit_spot_rows"):
+            function = getattr(spot_rows.ROWS, assign.node.attr)
+            found[assign.target.name] = [
+                Param(name, "POSITIONAL_OR_KEYWORD", param.default)
+                for name, param in inspect.signature(function).parameters.items()
+                if name not in ("environment", "caller")]
     return found
 
 

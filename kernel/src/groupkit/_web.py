@@ -26,6 +26,7 @@ from ._api import storage
 from ._errors import ApiError
 from ._rendered import Rendered
 from ._rendered import respond
+from ._spot_rows import SpotRows
 from ._storage import Instance
 from ._tokens import lookup_token
 from ._tool import GROUPS
@@ -102,7 +103,8 @@ def page_environment(app: Quart, reload: bool) -> jinja2.Environment:
     is read before), so nothing is lost."""
     environment = jinja2.Environment(loader=app.jinja_loader, autoescape=True,
                                      auto_reload=reload, cache_size=1000,
-                                     extensions=[forms.AskFirst, forms.FormHelpers])
+                                     extensions=[forms.AskFirst, forms.FormHelpers,
+                                                 SpotRows])
     environment.globals.update(app.jinja_env.globals)
     environment.filters.update(app.jinja_env.filters)
     environment.policies.update(app.jinja_env.policies)
