@@ -14,6 +14,7 @@ import pytest
 from markupsafe import Markup
 
 from groupkit import _forms as forms
+from groupkit import _spot_rows
 from groupkit._spot_rows import SpotRows
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "src" / "groupkit" / "templates"
@@ -49,8 +50,10 @@ def pair() -> Any:
     return environment.from_string(CALLS).module
 
 
-#: Values a template passes: text with markup and quotes, Markup, empty, None, numbers.
-TEXTS: list[Any] = ["Mains, spot 2", '<b>"Ann" & \'Bo\'</b>', Markup("<i>kept</i>"), "", None, 0, 7]
+#: Values a template passes: text with markup and quotes, Markup, empty, None, numbers, and
+#: text too long to be remembered.
+TEXTS: list[Any] = ["Mains, spot 2", '<b>"Ann" & \'Bo\'</b>', Markup("<i>kept</i>"), "", None, 0, 7,
+                    "<b>long</b> & " * 200]
 SPOTS: list[Any] = [
     {"slotId": "c0-1", "taken": False, "name": None},
     {"slotId": "c0-2", "taken": True, "name": "Zoë <script>x</script>"},
@@ -102,3 +105,15 @@ def test_a_remembered_row_is_not_served_for_values_that_draw_differently(pair: A
     renamed = str(pair.new("spot", ("plate", "s", {**taken, "name": "Bo"}, "L", "R", "C", 1)))
     assert "<strong data-slot-who>Bo</strong>" in renamed and ">1</span>" in renamed
     assert ">True</span>" in str(pair.new("spot", ("plate", "s", taken, "L", "R", "C", True)))
+
+
+def test_only_short_rows_are_remembered(pair: Any) -> None:
+    """What is kept stays small: a row with more text than `_REMEMBERED_TEXT` is drawn each
+    time (right, as the first test shows), never kept."""
+    spot = {"slotId": "c9-9", "taken": True, "name": "Ann"}
+    _spot_rows._remembered_row.cache_clear()  # not full, whatever ran before in this process
+    before = _spot_rows._remembered_row.cache_info().currsize
+    pair.new("spot", ("plate", "s", spot, "L", "R", "C", "x" * _spot_rows._REMEMBERED_TEXT))
+    assert _spot_rows._remembered_row.cache_info().currsize == before
+    pair.new("spot", ("plate", "s", spot, "L", "R", "C", "short"))
+    assert _spot_rows._remembered_row.cache_info().currsize == before + 1

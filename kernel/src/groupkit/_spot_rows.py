@@ -42,10 +42,13 @@ def _get(item: Any, key: str) -> Any:
 def _text(value: Any) -> str:
     """`{{ value }}`: escaped, and an Undefined (a missing key in the caller's data) is empty.
     Most values of a board repeat (labels, button texts, slot ids), so a string is escaped
-    once and looked up after that."""
-    if type(value) is str:
+    once and looked up after that (short ones: what is kept stays small)."""
+    if type(value) is str and len(value) <= _SHORT:
         return _escaped(value)
     return "" if isinstance(value, jinja2.Undefined) else str(escape(value))
+
+
+_SHORT = 200
 
 
 @functools.lru_cache(maxsize=8192)
@@ -133,7 +136,8 @@ def spot(environment: jinja2.Environment, tool: Any, slug: Any, spot: Any, label
     values = (tool, slug, _get(spot, "slotId"), taken, _get(spot, "name") if taken else None,
               label, release, confirm, extra, extra_class, feed, path, button, state, where,
               fields)
-    if all(type(value) in _PLAIN for value in values):
+    if all(type(value) in _PLAIN for value in values) and sum(
+            len(value) for value in values if isinstance(value, str)) <= _REMEMBERED_TEXT:
         # Equal values of one type draw the same row, so a row is drawn once and then looked
         # up until something in it changes: a write to a board draws only its changed spots.
         # The types are part of the key, because Markup("<b>") and "<b>" draw differently.
@@ -143,6 +147,8 @@ def spot(environment: jinja2.Environment, tool: Any, slug: Any, spot: Any, label
 
 #: The argument types a row is remembered for: values whose equality means the same output.
 _PLAIN = frozenset({str, Markup, type(None), bool, int, jinja2.Undefined})
+#: Rows with more text than this are drawn each time: at most 4,096 rows of it are kept.
+_REMEMBERED_TEXT = 2000
 
 
 @functools.lru_cache(maxsize=4096)
