@@ -17,6 +17,8 @@ from typing import Any
 
 import jinja2
 import jinja2.ext
+from jinja2.filters import do_replace
+from jinja2.nodes import EvalContext
 from jinja2.runtime import markup_join
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
@@ -136,8 +138,7 @@ def spot(environment: jinja2.Environment, tool: Any, slug: Any, spot: Any, label
     values = (tool, slug, _get(spot, "slotId"), taken, _get(spot, "name") if taken else None,
               label, release, confirm, extra, extra_class, feed, path, button, state, where,
               fields)
-    if all(type(value) in _PLAIN for value in values) and sum(
-            len(value) for value in values if isinstance(value, str)) <= _REMEMBERED_TEXT:
+    if _rememberable(values):
         # Equal values of one type draw the same row, so a row is drawn once and then looked
         # up until something in it changes: a write to a board draws only its changed spots.
         # The types are part of the key, because Markup("<b>") and "<b>" draw differently.
@@ -149,6 +150,11 @@ def spot(environment: jinja2.Environment, tool: Any, slug: Any, spot: Any, label
 _PLAIN = frozenset({str, Markup, type(None), bool, int, jinja2.Undefined})
 #: Rows with more text than this are drawn each time: at most 4,096 rows of it are kept.
 _REMEMBERED_TEXT = 2000
+
+
+def _rememberable(values: tuple[Any, ...]) -> bool:
+    return all(type(value) in _PLAIN for value in values) and sum(
+        len(value) for value in values if isinstance(value, str)) <= _REMEMBERED_TEXT
 
 
 @functools.lru_cache(maxsize=4096)
@@ -174,6 +180,45 @@ def _row(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any, taken
     return Markup(f"\n\n{row}\n")
 
 
+@jinja2.pass_environment
+def organised(environment: jinja2.Environment, spot: Any, api: Any, confirm: Any,
+              extra: Any = "", extra_class: Any = "", note: Any = "") -> Markup:
+    if not _get(spot, "taken"):
+        return Markup('\n  <li><span class="muted">Open</span></li>\n')
+    values = (_get(spot, "name"), _get(spot, "claimedAt"), _get(spot, "slotId"), api, confirm,
+              extra, extra_class, note)
+    if _rememberable(values):
+        return _remembered_organised(environment, tuple(map(type, values)), values)
+    return _organised(environment, *values)
+
+
+@functools.lru_cache(maxsize=4096)
+def _remembered_organised(environment: jinja2.Environment, types: tuple[type, ...],
+                          values: tuple[Any, ...]) -> Markup:
+    return _organised(environment, *values)
+
+
+def _organised(environment: jinja2.Environment, name: Any, claimed_at: Any, slot: Any,
+               api: Any, confirm: Any, extra: Any, extra_class: Any, note: Any) -> Markup:
+    # The filters and the Remove button are Jinja's own (`replace`, `forms.action`), so the
+    # row is what the macro drew, down to how Markup in a value is treated.
+    context = EvalContext(environment)
+    when = do_replace(context, claimed_at[:16], "T", " ")  # as Jinja compiles a slice
+    forms = environment.get_template("groupkit/_forms.html").module
+    remove = forms.action(markup_join((api, "/remove")), "Remove",  # type: ignore[attr-defined]
+                          {"slotId": slot}, do_replace(context, confirm, "{name}", name),
+                          "destructive")
+    extra_html = (f' <span class="spot-extra {_text(extra_class)}">{_text(extra)}</span>'
+                  if extra else "")
+    note_html = f'<p class="spot-note">{_text(note)}</p>' if note else ""
+    return Markup(
+        '\n  <li class="taken">\n'
+        f'    <span class="spot-who"><strong>{_text(name)}</strong>{extra_html}\n'
+        f'    <time class="muted spot-when" datetime="{_text(claimed_at)}">{_text(when)} UTC'
+        f'</time></span>\n    {remove}\n    {note_html}\n'
+        '    <p class="error" data-error role="alert" hidden></p>\n  </li>\n')
+
+
 class _Rows:
     """What `groupkit/_spots.html` calls, by its macros' names."""
     claim = staticmethod(claim)
@@ -181,6 +226,7 @@ class _Rows:
     taken = staticmethod(taken_row)
     mine = staticmethod(mine)
     spot = staticmethod(spot)
+    organised = staticmethod(organised)
 
 
 ROWS = _Rows()
