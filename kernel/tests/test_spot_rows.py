@@ -128,9 +128,9 @@ def test_only_short_rows_are_remembered(pair: Any) -> None:
     """What is kept stays small: a row with more text than `_REMEMBERED_TEXT` is drawn each
     time (right, as the first test shows), never kept."""
     spot = {"slotId": "c9-9", "taken": True, "name": "Ann"}
-    _spot_rows._remembered_row.cache_clear()  # not full, whatever ran before in this process
-    before = _spot_rows._remembered_row.cache_info().currsize
+    _spot_rows._remembered.cache_clear()  # not full, whatever ran before in this process
+    before = _spot_rows._remembered.cache_info().currsize
     pair.new("spot", ("plate", "s", spot, "L", "R", "C", "x" * _spot_rows._REMEMBERED_TEXT))
-    assert _spot_rows._remembered_row.cache_info().currsize == before
+    assert _spot_rows._remembered.cache_info().currsize == before
     pair.new("spot", ("plate", "s", spot, "L", "R", "C", "short"))
-    assert _spot_rows._remembered_row.cache_info().currsize == before + 1
+    assert _spot_rows._remembered.cache_info().currsize == before + 1

@@ -33,12 +33,14 @@ from ._forms import ASK
 Caller = Callable[[], str] | None
 
 
+_ABSENT = object()
+
+
 def _get(item: Any, key: str) -> Any:
     """`item.key` as Jinja reads it: an attribute, else a key, else nothing (falsy, "")."""
-    try:
-        return getattr(item, key)
-    except AttributeError:
-        pass
+    found = getattr(item, key, _ABSENT)
+    if found is not _ABSENT:
+        return found
     try:
         return item[key]
     except (TypeError, LookupError):
@@ -92,7 +94,7 @@ def open_row(slot: Any, label: Any, api: Any, hidden: Mapping[str, Any], remembe
 
 
 def taken_row(slot: Any, name: Any, extra: Any = "", extra_class: Any = "", where: Any = "",
-          caller: Caller = None) -> Markup:
+              caller: Caller = None) -> Markup:
     where_html = f'<span class="spot-state">{_text(where)}</span> ' if where else ""
     extra_html = (f' <span class="spot-extra {_text(extra_class)}">{_text(extra)}</span>'
                   if extra else "")
@@ -142,29 +144,31 @@ def spot(environment: jinja2.Environment, tool: Any, slug: Any, spot: Any, label
     values = (tool, slug, _get(spot, "slotId"), taken, _get(spot, "name") if taken else None,
               label, release, confirm, extra, extra_class, feed, path, button, state, where,
               fields)
-    if _rememberable(values):
-        # Equal values of one type draw the same row, so a row is drawn once and then looked
-        # up until something in it changes: a write to a board draws only its changed spots.
-        # The types are part of the key, because Markup("<b>") and "<b>" draw differently.
-        return _remembered_row(environment, tuple(map(type, values)), values)
-    return _row(environment, *values)
+    return _drawn(_row, environment, values)
 
 
 #: The argument types a row is remembered for: values whose equality means the same output.
 _PLAIN = frozenset({str, Markup, type(None), bool, int, jinja2.Undefined})
-#: Rows with more text than this are drawn each time: at most 4,096 rows of it are kept.
+#: Rows with more text than this are drawn each time: at most 8,192 rows of it are kept.
 _REMEMBERED_TEXT = 2000
 
 
-def _rememberable(values: tuple[Any, ...]) -> bool:
-    return all(type(value) in _PLAIN for value in values) and sum(
-        len(value) for value in values if isinstance(value, str)) <= _REMEMBERED_TEXT
+def _drawn(draw: Callable[..., Markup], environment: jinja2.Environment,
+           values: tuple[Any, ...]) -> Markup:
+    """`draw(environment, *values)`. Equal values of one type draw the same row, so a row is
+    drawn once and then looked up until something in it changes: a write to a board draws
+    only its changed spots. The types are part of the key, because Markup("<b>") and "<b>"
+    draw differently."""
+    if all(type(value) in _PLAIN for value in values) and sum(
+            len(value) for value in values if isinstance(value, str)) <= _REMEMBERED_TEXT:
+        return _remembered(draw, environment, tuple(map(type, values)), values)
+    return draw(environment, *values)
 
 
-@functools.lru_cache(maxsize=4096)
-def _remembered_row(environment: jinja2.Environment, types: tuple[type, ...],
-                    values: tuple[Any, ...]) -> Markup:
-    return _row(environment, *values)
+@functools.lru_cache(maxsize=8192)
+def _remembered(draw: Callable[..., Markup], environment: jinja2.Environment,
+                types: tuple[type, ...], values: tuple[Any, ...]) -> Markup:
+    return draw(environment, *values)
 
 
 def _row(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any, taken: bool,
@@ -191,15 +195,7 @@ def organised(environment: jinja2.Environment, spot: Any, api: Any, confirm: Any
         return Markup('\n  <li><span class="muted">Open</span></li>\n')
     values = (_get(spot, "name"), _get(spot, "claimedAt"), _get(spot, "slotId"), api, confirm,
               extra, extra_class, note)
-    if _rememberable(values):
-        return _remembered_organised(environment, tuple(map(type, values)), values)
-    return _organised(environment, *values)
-
-
-@functools.lru_cache(maxsize=4096)
-def _remembered_organised(environment: jinja2.Environment, types: tuple[type, ...],
-                          values: tuple[Any, ...]) -> Markup:
-    return _organised(environment, *values)
+    return _drawn(_organised, environment, values)
 
 
 def _organised(environment: jinja2.Environment, name: Any, claimed_at: Any, slot: Any,
