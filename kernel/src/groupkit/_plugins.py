@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib.metadata
 import logging
 import re
@@ -96,6 +97,15 @@ def _dist_version(entry_point: importlib.metadata.EntryPoint) -> str:
     return dist.version if dist is not None else "?"
 
 
+@functools.cache
+def _installed_entry_points() -> tuple[tuple[importlib.metadata.EntryPoint, str], ...]:
+    """The tool entry points installed, each with its distribution's version: read once per
+    process (scanning every installed distribution's metadata cost more than the rest of
+    building an app for one tool; installing a plugin needs a restart anyway)."""
+    return tuple((entry_point, _dist_version(entry_point))
+                 for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
+
+
 def load_tools(settings: Settings, extra_plugins: Iterable[object] = (),
                entry_points: bool = True) -> Registry:
     """Load enabled entry points (and `extra_plugins`, used by tests), ask each for its
@@ -133,8 +143,7 @@ def load_tools(settings: Settings, extra_plugins: Iterable[object] = (),
         installed.append(Installed(declaration.name, declaration.version, True, declaration))
 
     if entry_points:
-        for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-            version = _dist_version(entry_point)
+        for entry_point, version in _installed_entry_points():
             if not settings.tool_enabled(entry_point.name):
                 installed.append(Installed(entry_point.name, version, False))
                 continue
