@@ -52,3 +52,35 @@ def test_the_checker_names_each_node_axe_objects_to(browser: Browser, tmp_path: 
                   and "#bare" in f.detail) == ["320x640-light", "390x844-light"]
     assert all(f.state == "faulty" for f in found)
     assert (tmp_path / "faulty-390x844-dark.png").stat().st_size > 0
+
+
+LONG = """<!doctype html><html lang="en"><head><title>Long</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>:root { color-scheme: light dark; } p { padding: 1rem; }
+@media (prefers-color-scheme: dark) { body { background: #123; color: #eee; } }</style></head>
+<body><main><h1>Long</h1>""" + "".join(
+    f'<p style="background:hsl({i * 13 % 360} 60% 50%)">Row {i}</p>' for i in range(60)) + """
+<input value="typed"></main></body></html>"""
+
+
+def test_the_checkers_screenshots_hold_playwrights_full_page_pixels(browser: Browser) -> None:
+    """The faster full-page PNG (`_full_page_png`) decodes to the very pixels of Playwright's
+    `screenshot(full_page=True)`, on a page four screens tall, light and dark."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    from groupkit.allstates import _full_page_png
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_content(LONG)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+            ours = Image.open(BytesIO(_full_page_png(page))).convert("RGB")
+            theirs = Image.open(BytesIO(page.screenshot(full_page=True))).convert("RGB")
+            assert ours.size == theirs.size and ours.size[1] > 4 * 844, (ours.size, theirs.size)
+            assert ours.tobytes() == theirs.tobytes(), scheme
+    finally:
+        context.close()
