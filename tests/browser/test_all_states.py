@@ -77,7 +77,7 @@ def test_the_checkers_screenshots_hold_playwrights_full_page_pixels(browser: Bro
         page = context.new_page()
         page.set_content(LONG)
         for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+            page.emulate_media(color_scheme=scheme)
             ours = Image.open(BytesIO(_full_page_png(page))).convert("RGB")
             theirs = Image.open(BytesIO(page.screenshot(full_page=True))).convert("RGB")
             assert ours.size == theirs.size and ours.size[1] > 4 * 844, (ours.size, theirs.size)
