@@ -29,9 +29,11 @@ def screenshot() -> Callable[[Any, str], Path]:
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
 
     def save(page: Any, name: str) -> Path:
+        from groupkit.allstates import _full_page_png  # Playwright, for browser tests only
+
         path = SCREENSHOT_DIR / f"{name}.png"
         partial = path.with_name(f".{name}.{os.getpid()}.png")
-        partial.write_bytes(page.screenshot(full_page=True))
+        partial.write_bytes(_full_page_png(page))
         os.replace(partial, path)
         # A full-page capture in headless Chromium can leave the page scrolled a little
         # away from where the compositor thinks it is, and the next click then lands beside

@@ -65,22 +65,25 @@ LONG = """<!doctype html><html lang="en"><head><title>Long</title>
 
 def test_the_checkers_screenshots_hold_playwrights_full_page_pixels(browser: Browser) -> None:
     """The faster full-page PNG (`_full_page_png`) decodes to the very pixels of Playwright's
-    `screenshot(full_page=True)`, on a page four screens tall, light and dark."""
+    `screenshot(full_page=True)`, on a page four screens tall, light and dark, with and
+    without touch emulation."""
     from io import BytesIO
 
     from PIL import Image
 
     from groupkit.allstates import _full_page_png
 
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    try:
-        page = context.new_page()
-        page.set_content(LONG)
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            ours = Image.open(BytesIO(_full_page_png(page))).convert("RGB")
-            theirs = Image.open(BytesIO(page.screenshot(full_page=True))).convert("RGB")
-            assert ours.size == theirs.size and ours.size[1] > 4 * 844, (ours.size, theirs.size)
-            assert ours.tobytes() == theirs.tobytes(), scheme
-    finally:
-        context.close()
+    for touch in (False, True):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=touch)
+        try:
+            page = context.new_page()
+            page.set_content(LONG)
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                ours = Image.open(BytesIO(_full_page_png(page))).convert("RGB")
+                theirs = Image.open(BytesIO(page.screenshot(full_page=True))).convert("RGB")
+                assert ours.size == theirs.size and ours.size[1] > 4 * 844, (
+                    ours.size, theirs.size)
+                assert ours.tobytes() == theirs.tobytes(), (scheme, touch)
+        finally:
+            context.close()

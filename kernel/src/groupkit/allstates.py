@@ -152,8 +152,12 @@ class _Axe(Axe):
 
 def _full_page_png(page: Page) -> bytes:
     """`page.screenshot(full_page=True)`'s pixels, encoded for speed: in Chromium, through
-    DevTools' `optimizeForSpeed` (a faster, larger PNG); elsewhere, Playwright's own."""
-    if page.context.browser is None or page.context.browser.browser_type.name != "chromium":
+    DevTools' `optimizeForSpeed` (a faster, larger PNG); elsewhere, and on a touch-emulating
+    page (which Playwright captures with touch emulation turned off for the moment),
+    Playwright's own."""
+    browser = page.context.browser
+    if browser is None or browser.browser_type.name != "chromium" or \
+            page.evaluate("navigator.maxTouchPoints > 0"):
         return page.screenshot(full_page=True)
     session = _SESSIONS.get(page)
     if session is None:
