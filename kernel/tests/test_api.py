@@ -208,6 +208,14 @@ def test_body_parsing_is_strict_and_never_raises() -> None:
     assert parse_body(b'{"a": 1}') == {"a": 1}
     for raw in (b"NaN", b'{"a": Infinity}', b"[" * 100_000 + b"]" * 100_000, b"\x00", b"{"):
         assert parse_body(raw) == {}
+    # Strictly UTF-8, a byte-order mark read past; an encoded surrogate or a stray byte is
+    # unreadable, escaped or not.
+    assert parse_body(b'\xef\xbb\xbf{"a": "\xc3\xa9"}') == {"a": "\u00e9"}
+    for raw in (b'{"a": "\xed\xa0\x80"}', b'{"a": "\xff"}', b'{"a": "\\ud800\xff"}'):
+        assert parse_body(raw) == {}
+    # Bytes JSON reads as UTF-16 are read only where they are UTF-8 as well.
+    assert parse_body('{"a": 1}'.encode("utf-16-le")) == {"a": 1}
+    assert parse_body('{"a": "\u00e9"}'.encode("utf-16-le")) == {}
 
 
 async def test_spot_board_lists_every_spot_with_its_claim(client: Any, demo_app: Any) -> None:

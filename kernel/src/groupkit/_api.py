@@ -73,11 +73,22 @@ def parse_body(raw: bytes | str) -> Any:
     if not raw:
         return {}
     try:
-        body = json.loads(raw, parse_constant=_refuse_constant, parse_int=json_int)
-        text = raw if isinstance(raw, str) else raw.decode("utf-8")  # strictly UTF-8
+        if isinstance(raw, str):
+            text = raw
+            body = json.loads(text, parse_constant=_refuse_constant, parse_int=json_int)
+        elif json.detect_encoding(raw) in ("utf-8", "utf-8-sig"):
+            # Decoded once, strictly (`json.loads` of bytes decodes them again, leniently);
+            # a byte-order mark is read past, as `json.loads` of bytes does.
+            text = raw.decode("utf-8").removeprefix("\ufeff")
+            body = json.loads(text, parse_constant=_refuse_constant, parse_int=json_int)
+        else:  # UTF-16 or UTF-32 as `json.loads` reads them: read only if UTF-8 too
+            body = json.loads(raw, parse_constant=_refuse_constant, parse_int=json_int)
+            text = raw.decode("utf-8")
         # Not in a lower-cased copy: that cost more than reading a 10 MB body. (`\\U` is no
-        # JSON escape, so only the hex digits' case varies.)
-        if any(escape in text for escape in _ESCAPES):
+        # JSON escape, so only the hex digits' case varies.) A backslash is looked for
+        # first: most bodies have none, and one character is found many times faster than
+        # a string (0.7 ms against 12 in 10 MB of text).
+        if "\\" in text and any(escape in text for escape in _ESCAPES):
             body = _storable(body)
         return body
     except (ValueError, UnicodeDecodeError, RecursionError):
