@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import dataclasses
+import functools
 import inspect
 import re
 import sys
@@ -223,6 +224,7 @@ def constructed_here(obj: Any) -> bool:
     return inspect.isfunction(function) and function.__module__.startswith("groupkit")
 
 
+@functools.cache  # read for every entry at collection: parse each template once
 def macros(template: str) -> dict[str, list[Param]]:
     tree = jinja2.Environment().parse((TEMPLATES / template).read_text("utf-8"))
     found: dict[str, list[Param]] = {}
@@ -281,14 +283,15 @@ def resolve(entry: Entry) -> tuple[Any, list[Param] | None]:
     return obj, code_params(obj) if constructed_here(obj) else None
 
 
-def required_entries() -> set[tuple[str, str]]:
+@functools.cache
+def required_entries() -> frozenset[tuple[str, str]]:
     required = {("groupkit", name) for name in groupkit.__all__}
     required |= {("groupkit", f"{owner}.{method}") for owner, methods in
                  DOCUMENTED_METHODS.items() for method in methods}
     required |= {(namespace, name) for namespace, module in KIT_MODULES.items()
                  for name in kit_names(module)}
     required |= {(template, name) for template in partials() for name in macros(template)}
-    return required
+    return frozenset(required)
 
 
 def test_the_page_is_read_as_intended() -> None:
