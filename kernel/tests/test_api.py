@@ -253,3 +253,28 @@ def test_lone_surrogates_become_replacement_characters() -> None:
     assert parse_body(b'{"a": "x\\uD800", "b": "\\uDfFf"}') == {"a": "x\ufffd", "b": "\ufffd"}
     assert parse_body('{"a": "\\uDBFFy"}') == {"a": "\ufffdy"}
     assert parse_body(b'{"a": "\xed\xa0\x80"}') == {}  # an encoded surrogate: not UTF-8
+
+
+async def test_a_write_names_the_link_it_resolves_by(demo_app: Any, monkeypatch: Any) -> None:
+    """Each write tells the storage which link it goes through (the body's slug, the edit
+    token, the participant token), so writes to one instance wait their turn in the event
+    loop on PostgreSQL; a read, and a public write without a slug, name none."""
+    client = demo_app.test_client()
+    made = await make(client)
+    slug, edit = made["slug"], made["editToken"]
+    storage = demo_app.config["GROUPKIT_STORAGE"]
+    keys: list[Any] = []
+    write = storage.write
+
+    async def noting(fn: Any, *args: Any, key: Any = None, **kwargs: Any) -> Any:
+        keys.append(key)
+        return await write(fn, *args, key=key, **kwargs)
+
+    monkeypatch.setattr(storage, "write", noting)
+    joined = await (await client.post("/api/demo/join", json={"slug": slug, "text": "Ann"})
+                    ).get_json()
+    await client.post(f"/api/demo/p/{joined['token']}/whoami")
+    await client.post(f"/api/demo/{edit}/rotate", json={"text": "Ann"})
+    await client.get(f"/api/demo/{slug}/count")
+    await client.post("/api/demo/note", json={"text": "no slug"})
+    assert keys == [slug, joined["token"], edit, None]

@@ -309,3 +309,48 @@ async def test_a_sqlite_write_queues_behind_this_process_own_writer(tmp_path: An
     finally:
         release.set()
         storage.close()
+
+
+async def test_postgresql_writes_of_one_link_take_a_thread_one_at_a_time(
+        database_url: str) -> None:
+    """On PostgreSQL, writes through one link (`key`) wait their turn in the event loop, not
+    in a database thread queued on the instance's row lock: a write to another instance
+    goes ahead meanwhile, and the turn is forgotten once nobody waits. SQLite's writes are
+    one at a time anyway, and keep no turns."""
+    storage = _with_tables(database_url)
+    started, release = threading.Event(), threading.Event()
+    order: list[str] = []
+
+    def turns() -> list[Any]:
+        return list(storage._turns)
+
+    def slow() -> str:
+        started.set()
+        release.wait(10)
+        order.append("slow")
+        return "slow"
+
+    def quick(name: str) -> list[Any]:
+        order.append(name)
+        return turns()
+
+    try:
+        assert await storage.write(turns, key="one-link") == (
+            ["one-link"] if storage.postgres else [])
+        assert storage._turns == {}
+        if storage.postgres:
+            first = asyncio.ensure_future(storage.write(slow, key="a"))
+            loop = asyncio.get_running_loop()
+            assert await loop.run_in_executor(None, started.wait, 10)
+            same = asyncio.ensure_future(storage.write(quick, "same", key="a"))
+            other = await asyncio.wait_for(storage.write(quick, "other", key="b"), 10)
+            assert sorted(other) == ["a", "b"]
+            await asyncio.sleep(0.1)
+            assert not same.done() and order == ["other"]
+            release.set()
+            assert await asyncio.wait_for(first, 10) == "slow"
+            assert await asyncio.wait_for(same, 10) == ["a"]
+            assert order == ["other", "slow", "same"] and storage._turns == {}
+    finally:
+        release.set()
+        storage.close()

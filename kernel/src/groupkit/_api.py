@@ -338,12 +338,21 @@ def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:
                 live.changed(call.instance)
             return result
 
-        result = await (storage().write(run, before=pending_limit()) if op.writes
-                        else storage().read(run))
+        result = await (storage().write(run, before=pending_limit(), key=_link(op, body, values))
+                        if op.writes else storage().read(run))
         return _respond(op, result)
     view.__name__ = "_".join(
         [tool.name, op.kind, *op.path.replace("{", "").replace("}", "").split("/")])
     return view
+
+
+def _link(op: Operation, body: Any, values: dict[str, str]) -> str | None:
+    """The link an operation resolves its instance by (a slug, an edit or participant
+    token): writes through one link lock one instance."""
+    if op.kind == "public":
+        slug = body.get("slug") if isinstance(body, dict) else None
+        return slug if isinstance(slug, str) else None
+    return values.get("slug") or values.get("edit_token") or values.get("token")
 
 
 class _RequestFacts:

@@ -558,6 +558,17 @@ def advisory_lock(name: str) -> None:
         database.execute_sql("SELECT pg_advisory_xact_lock(%s)", (_lock_key(name),))
 
 
+class _Turn:
+    """The writes of one key waiting in this process (PostgreSQL): the lock they take in
+    turn, and how many hold or wait for it (the entry goes when none do)."""
+
+    __slots__ = ("lock", "waiting")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.waiting = 0
+
+
 class Storage:
     """The database plus the threads that talk to it: a pool for reads, and for writes on
     SQLite the event loop's own thread when the turn is free, else one writer thread (whose
@@ -576,6 +587,7 @@ class Storage:
         self._lock_path = None if self.postgres else f"{db.database}-writer.lock"
         self._lock_fd: int | None = None
         self._lock_guard = threading.Lock()
+        self._turns: dict[Hashable, _Turn] = {}
 
     def bind(self) -> None:
         database.initialize(self.db)
@@ -684,10 +696,31 @@ class Storage:
         return await loop.run_in_executor(self.executor, ctx.run, self._unit, fn, False, args)
 
     async def write(self, fn: Callable[..., T], *args: Any,
-                    before: Callable[[], None] | None = None) -> T:
+                    before: Callable[[], None] | None = None, key: Hashable = None) -> T:
         """Run `fn` in one write transaction; `before` (a count that may refuse), if given,
         first: in the same transaction on SQLite, just before it on PostgreSQL, and kept
-        even when `fn` fails."""
+        even when `fn` fails.
+
+        `key` names what the write will lock (an instance's link). On PostgreSQL, writes of
+        one key in this process go one at a time, each taking a database thread only when
+        its turn comes: otherwise every thread of the pool could sit in the database's
+        queue for one row lock, while writes to other instances waited for a thread."""
+        if key is not None and self.postgres:
+            turn = self._turns.get(key)
+            if turn is None:
+                turn = self._turns[key] = _Turn()
+            turn.waiting += 1
+            try:
+                async with turn.lock:
+                    return await self._write(fn, args, before)
+            finally:
+                turn.waiting -= 1
+                if not turn.waiting:
+                    del self._turns[key]
+        return await self._write(fn, args, before)
+
+    async def _write(self, fn: Callable[..., T], args: Sequence[Any],
+                     before: Callable[[], None] | None) -> T:
         ctx = contextvars.copy_context()
         if self._free_turn():  # SQLite, and nobody writing: here, without a thread hop
             self._thread.keeps = True  # this thread's connection stays open for the next
