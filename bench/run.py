@@ -593,7 +593,7 @@ async def main() -> None:
                        "absolute rates and p99 are not representative; read the ratios, which "
                        "compare scenarios run back to back on the same server.**")
     else:
-        conditions += (f"the bare route reached {bare:.0f} requests/s at best (floor "
+        conditions += (f"The bare route reached {bare:.0f} requests/s at best (floor "
                        f"{BARE_FLOOR:.0f}), {first:.0f} in its first run.")
     command = "uv run nox -s bench -- --postgres postgresql://…/empty_db" + (
         " --loaded" if args.loaded else "")
