@@ -124,3 +124,36 @@ async def test_a_page_failure_is_an_html_500_without_details(client: Any) -> Non
     html = await response.get_data(as_text=True)
     assert "Something went wrong" in html and "renderer bug" not in html
     assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_apps_of_one_process_compile_each_page_template_once(tmp_path: Any,
+                                                            monkeypatch: Any) -> None:
+    """Every app's page environment finds a template compiled by an earlier app in the same
+    process, and compiles it again once its source changed (a development server's reload)."""
+    import jinja2
+    from quart import Quart
+
+    from groupkit._web import page_environment
+
+    (tmp_path / "shared-compile-check.html").write_text("one {{ 1 + 1 }}", encoding="utf-8")
+    compiled: list[str | None] = []
+    compile_source = jinja2.Environment.compile
+
+    def counting(self: jinja2.Environment, source: Any, name: str | None = None,
+                 *args: Any, **kwargs: Any) -> Any:
+        compiled.append(name)
+        return compile_source(self, source, name, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+
+    def render() -> str:
+        app = Quart(__name__, template_folder=str(tmp_path))
+        environment = page_environment(app, reload=True)
+        return environment.get_template("shared-compile-check.html").render()
+
+    assert render() == "one 2"
+    assert render() == "one 2"
+    assert compiled == ["shared-compile-check.html"]
+    (tmp_path / "shared-compile-check.html").write_text("two {{ 2 + 2 }}", encoding="utf-8")
+    assert render() == "two 4"
+    assert compiled == ["shared-compile-check.html"] * 2

@@ -96,6 +96,28 @@ class SecurityHeaders:
         await self.inner(scope, receive, with_headers)
 
 
+class _CompiledPages(jinja2.BytecodeCache):
+    """Compiled page templates, kept in memory for every app this process builds: a test
+    process builds an app per test, and compiling a template anew for each cost more than
+    the test's own work. Jinja checks each entry against its template's source, so an edited
+    template (development mode reloads) is compiled again."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.compiled.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+#: Shared only by environments that `page_environment` configures, all alike.
+_COMPILED_PAGES = _CompiledPages()
+
+
 def page_environment(app: Quart, reload: bool) -> jinja2.Environment:
     """Pages render with a synchronous Jinja environment over the app's templates. Quart's
     own environment is asynchronous, and awaiting every expression made a page of a few
@@ -103,6 +125,7 @@ def page_environment(app: Quart, reload: bool) -> jinja2.Environment:
     is read before), so nothing is lost."""
     environment = jinja2.Environment(loader=app.jinja_loader, autoescape=True,
                                      auto_reload=reload, cache_size=1000,
+                                     bytecode_cache=_COMPILED_PAGES,
                                      extensions=[forms.AskFirst, forms.FormHelpers,
                                                  SpotRows])
     environment.globals.update(app.jinja_env.globals)
