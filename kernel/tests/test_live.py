@@ -83,3 +83,30 @@ async def test_streams_opened_together_keep_alive_and_end_spread_out(monkeypatch
     assert max(firsts) - min(firsts) > 0.15, firsts  # spread over the period (~0.5 s)
     assert all(1.5 * 0.8 - 0.05 < end < 1.5 + 0.4 for end in ends), ends
     assert max(ends) - min(ends) > 0.05, ends  # spread over the last fifth (0.3 s)
+
+
+async def test_a_page_deleted_before_its_parts_are_read_is_told_gone(caplog: Any) -> None:
+    """A change wakes a public page's stream, and the instance is deleted before its page is
+    read for the parts: the stream says `gone`, not `version` (which sent the page to fetch
+    itself, meet a 404 and reload into another). A render that fails still says `version`,
+    so the page fetches itself."""
+    import asyncio
+
+    from groupkit import _live as live
+
+    async def deleted() -> None:
+        return None
+
+    async def failing() -> tuple[int, str]:
+        raise RuntimeError("the render broke")
+
+    for render, last in ((deleted, "event: gone\ndata: {}\n\n"),
+                         (failing, "event: version\ndata: 4\n\n")):
+        hub = live.LiveHub(None)  # type: ignore[arg-type]  # (no storage: the page is given)
+        queue: asyncio.Queue[int | None] = asyncio.Queue()
+        queue.put_nowait(4)
+        queue.put_nowait(live.END)
+        chunks = [chunk async for chunk in live._events(hub, "slug", 3, queue, "client",
+                                                        render)]
+        assert chunks == ["retry: 1000\nevent: version\ndata: 3\n\n", last]
+    assert "rendering the page failed" in caplog.text

@@ -110,6 +110,13 @@ def _versions(slugs: list[str]) -> dict[str, int]:
     return {row.slug: row.version for row in rows}
 
 
+class Gone:
+    """What `LiveHub.page_at` gives for an instance deleted before its page was read."""
+
+
+GONE = Gone()
+
+
 class LiveHub:
     """One per worker process: the open streams by slug, and what wakes them."""
 
@@ -123,19 +130,20 @@ class LiveHub:
         #: Open streams by client address, for the per-client cap (`streams_per_client`).
         self.clients: dict[str, int] = {}
         #: The page read for a slug's latest version, shared by its streams.
-        self.pages: dict[str, tuple[int, asyncio.Task[Snapshot | None]]] = {}
+        self.pages: dict[str, tuple[int, asyncio.Task[Snapshot | Gone]]] = {}
         #: The parts events made for a slug's latest page, by the page they start from.
         self.events: dict[str, tuple[Snapshot, dict[Snapshot | None, bytes]]] = {}
 
     async def page_at(self, slug: str, version: int, render: PageRenderer
-                      ) -> Snapshot | None:
+                      ) -> Snapshot | Gone | None:
         """The public page of `slug` at `version` or later, read for its parts: rendered
-        once for every stream of this worker that waits on it; None once it is gone."""
+        once for every stream of this worker that waits on it; `GONE` once it is gone,
+        None if it could not be rendered."""
         made = self.pages.get(slug)
         if made is None or made[0] < version:
-            async def make() -> Snapshot | None:
+            async def make() -> Snapshot | Gone:
                 rendered = await render()
-                return None if rendered is None else snapshot(*rendered)
+                return GONE if rendered is None else snapshot(*rendered)
             made = (version, asyncio.get_running_loop().create_task(make()))
             self.pages[slug] = made
         try:
@@ -333,6 +341,12 @@ async def _events(hub: LiveHub, slug: str, version: int, queue: asyncio.Queue[in
                 continue  # a wake-up for the version this stream opened at: nothing new
             announced = current
             fresh = await hub.page_at(slug, current, page) if page is not None else None
+            if isinstance(fresh, Gone):
+                # Deleted between the change and the read: a `version` event would send the
+                # page to fetch itself, meet a 404 and reload into another; the deletion's
+                # own wake-up would say `gone` a moment later anyway.
+                yield "event: gone\ndata: {}\n\n"
+                return
             if fresh is None:
                 yield f"event: version\ndata: {current}\n\n"
             elif fresh is not shown:  # (already sent when a render was newer than asked)
