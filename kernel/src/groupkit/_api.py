@@ -346,13 +346,19 @@ def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:
     return view
 
 
+#: The path value an operation of each kind (other than public) finds its instance by.
+_LINK_VALUES = {"read": "slug", "organiser": "edit_token", "participant": "token"}
+
+
 def _link(op: Operation, body: Any, values: dict[str, str]) -> str | None:
-    """The link an operation resolves its instance by (a slug, an edit or participant
-    token): writes through one link lock one instance."""
+    """The link an operation resolves its instance by: a public operation's slug in the
+    body (None when there is no string), else its slug, edit token or participant token in
+    the path. Resolution uses it, and so does the write's turn (writes through one link
+    lock one instance)."""
     if op.kind == "public":
         slug = body.get("slug") if isinstance(body, dict) else None
         return slug if isinstance(slug, str) else None
-    return values.get("slug") or values.get("edit_token") or values.get("token")
+    return values[_LINK_VALUES[op.kind]]
 
 
 class _RequestFacts:
@@ -380,16 +386,14 @@ class _RequestFacts:
     def _resolve(self, tool: Tool, op: Operation, body: Any, values: dict[str, str]) -> Call:
         lock = op.writes
         credential = token = edit_token = None
-        if op.kind == "public":
-            slug = body.get("slug") if isinstance(body, dict) else None
-            instance = resolve.by_slug(tool.name, slug, lock=lock)
-        elif op.kind == "read":
-            instance = resolve.by_slug(tool.name, values["slug"], lock=lock)
+        link = _link(op, body, values)
+        if op.kind in ("public", "read"):
+            instance = resolve.by_slug(tool.name, link, lock=lock)
         elif op.kind == "organiser":
-            edit_token = values["edit_token"]
+            edit_token = link
             instance = resolve.by_edit_token(tool.name, edit_token, lock=lock)
         else:
-            token = values["token"]
+            token = link
             instance, credential = resolve.by_participant_token(
                 tool.name, op.token_kinds, token, lock=lock)
         if self.invalid is not None:
