@@ -7,10 +7,11 @@ on the same server, same workers, same run.
     uv run nox -s bench -- --quick              # SQLite 1 worker, shorter runs, no docs
     uv run nox -s bench -- --postgres postgresql://…/empty_db   # adds the PostgreSQL runs
 
-For each scenario (wrk, 32 connections, 8 s): requests per second, p50 and p99 latency, and
-server CPU per request read from /proc for the server's whole process tree (the client's own
-CPU does not count); each as a ratio to the bare route, measured again after every scenario
-so that each is compared with the bare runs beside it (`adjacent`). The bare route must reach
+For each scenario (wrk, 32 connections, 8 s in four parts of 2 s): requests per second, p50
+and p99 latency, and server CPU per request read from /proc for the server's whole process
+tree (the client's own CPU does not count); each as a ratio to the bare route, measured for
+1 s before and after each part, so that each scenario is compared with the bare runs between
+its parts (`together`). The bare route must reach
 `BARE_FLOOR` requests/s on one worker in at least one of its runs, or the run fails: a client
 that never drives it that fast is the bottleneck, and no ratio means anything.
 
@@ -31,6 +32,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,8 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 CONNECTIONS = 32
 SECONDS = 8
+#: Each scenario runs in this many parts of SECONDS / ROUNDS, the bare route between them.
+ROUNDS = 4
 BARE_FLOOR = 2000.0
 VIEWERS = 100
 STREAMS = 1000
@@ -145,10 +149,16 @@ class Server:
 
 # --- wrk ----------------------------------------------------------------------------------
 
+#: Where a script's request counter starts: a scenario run in parts goes on from where its
+#: last part stopped (a claim must not take a spot an earlier part took).
+START = "GROUPKIT_BENCH_START"
+
+
 def lua_post(path_bodies: str) -> str:
-    """A wrk script whose `request()` posts `body(i)` for i = 0, 1, 2, ... (per thread)."""
+    """A wrk script whose `request()` posts `body(i)` for i = start, start + 1, ... (one wrk
+    thread); `wrk(..., start=)` sets the start."""
     return ('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
-            "local i = 0\n" + path_bodies +
+            f"local i = {START}\n" + path_bodies +
             "request = function()\n  local path, body = make(i)\n  i = i + 1\n"
             "  return wrk.format(nil, path, nil, body)\nend\n")
 
@@ -163,12 +173,15 @@ def _ms(text: str) -> float:
 
 
 def wrk(server: Server, path: str, script: str | None, workdir: Path,
-        seconds: int = SECONDS, connections: int = CONNECTIONS) -> dict[str, float]:
+        seconds: int = SECONDS, connections: int = CONNECTIONS, start: int = 0
+        ) -> dict[str, float]:
     args = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s"]
     if script is not None:
+        script = script.replace(START, str(start))
         lua = workdir / f"s{abs(hash(script))}.lua"
         lua.write_text(script)
         args += ["-s", str(lua)]
+    settle(server)
     before = server.cpu()
     out = subprocess.run([*args, server.base + path], capture_output=True, text=True,
                          check=True).stdout
@@ -183,6 +196,18 @@ def wrk(server: Server, path: str, script: str | None, workdir: Path,
 
 
 # --- data ---------------------------------------------------------------------------------
+
+def settle(server: Server, limit: float = 3.0) -> None:
+    """Wait until the server spends at most one clock tick (10 ms) of CPU in 200 ms, so that
+    a run is not charged for the last one's tail (the writes still in flight when wrk
+    stopped, a checkpoint)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        before = server.cpu()
+        time.sleep(0.2)
+        if server.cpu() - before < 0.015:
+            return
+
 
 def names(n: int, prefix: str = "Person") -> list[str]:
     return [f"{prefix} {i}" for i in range(n)]
@@ -440,14 +465,22 @@ async def run_config(label: str, database_url: str, workers: int, workdir: Path,
         references = {BARE: first}
         bare_rates = [first["rps"]]
         before = first
+        rounds = ROUNDS if seconds >= 2 * ROUNDS else 1
         for name, (path, script) in cases.items():
             if script is None:
                 wrk(server, path, None, workdir, seconds=1)  # warm up
-            results[name] = wrk(server, path, script, workdir, seconds=seconds)
-            after = wrk(server, bare_path, None, workdir, seconds=max(1, seconds // 2))
-            references[name] = adjacent(before, after)
-            bare_rates.append(after["rps"])
-            before = after
+            runs: list[dict[str, float]] = []
+            bares = [before]
+            for _ in range(rounds):
+                start = int(sum(run["requests"] + CONNECTIONS for run in runs))
+                runs.append(wrk(server, path, script, workdir, seconds=seconds // rounds,
+                                start=start))
+                bares.append(wrk(server, bare_path, None, workdir,
+                                 seconds=max(1, seconds // (2 * rounds))))
+            results[name] = together(runs)
+            references[name] = together(bares)
+            bare_rates += [run["rps"] for run in bares[1:]]
+            before = bares[-1]
         for name, figures in results.items():
             bare = references[name]
             figures["bare_cpu_ms"] = bare["cpu_ms"]
@@ -474,33 +507,38 @@ async def run_config(label: str, database_url: str, workers: int, workdir: Path,
         server.stop()
 
 
-def adjacent(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
-    """The bare route as measured just before and just after a scenario: its CPU per request
-    over both runs, and the mean of their rates and p99s. Over one server's life the
-    machine's speed drifts (the bare route alone went from 0.55 to 0.73 ms of CPU a request
-    within a minute on a quiet machine), so a scenario is compared with the bare route
-    measured beside it, not only with the first one."""
-    requests = before["requests"] + after["requests"]
-    cpu = before["cpu_ms"] * before["requests"] + after["cpu_ms"] * after["requests"]
-    return {"cpu_ms": cpu / max(requests, 1), "rps": (before["rps"] + after["rps"]) / 2,
-            "p99_ms": (before["p99_ms"] + after["p99_ms"]) / 2}
+def together(runs: list[dict[str, float]]) -> dict[str, float]:
+    """Several wrk runs of one path as one: CPU per request over all their requests, the sum
+    of requests and errors, and the mean of their rates and percentiles.
+
+    Over one server's life the machine's speed drifts (the bare route alone went from 0.55
+    to 0.73 ms of CPU a request within a minute on a quiet machine, and from 0.50 to 0.65 ms
+    between two back-to-back runs), so a scenario is run in `ROUNDS` parts with the bare
+    route measured between them, and compared with those bare runs together."""
+    requests = sum(run["requests"] for run in runs)
+    cpu = sum(run["cpu_ms"] * run["requests"] for run in runs)
+    return {"cpu_ms": cpu / max(requests, 1), "requests": requests,
+            "errors": sum(run["errors"] for run in runs),
+            **{key: sum(run[key] for run in runs) / len(runs)
+               for key in ("rps", "p50_ms", "p99_ms")}}
 
 
 def markdown(reports: list[dict[str, Any]], command: str, conditions: str) -> str:
-    lines = ["# Performance", "",
-             "Measured by `nox -s bench` (`bench/run.py`): the real server (hypercorn, uvloop) "
-             "on loopback, driven by", f"wrk with {CONNECTIONS} connections for "
-             f"{SECONDS} s per scenario. Every figure is also given as a ratio to a bare",
-             "Quart JSON route on the same server, same workers, same run: **CPU × bare** is "
-             "the bare route's", "server CPU per request divided by the scenario's (higher is "
-             "better; 1.0 is as cheap as", "a request that does nothing). The bare route is "
-             f"measured again for {SECONDS // 2} s after every scenario,", "and each scenario "
-             "is compared with the bare runs just before and just after it (their",
-             "requests and CPU together; the mean of their rates and p99s): over one run the "
-             "machine's", "speed drifts, and a scenario measured in a slow minute was compared "
-             "with a bare route", "measured in a fast one. **CPU × first bare** compares it "
-             "with the run's first bare route", "instead, as earlier runs did. Regenerate "
-             "with:", "", f"    {command}", "", f"Load during this run: {conditions}", ""]
+    intro = (
+        "Measured by `nox -s bench` (`bench/run.py`): the real server (hypercorn, uvloop) on "
+        f"loopback, driven by wrk with {CONNECTIONS} connections for {SECONDS} s per scenario, "
+        f"in {ROUNDS} parts of {SECONDS // ROUNDS} s. Every figure is also given as a ratio to "
+        "a bare Quart JSON route on the same server, same workers, same run: **CPU × bare** is "
+        "the bare route's server CPU per request divided by the scenario's (higher is better; "
+        "1.0 is as cheap as a request that does nothing). The bare route is measured for "
+        f"{SECONDS // (2 * ROUNDS)} s before and after each part of a scenario, and each "
+        "scenario is compared with those bare runs (their requests and CPU together; the mean "
+        "of their rates and percentiles): over one run the machine's speed drifts within a "
+        "minute, and a scenario measured in a slow stretch was compared with a bare route "
+        "measured in a fast one. **CPU × first bare** compares it with the run's first bare "
+        "route instead, as earlier runs did. Regenerate with:")
+    lines = ["# Performance", "", *textwrap.wrap(intro, 92), "", f"    {command}", "",
+             f"Load during this run: {conditions}", ""]
     for report in reports:
         lines += [f"## {report['config']}", "",
                   f"Start-up {report['startup_seconds']:.2f} s with {report['tools_loaded']} "
