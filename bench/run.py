@@ -616,6 +616,7 @@ async def main() -> None:
         if label == "SQLite, 1 worker":
             bare = reports[0]["bare_best_rps"]
             if bare < BARE_FLOOR and not args.loaded:
+                print(markdown(reports, "(not recorded)", "under the floor"))
                 sys.exit(f"FAILED: the bare route reached {bare:.0f} requests/s at best on one "
                          f"worker, under the {BARE_FLOOR:.0f} floor: the machine or the client "
                          "is the bottleneck, so no figure of this run means anything. Run it on a "
