@@ -8,9 +8,11 @@ import os
 import threading
 from typing import Any
 
+import peewee as pw
 import pytest
 
 import demo_plugin
+from groupkit import _storage
 from groupkit._app import migrate
 from groupkit._config import Settings
 from groupkit._plugins import load_tools
@@ -118,6 +120,45 @@ def test_quick_save_writes_what_peewee_writes(database_url: str) -> None:
         found = storage.run_sync(work)
         assert found == {"row": ("New", {"b": 2}, 7, "quick-save-slug-0001"),
                          "created": True, "fk": True, "gone": 0}
+    finally:
+        storage.close()
+
+
+def test_an_insert_follows_a_plan_made_once_and_peewees_path_where_it_must(
+        database_url: str) -> None:
+    """New rows of one model and set of fields share one insert plan; a row holding an SQL
+    expression still goes through peewee, and both store what was given."""
+    storage = _with_tables(database_url)
+
+    def work() -> dict[str, Any]:
+        made = Instance.create(tool="demo", slug="plan-slug-0001", edit_digest="p1")
+        _storage._INSERT_PLANS.clear()
+        first = Credential.create(instance=made, kind="k", digest="p-1", ref="1")
+        plans = {key for key in _storage._INSERT_PLANS if key[0] is Credential}
+        second = Credential.create(instance=made, kind="k", digest="p-2", ref="2", plain="t")
+        third = Credential.create(instance=made, kind="k", digest="p-3", ref="3")
+        literal = Instance.create(tool="demo", slug="plan-slug-0002", edit_digest="p2",
+                                  version=pw.SQL("6 + 1"))
+        rows = [(row.id, row.instance_id, row.digest, row.ref, row.plain)
+                for row in Credential.select().where(Credential.instance == made)
+                .order_by(Credential.id)]
+        return {
+            "rows": rows, "ids": [first.id, second.id, third.id],
+            "plans": len(plans), "plans after": len({
+                key for key in _storage._INSERT_PLANS if key[0] is Credential}),
+            "clean": not (first.dirty_fields or second.dirty_fields or third.dirty_fields),
+            "literal": (Instance.get_by_id(literal.id).version, literal.id != made.id)}
+
+    try:
+        found = storage.run_sync(work)
+        first, second, third = found["ids"]
+        made = found["rows"][0][1]
+        assert found["rows"] == [(first, made, "p-1", "1", None), (second, made, "p-2", "2", "t"),
+                                 (third, made, "p-3", "3", None)]
+        assert first < second < third
+        assert (found["plans"], found["plans after"]) == (1, 2)  # with `plain`, and without
+        assert found["clean"]
+        assert found["literal"] == (7, True)
     finally:
         storage.close()
 
