@@ -22,6 +22,10 @@ BODY = {"title": "x", "names": ["a"]}
 def test_clock_hour_is_the_utc_hour() -> None:
     sydney = dt.timezone(dt.timedelta(hours=11))
     assert clock_hour(dt.datetime(2026, 11, 22, 9, 59, tzinfo=sydney)) == "2026-11-21T22"
+    assert clock_hour(dt.datetime(2027, 1, 2, 3, 4, tzinfo=dt.UTC)) == "2027-01-02T03"
+    assert clock_hour(dt.datetime(2027, 1, 2, 3, 4)) == "2027-01-02T03"  # naive: UTC
+    behind = dt.timezone(-dt.timedelta(hours=5))
+    assert clock_hour(dt.datetime(2026, 12, 31, 22, 0, tzinfo=behind)) == "2027-01-01T03"
 
 
 def test_client_address_trusts_forwarded_for_only_from_trusted_proxies() -> None:

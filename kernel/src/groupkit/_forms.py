@@ -311,7 +311,12 @@ class AskFirst(jinja2.ext.Extension):
 
 
 def is_form_post() -> bool:
-    return request.method == "POST" and request.mimetype == FORM_TYPE
+    """`request.mimetype == FORM_TYPE` for a POST, read straight from the header: every API
+    write asks, and werkzeug parses the whole header and its options to answer."""
+    if request.method != "POST":
+        return False
+    kind = request.headers.get("Content-Type", "")
+    return kind.partition(";")[0].strip().lower() == FORM_TYPE
 
 
 def cross_site() -> bool:
