@@ -5,9 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import peewee as pw
+import pytest
+from quart import request
+from quart.wrappers.request import Body
+from werkzeug.exceptions import RequestTimeout
 
 from demo_plugin import Note
+from groupkit import _api as api
 from groupkit import _credentials as credentials
+from groupkit._forms import is_form_post
 from groupkit._slots import SlotClaim
 from groupkit._storage import Credential
 from groupkit._storage import Instance
@@ -278,3 +284,31 @@ async def test_a_write_names_the_link_it_resolves_by(demo_app: Any, monkeypatch:
     await client.get(f"/api/demo/{slug}/count")
     await client.post("/api/demo/note", json={"text": "no slug"})
     assert keys == [slug, joined["token"], edit, None]
+
+
+async def test_a_body_is_read_under_the_requests_body_timeout(make_app: Any) -> None:
+    """The JSON body is read as `request.get_data` reads it: a complete one at once, one that
+    never completes ends in werkzeug's 408 when the request's `body_timeout` runs out."""
+    app = make_app(tools=["demo"])
+    async with app.test_request_context("/api/demo", method="POST"):
+        request.body.set_result(b'{"title": "Lunch"}')
+        assert await api.json_body() == {"title": "Lunch"}
+    async with app.test_request_context("/api/demo", method="POST"):
+        request.body = Body(expected_content_length=None, max_content_length=None)
+        request.body_timeout = 0.05
+        with pytest.raises(RequestTimeout):
+            await api.json_body()
+
+
+async def test_a_form_post_is_known_by_its_content_type_alone(make_app: Any) -> None:
+    app = make_app(tools=["demo"])
+    for method, kind, expected in (
+            ("POST", "application/x-www-form-urlencoded", True),
+            ("POST", "Application/X-WWW-Form-URLencoded ; charset=UTF-8", True),
+            ("POST", "application/json", False),
+            ("POST", "", False),
+            ("POST", "multipart/form-data; boundary=x", False),
+            ("GET", "application/x-www-form-urlencoded", False)):
+        headers = {"Content-Type": kind} if kind else {}
+        async with app.test_request_context("/api/demo", method=method, headers=headers):
+            assert is_form_post() is expected, (method, kind)
