@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import FakeClock
-
 import demo_plugin
+from conftest import FakeClock
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import Schema
