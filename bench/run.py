@@ -275,9 +275,11 @@ def claim_script(boards: list[dict[str, str]]) -> str:
         "end\n")
 
 
-#: The spread claims take the last boards, "claim (plate)" the others: each has 12,000
-#: spots, more than 8 s of claims at 1,500/s, so neither scenario runs out or overlaps.
-SPREAD_BOARDS = 50
+#: The spread claims take the last boards, "claim (plate)" the others: each has at least
+#: 24,000 spots, more than 8 s of claims at 3,000/s, so neither scenario runs out or
+#: overlaps. (With 12,000 each, a faster machine's two SQLite workers ran out: 2,262
+#: claims/s, a quarter of them refused as taken, so cheaper than a claim.)
+SPREAD_BOARDS = 100
 SPREAD = f"claim (plate), each on the next of {SPREAD_BOARDS} boards"
 BARE = "bare Quart JSON route"
 
@@ -453,7 +455,7 @@ async def run_config(label: str, database_url: str, workers: int, workdir: Path,
     try:
         async with httpx.AsyncClient(base_url=server.base) as c:
             tools = {tag["name"] for tag in (await c.get("/openapi.json")).json()["tags"]}
-        made = await setup(server, tools, boards=150 if full else 100)
+        made = await setup(server, tools, boards=SPREAD_BOARDS + (150 if full else 100))
         cases = scenarios(made)
         if not full:
             cases = {k: v for k, v in cases.items()
