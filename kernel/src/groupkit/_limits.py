@@ -39,8 +39,8 @@ class RateCounter(BaseModel):
 
 def clock_hour(now: dt.datetime) -> str:
     """The window key: the UTC clock hour, e.g. `2026-11-22T09`. Formatted by hand: it runs
-    on every POST, and `strftime` (with `astimezone` for a time already in UTC) cost more
-    than the rest of the count outside its statement."""
+    on every POST, where `strftime` (and `astimezone` of a time already in UTC) showed in
+    the profile of a vote."""
     if now.utcoffset():
         now = now.astimezone(dt.UTC)
     return f"{now.year:04d}-{now.month:02d}-{now.day:02d}T{now.hour:02d}"
