@@ -395,3 +395,130 @@ async def test_postgresql_writes_of_one_link_take_a_thread_one_at_a_time(
     finally:
         release.set()
         storage.close()
+
+
+class _Commits:
+    """Counts the COMMITs of a database (peewee's transactions end in `commit()`)."""
+
+    def __init__(self, storage: Storage, fail: bool = False) -> None:
+        self.count, self.fail = 0, fail
+        self._commit = storage.db.commit
+        storage.db.commit = self  # type: ignore[method-assign]
+
+    def __call__(self) -> None:
+        self.count += 1
+        if self.fail:
+            raise pw.OperationalError("disk I/O error")
+        self._commit()
+
+
+def _slugs(storage: Storage) -> list[str]:
+    return sorted(storage.run_sync(lambda: [i.slug for i in Instance.select()], write=False))
+
+
+async def test_sqlite_writes_that_come_together_share_one_commit(tmp_path: Any) -> None:
+    """Writes asked for in the same moment run in one transaction: one COMMIT for all of
+    them, each caller getting its own result, and every row stored."""
+    storage = _with_tables(f"sqlite:///{tmp_path / 'together.db'}")
+    try:
+        commits = _Commits(storage)
+        slugs = [f"together-slug-{n:04d}" for n in range(10)]
+        results = await asyncio.gather(*(storage.write(_title, slug) for slug in slugs))
+        assert [ident for _name, ident in results] == [threading.get_ident()] * 10
+        assert commits.count == 1
+        # One alone is a plain transaction of its own.
+        await storage.write(_title, "alone-slug-00000001")
+        assert commits.count == 2
+        assert _slugs(storage) == ["alone-slug-00000001", *slugs]
+    finally:
+        storage.close()
+
+
+async def test_a_shared_transaction_holds_at_most_batch_max_writes(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_storage, "BATCH_MAX", 3)
+    storage = _with_tables(f"sqlite:///{tmp_path / 'chunks.db'}")
+    try:
+        commits = _Commits(storage)
+        await asyncio.gather(*(storage.write(_title, f"chunk-slug-{n:06d}") for n in range(7)))
+        assert commits.count == 3  # 3 + 3 + 1
+        assert len(_slugs(storage)) == 7
+    finally:
+        storage.close()
+
+
+async def test_a_write_that_fails_in_a_shared_transaction_is_undone_alone(
+        tmp_path: Any) -> None:
+    """Each write of a shared transaction has its own savepoint: one that raises leaves
+    nothing of its own, its caller gets its error, and the writes before and after it are
+    kept. Its `before` count stands (as for a write alone); a `before` that refuses keeps
+    nothing and the write does not run."""
+    storage = _with_tables(f"sqlite:///{tmp_path / 'undone.db'}")
+    ran: list[str] = []
+
+    def failing(slug: str) -> None:
+        Instance.create(tool="demo", slug=slug, edit_digest=f"d-{slug}", data={})
+        raise ValueError("refused by the tool")
+
+    def count(slug: str) -> Any:
+        def before() -> None:
+            Instance.create(tool="count", slug=slug, edit_digest=f"d-{slug}", data={})
+        return before
+
+    def refuse() -> None:
+        Instance.create(tool="count", slug="refused-count-0001", edit_digest="d-r", data={})
+        raise PermissionError("over the limit")
+
+    def noted(slug: str) -> tuple[str, int]:
+        ran.append(slug)
+        return _title(slug)
+
+    try:
+        commits = _Commits(storage)
+        results = await asyncio.gather(
+            storage.write(_title, "kept-before-000001"),
+            storage.write(failing, "undone-slug-000001", before=count("counted-fail-0001")),
+            storage.write(noted, "never-written-0001", before=refuse),
+            storage.write(_title, "kept-after-0000001", before=count("counted-ok-000001")),
+            return_exceptions=True)
+        assert commits.count == 1
+        assert isinstance(results[1], ValueError) and isinstance(results[2], PermissionError)
+        assert not isinstance(results[0], BaseException)
+        assert not isinstance(results[3], BaseException)
+        assert ran == []
+        assert _slugs(storage) == ["counted-fail-0001", "counted-ok-000001",
+                                   "kept-after-0000001", "kept-before-000001"]
+    finally:
+        storage.close()
+
+
+async def test_a_shared_transaction_that_cannot_commit_fails_every_write(
+        tmp_path: Any) -> None:
+    """No write of a batch is answered as done when its COMMIT failed: each caller gets
+    the error, and nothing is stored."""
+    storage = _with_tables(f"sqlite:///{tmp_path / 'nocommit.db'}")
+    try:
+        commits = _Commits(storage, fail=True)
+        results = await asyncio.gather(
+            *(storage.write(_title, f"lost-slug-{n:08d}") for n in range(3)),
+            return_exceptions=True)
+        assert commits.count == 1
+        assert all(isinstance(result, pw.OperationalError) for result in results)
+        commits.fail = False
+        assert _slugs(storage) == []
+    finally:
+        storage.close()
+
+
+async def test_each_write_of_a_shared_transaction_is_observed(tmp_path: Any) -> None:
+    """The metrics' database time counts every write once, shared or not."""
+    storage = _with_tables(f"sqlite:///{tmp_path / 'observed.db'}")
+    seen: list[tuple[bool, float]] = []
+    storage.observer = lambda write, seconds: seen.append((write, seconds))
+    try:
+        await asyncio.gather(*(storage.write(_title, f"seen-slug-{n:08d}") for n in range(4)))
+        await storage.write(_title, "seen-alone-0000001")
+        assert [write for write, _ in seen] == [True] * 5
+        assert all(seconds > 0 for _, seconds in seen)
+    finally:
+        storage.close()

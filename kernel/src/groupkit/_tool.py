@@ -4,7 +4,8 @@ A tool's operations are plain synchronous functions. The kernel resolves the cre
 cleans the body with the operation's schema, opens one write transaction holding the
 instance lock, and calls the function with a `Call` (in a database thread, or for a SQLite
 write whose turn is free, in the event loop's thread: so it must not wait on anything but the
-database). A function returns a JSON-able dict (sent with the operation's status) or a
+database; on SQLite, in a savepoint of a transaction that writes arriving together share).
+A function returns a JSON-able dict (sent with the operation's status) or a
 `Reply`, or raises `ApiError`.
 """
 
