@@ -3,6 +3,7 @@ character, the check order, and counts that always agree with the stored ballots
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections import Counter
@@ -40,6 +41,43 @@ def stored_counts_agree(db: Callable[..., Any], slug: str) -> dict[str, int]:
         return kept
     result: dict[str, int] = db(check)
     return result
+
+
+async def test_votes_that_come_together_each_count_once(
+        app: Any, api: Any, db: Callable[..., Any]) -> None:
+    """Votes sent at once (on SQLite they share one transaction, each in a savepoint of its
+    own): each accepted one is stored and counted once with a token of its own, a refused
+    one leaves nothing (its suggestion is no option), and the others stand."""
+    made = await api.make(allowSuggestions=True, maxPicks=2, mode="multi")
+    slug = made["slug"]
+    ids = await api.ids(slug)
+    storage = app.config["GROUPKIT_STORAGE"]
+    commit, commits = storage.db.commit, []
+    storage.db.commit = lambda: (commits.append(1), commit())[1]
+    try:
+        replies = await asyncio.gather(
+            api.vote(slug, [ids["Pub"]], voterName="Ann"),
+            api.vote(slug, [], voterName="Bo"),
+            api.vote(slug, [ids["Thai"], ids["Pub"]], suggestion="Beach", voterName="Cy"),
+            api.vote(slug, [ids["Thai"]], suggestion="Beach", voterName="Di"),
+            api.vote(slug, [ids["Picnic"]], voterName="Ed"))
+    finally:
+        storage.db.commit = commit
+    assert [reply.status_code for reply in replies] == [201, 400, 400, 201, 201]
+    assert await api.error_of(replies[1], 400) == EMPTY
+    assert await api.error_of(replies[2], 400) == up_to(2)
+    if not storage.postgres:
+        assert len(commits) == 1, commits  # the five shared one transaction
+    payloads = [await replies[n].get_json() for n in (0, 3, 4)]
+    tokens = [payload["token"] for payload in payloads]
+    assert len(set(tokens)) == 3 and all(TOKEN.fullmatch(token) for token in tokens)
+    beach = payloads[1]["addedOptionId"]
+    assert beach is not None
+    assert await api.counts(slug) == {"Thai": 1, "Pub": 1, "Picnic": 1, "Beach": 1}
+    kept = stored_counts_agree(db, slug)
+    assert kept[beach] == 1
+    for token in tokens:
+        assert (await api.change(token, [ids["Picnic"]])).status_code == 200
 
 
 # --- the reply ----------------------------------------------------------------------------
