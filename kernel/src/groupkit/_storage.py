@@ -686,7 +686,9 @@ class Storage:
         self._lock_fd: int | None = None
         self._lock_guard = threading.Lock()
         self._turns: dict[Hashable, _Turn] = {}
-        self._batch: list[_Pending] = []
+        #: Each event loop's pending batch: a loop that closed with one leaves it here, and
+        #: never holds up the next loop's writes.
+        self._batches: dict[asyncio.AbstractEventLoop, list[_Pending]] = {}
 
     def bind(self) -> None:
         database.initialize(self.db)
@@ -827,16 +829,19 @@ class Storage:
             return await loop.run_in_executor(self.writer, ctx.run, self._unit, fn, True, args,
                                               before)
         future: asyncio.Future[T] = loop.create_future()
-        self._batch.append(_Pending(ctx, fn, args, before, future))
-        if len(self._batch) == 1:
+        batch = self._batches.get(loop)
+        if batch is None:
+            batch = self._batches[loop] = []
             loop.call_soon(self._flush_after, BATCH_TURNS)
+        batch.append(_Pending(ctx, fn, args, before, future))
         return await future
 
     def _flush_after(self, turns: int) -> None:
+        loop = asyncio.get_running_loop()
         if turns:
-            asyncio.get_running_loop().call_soon(self._flush_after, turns - 1)
+            loop.call_soon(self._flush_after, turns - 1)
             return
-        batch, self._batch = self._batch, []
+        batch = self._batches.pop(loop)
         for start in range(0, len(batch), BATCH_MAX):
             self._run(batch[start:start + BATCH_MAX])
 
