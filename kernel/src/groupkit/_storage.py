@@ -636,8 +636,8 @@ def advisory_lock(name: str) -> None:
 
 #: How many more times the event loop goes round before a SQLite batch runs: the writes of
 #: requests read in those turns join it. With 32 connections voting on one worker, batches
-#: averaged 3.3 writes with none, 5.1 with one and 8.3 with two, each turn costing a write
-#: only the loop's pass (microseconds) in latency.
+#: averaged 3.3 writes with none, 5.1 with one and 7.3 to 8.3 with two, each turn costing a
+#: write only the loop's pass (microseconds) in latency.
 BATCH_TURNS = 2
 #: The most writes one SQLite transaction holds; a larger batch runs as several.
 BATCH_MAX = 64
