@@ -9,7 +9,7 @@ the tool, e.g. `uv run nox -s tests -- -k limits -x`.
                     (start a throwaway server with `.ci/postgres.sh`, which prints the URL)
     e2e             only the browser tests (headless Chromium; set $GROUPKIT_CHROMIUM)
     build           wheels and sdists of the kernel and every plugin in dist/
-    lint            ruff check
+    lint            ruff check and the import contracts (lint-imports)
     types           mypy over the kernel and every plugin
     bench           throughput, latency and CPU as ratios to bare Quart, driven by wrk
                     (bench/run.py; fails if the bare route misses 2,000 req/s)
@@ -68,8 +68,11 @@ def e2e(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Ruff over the whole repository."""
+    """Ruff over the whole repository, then the import contracts (`lint-imports`: the
+    kernel's layers, no import cycle, plugins independent and on the public surface only,
+    no test kit in production; pyproject.toml, [tool.importlinter])."""
     uv_run(session, "ruff", "check", *(session.posargs or ["."]))
+    uv_run(session, "lint-imports", "--no-logo")
 
 
 @nox.session
@@ -77,8 +80,8 @@ def types(session: nox.Session) -> None:
     """Mypy over the kernel and the source of every plugin."""
     targets = session.posargs or [
         str(path.relative_to(ROOT))
-        for path in [ROOT / "kernel" / "src", *sorted(ROOT.glob("plugins/*/src")),
-                     *sorted(ROOT.glob("contrib/*/src"))]
+        for path in [ROOT / "kernel" / "src", ROOT / "kernel-testing" / "src",
+                     *sorted(ROOT.glob("plugins/*/src")), *sorted(ROOT.glob("contrib/*/src"))]
         if path.is_dir()
     ]
     # One run per distribution: each plugin is its own package (with its own `models`,

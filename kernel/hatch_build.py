@@ -16,7 +16,7 @@ SKIPPED = {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".venv"
 
 class PluginTemplateHook(BuildHookInterface):  # type: ignore[type-arg]
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        if version == "editable":  # a checkout reads contrib/ directly (groupkit._cli)
+        if version == "editable":  # a checkout reads contrib/ directly (groupkit.ops._cli)
             return
         root = Path(self.root)
         checkout = root.parent / "contrib" / "plugin-template"

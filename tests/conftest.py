@@ -1,5 +1,5 @@
 """Cross-tool fixtures. `live_server` (real `groupkit serve` processes on loopback, on SQLite
-or PostgreSQL) comes from the kit, `groupkit.testing`, as it does for any plugin's tests;
+or PostgreSQL) comes from the kit, `groupkit_testing`, as it does for any plugin's tests;
 this file adds the screenshot helper and its summary.
 """
 
@@ -29,7 +29,7 @@ def screenshot() -> Callable[[Any, str], Path]:
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
 
     def save(page: Any, name: str) -> Path:
-        from groupkit.allstates import _full_page_png  # Playwright, for browser tests only
+        from groupkit_testing.allstates import _full_page_png  # Playwright, for browser tests only
 
         path = SCREENSHOT_DIR / f"{name}.png"
         partial = path.with_name(f".{name}.{os.getpid()}.png")

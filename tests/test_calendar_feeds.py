@@ -1,4 +1,4 @@
-"""Calendar subscription feeds (groupkit._feeds) on the Volunteer Roster: the holder of a
+"""Calendar subscription feeds (groupkit.blocks._feeds) on the Volunteer Roster: the holder of a
 claim's secret gets a private webcal address; the feed, parsed back with `icalendar`, holds
 their shift as it stands now (a moved shift moves), empties when the spot is given up (and
 stays empty when someone else takes it), and answers 404 once the organiser revokes it. The
@@ -14,9 +14,9 @@ from typing import Any
 import icalendar
 import pytest
 
-from groupkit._storage import Instance
-from groupkit.testing import create
-from groupkit.testing import edit
+from groupkit.core._storage import Instance
+from groupkit_testing import create
+from groupkit_testing import edit
 
 ROSTER = {"title": "Working bee", "eventDate": "Saturday 14 March 2026", "note": "Bring gloves",
           "shifts": [{"label": "Setup 7-9am", "capacity": 2},

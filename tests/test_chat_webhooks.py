@@ -1,4 +1,4 @@
-"""Chat webhooks (groupkit._webhooks) through the API: connecting, the posts each ritual
+"""Chat webhooks (groupkit.blocks._webhooks) through the API: connecting, the posts each ritual
 queues, delivery with retries and backoff, the delivery log, and the address checks that
 keep a webhook from reaching anything but a public chat service (a resolver that lies,
 redirects). Every post goes to a local receiver on 127.0.0.1, which the test's allow list
@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from chat_receiver import Receiver
 
-from groupkit import _webhooks as webhooks
-from groupkit._config import Settings
-from groupkit.testing import FakeClock as Clock
-from groupkit.testing import create
+from groupkit.blocks import _webhooks as webhooks
+from groupkit.core._config import Settings
+from groupkit_testing import FakeClock as Clock
+from groupkit_testing import create
 
 SECRET_PATH = "/services/T000/B000/qzsecretwebhookpath"
 

@@ -22,7 +22,7 @@ from openapi_spec_validator import validate
 
 from groupkit import Settings
 from groupkit import create_app
-from groupkit._kit_suites import capability_headers
+from groupkit_testing._suites import capability_headers
 
 pytestmark = pytest.mark.server
 

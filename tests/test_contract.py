@@ -1,10 +1,10 @@
 """What every installed tool must do, checked the moment a tool is installed: the kit's
-contract suite (`groupkit.testing.ContractSuite`), the one any plugin author runs over their
+contract suite (`groupkit_testing.ContractSuite`), the one any plugin author runs over their
 own tool, here over every installed tool."""
 
 from __future__ import annotations
 
-from groupkit.testing import ContractSuite
+from groupkit_testing import ContractSuite
 
 
 class TestEveryInstalledTool(ContractSuite):

@@ -26,8 +26,8 @@ from typing import Any
 import httpx
 import pytest
 
-from groupkit.testing import external_missing
-from groupkit.testing import server_backends
+from groupkit_testing import external_missing
+from groupkit_testing import server_backends
 
 pytestmark = pytest.mark.server
 
@@ -248,10 +248,10 @@ def test_the_systemd_unit_verifies(tmp_path: Path) -> None:
 
 
 def test_the_recipe_config_trusts_host_as_proxy_and_passes_check(capsys: Any) -> None:
-    from groupkit._cli import main
+    from groupkit.ops._cli import main
 
     assert main(["check", "--offline", "--config", str(DEPLOY / "groupkit.toml")]) == 0
-    from groupkit._config import load_settings
+    from groupkit.core._config import load_settings
 
     settings = load_settings(DEPLOY / "groupkit.toml", {})
     assert "127.0.0.1" in settings.trusted_proxies  # nginx on host A reaches it on loopback

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import edit
+from groupkit_testing import create
+from groupkit_testing import edit
 
 PAYMENT = {"method": "PayID", "aliasId": "mia.sam@exmaple.com", "accountName": "M & S",
            "bsb": "", "accountNumber": "", "note": ""}

@@ -5,7 +5,7 @@ the home page, every `<form>` is a form post the kernel takes (`method="post"` w
 filter); every submit button, and every button the script posts (`data-post`,
 `data-download`), sits in such a form posting to the same URL, unless it is written hidden
 (only the script shows it: a browser's kept secret, a script-only panel). Read from the
-rendered HTML, without a browser (see groupkit._forms)."""
+rendered HTML, without a browser (see groupkit.web._forms)."""
 
 from __future__ import annotations
 
@@ -19,12 +19,12 @@ from lxml import html as lxml_html
 from participation import REVEALS
 from participation import SCENARIOS
 
-from groupkit._config import Settings
-from groupkit._plugins import load_tools
-from groupkit.allstates import ApiParticipation
-from groupkit.allstates import private_page
-from groupkit.testing import Made
-from groupkit.testing import Session
+from groupkit.core._config import Settings
+from groupkit.ops._plugins import load_tools
+from groupkit_testing import Made
+from groupkit_testing import Session
+from groupkit_testing.allstates import ApiParticipation
+from groupkit_testing.allstates import private_page
 
 pytestmark = pytest.mark.server
 

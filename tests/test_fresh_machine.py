@@ -10,7 +10,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from groupkit.testing import external_missing
+from groupkit_testing import external_missing
 
 REPO = Path(__file__).resolve().parents[1]
 POSTGRES_SH = REPO / ".ci" / "postgres.sh"

@@ -15,13 +15,13 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from groupkit._api import all_operations
-from groupkit._app import create_app
-from groupkit._config import Settings
-from groupkit._plugins import load_tools
-from groupkit.testing import PostgresSchema
-from groupkit.testing import create
-from groupkit.testing import postgres_url
+from groupkit.core._api import all_operations
+from groupkit.core._config import Settings
+from groupkit.ops._app import create_app
+from groupkit.ops._plugins import load_tools
+from groupkit_testing import PostgresSchema
+from groupkit_testing import create
+from groupkit_testing import postgres_url
 
 INSTALLED = load_tools(Settings()).tools
 ALLOWED = {200, 201, 400, 404, 409}

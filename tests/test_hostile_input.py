@@ -1,6 +1,6 @@
 """Hostile request bodies against every installed tool's create endpoint and every operation
 in the OpenAPI document, on a real server: the kit's suite
-(`groupkit.testing.HostileInputSuite`, whose docstring lists the cases) over every installed
+(`groupkit_testing.HostileInputSuite`, whose docstring lists the cases) over every installed
 tool, each taking part through its scenario here (tests/browser/participation.py) or the
 `Walkthrough` it declares. A tool with neither is still checked, from its create alone.
 """
@@ -13,11 +13,11 @@ import httpx
 import pytest
 from participation import SCENARIOS
 
-from groupkit._kit_hostile import SENT
-from groupkit._kit_hostile import endpoints
-from groupkit._kit_privacy import api_document
-from groupkit._kit_privacy import installed_tools
-from groupkit.testing import HostileInputSuite
+from groupkit_testing import HostileInputSuite
+from groupkit_testing._hostile import SENT
+from groupkit_testing._hostile import endpoints
+from groupkit_testing._privacy import api_document
+from groupkit_testing._privacy import installed_tools
 
 pytestmark = pytest.mark.server
 

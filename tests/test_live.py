@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
-from groupkit._parts import changed_parts
-from groupkit._parts import snapshot
-from groupkit.testing import server_backends
+from groupkit.core._parts import changed_parts
+from groupkit.core._parts import snapshot
+from groupkit_testing import server_backends
 
 pytestmark = pytest.mark.server
 

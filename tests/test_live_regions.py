@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from groupkit._kit_privacy import installed_tools
+from groupkit_testing._privacy import installed_tools
 
 #: Tools whose group can change what their organiser page shows.
 CHANGED_BY_THE_GROUP = sorted(

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from groupkit._cli import main
-from groupkit.testing import external_missing
+from groupkit.ops._cli import main
+from groupkit_testing import external_missing
 
 
 @pytest.fixture(scope="module")

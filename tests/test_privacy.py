@@ -42,15 +42,15 @@ from participation import REVEALS
 from participation import SCENARIOS
 from qrdecode import qr_text
 
-from groupkit._kit_privacy import UNDECLARED
-from groupkit._kit_privacy import api_document
-from groupkit._kit_privacy import installed_tools
-from groupkit.testing import Look as KitLook
-from groupkit.testing import PrivacySuite
-from groupkit.testing import Session
-from groupkit.testing import Surface
-from groupkit.testing import scan_declared
-from groupkit.testing import string_leaves
+from groupkit_testing import Look as KitLook
+from groupkit_testing import PrivacySuite
+from groupkit_testing import Session
+from groupkit_testing import Surface
+from groupkit_testing import scan_declared
+from groupkit_testing import string_leaves
+from groupkit_testing._privacy import UNDECLARED
+from groupkit_testing._privacy import api_document
+from groupkit_testing._privacy import installed_tools
 
 pytestmark = pytest.mark.server
 
@@ -132,7 +132,7 @@ def ties(groups: list[str], partners: dict[str, str], page: str | None = None,
 # --- one tool's scenario ----------------------------------------------------------------------
 
 class Look(KitLook):
-    """The kit's scanner (groupkit.testing.Look) with this repository's scenarios for tools
+    """The kit's scanner (groupkit_testing.Look) with this repository's scenarios for tools
     that declare no walkthrough, and a QR reader for the share sheet."""
 
     def __init__(self, client: httpx.Client, tool: str,
@@ -993,7 +993,7 @@ def test_pulse_watcher_diffing_each_response_ties_none(client: httpx.Client) -> 
 # --- forms without JavaScript ------------------------------------------------------------------
 
 def form_fields(body: Any) -> list[tuple[str, str]]:
-    """A JSON body as the wire names of a form (groupkit._forms): text as itself, anything
+    """A JSON body as the wire names of a form (groupkit.web._forms): text as itself, anything
     else as `key:json`."""
     if not isinstance(body, dict):
         return []

@@ -9,7 +9,7 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
-from groupkit.testing import postgres_url
+from groupkit_testing import postgres_url
 
 REPO = Path(__file__).resolve().parents[1]
 

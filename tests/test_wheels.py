@@ -25,8 +25,8 @@ from typing import Any
 import httpx
 import pytest
 
-from groupkit._cli import main
-from groupkit.testing import external_missing
+from groupkit.ops._cli import main
+from groupkit_testing import external_missing
 
 pytestmark = pytest.mark.server
 
@@ -118,7 +118,7 @@ def test_each_project_is_built_as_a_wheel_and_an_sdist_of_its_own_version(
 def test_the_environment_holds_the_wheels_not_the_workspace(built: Built) -> None:
     probe = """
 import importlib.metadata, json, groupkit, groupkit_karaoke, groupkit_plate
-from groupkit._cli import template_folder
+from groupkit.ops._cli import template_folder
 print(json.dumps({
     "files": [groupkit.__file__, groupkit_karaoke.__file__, groupkit_plate.__file__],
     "typed": (template_folder().parent / "py.typed").is_file(),

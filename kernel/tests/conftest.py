@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import demo_plugin
-from groupkit.testing import FakeClock
+from groupkit_testing import FakeClock
 
 
 @pytest.fixture

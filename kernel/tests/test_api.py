@@ -11,13 +11,13 @@ from quart.wrappers.request import Body
 from werkzeug.exceptions import RequestTimeout
 
 from demo_plugin import Note
-from groupkit import _api as api
-from groupkit import _credentials as credentials
-from groupkit._forms import is_form_post
-from groupkit._slots import SlotClaim
-from groupkit._storage import Credential
-from groupkit._storage import Instance
-from groupkit.testing import create
+from groupkit.blocks._slots import SlotClaim
+from groupkit.core import _api as api
+from groupkit.core import _credentials as credentials
+from groupkit.core._storage import Credential
+from groupkit.core._storage import Instance
+from groupkit.web._forms import is_form_post
+from groupkit_testing import create
 
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}
 
@@ -209,7 +209,7 @@ def test_models_cascade_on_delete() -> None:
 
 
 def test_body_parsing_is_strict_and_never_raises() -> None:
-    from groupkit._api import parse_body
+    from groupkit.core._api import parse_body
 
     assert parse_body(b'{"a": 1}') == {"a": 1}
     for raw in (b"NaN", b'{"a": Infinity}', b"[" * 100_000 + b"]" * 100_000, b"\x00", b"{"):
@@ -226,8 +226,8 @@ def test_body_parsing_is_strict_and_never_raises() -> None:
 
 async def test_spot_board_lists_every_spot_with_its_claim(client: Any, demo_app: Any) -> None:
     from groupkit import Instance
-    from groupkit import slot_ids
-    from groupkit import spot_board
+    from groupkit.signups import slot_ids
+    from groupkit.signups import spot_board
 
     made = await make(client)
     await client.post("/api/demo/claim", json={"slug": made["slug"], "slotId": "g1-2",
@@ -249,7 +249,7 @@ async def test_spot_board_lists_every_spot_with_its_claim(client: Any, demo_app:
 
 
 def test_lone_surrogates_become_replacement_characters() -> None:
-    from groupkit._api import parse_body
+    from groupkit.core._api import parse_body
 
     assert parse_body(b'{"name": "a\\ud800b", "list": ["\\udfff"], "\\ud801": 1}') == {
         "name": "a\ufffdb", "list": ["\ufffd"], "\ufffd": 1}

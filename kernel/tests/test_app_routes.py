@@ -10,7 +10,7 @@ from typing import Any
 from werkzeug.routing import Map
 from werkzeug.routing import Rule
 
-from groupkit._credentials import new_slug
+from groupkit.core._credentials import new_slug
 
 
 def sample_values(rule: Any) -> dict[str, str]:

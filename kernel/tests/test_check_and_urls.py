@@ -14,19 +14,19 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from groupkit._app import create_app
-from groupkit._app import migrate
-from groupkit._cli import main
-from groupkit._config import ConfigError
-from groupkit._config import load_settings
-from groupkit._plugins import load_tools
-from groupkit._storage import DatabaseUrlError
-from groupkit._storage import Storage
-from groupkit._storage import open_database
-from groupkit._storage import postgres_parameters
-from groupkit.testing import external_missing
-from groupkit.testing import postgres_url
-from groupkit.testing import server_backends
+from groupkit.core._config import ConfigError
+from groupkit.core._config import load_settings
+from groupkit.core._storage import DatabaseUrlError
+from groupkit.core._storage import Storage
+from groupkit.core._storage import open_database
+from groupkit.core._storage import postgres_parameters
+from groupkit.ops._app import create_app
+from groupkit.ops._app import migrate
+from groupkit.ops._cli import main
+from groupkit.ops._plugins import load_tools
+from groupkit_testing import external_missing
+from groupkit_testing import postgres_url
+from groupkit_testing import server_backends
 
 
 @pytest.fixture(autouse=True)

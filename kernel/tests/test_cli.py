@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from groupkit._cli import main
+from groupkit.ops._cli import main
 
 
 @pytest.fixture

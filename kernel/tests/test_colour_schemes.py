@@ -1,4 +1,4 @@
-"""A colour scheme changes colours only: the all-states suite (groupkit.allstates) runs
+"""A colour scheme changes colours only: the all-states suite (groupkit_testing.allstates) runs
 axe-core's structural rules once per phone size and only its colour rules in the dark scheme,
 which is sound only while every `prefers-color-scheme` block sets colours and nothing else."""
 

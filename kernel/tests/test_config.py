@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from groupkit._config import ConfigError
-from groupkit._config import Settings
-from groupkit._config import load_settings
+from groupkit.core._config import ConfigError
+from groupkit.core._config import Settings
+from groupkit.core._config import load_settings
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -110,7 +110,7 @@ def test_docs_operating_lists_every_key_of_the_shipped_config_with_its_default()
 
 
 def test_the_webhooks_table_is_read_and_checked() -> None:
-    from groupkit._config import settings_from_mapping
+    from groupkit.core._config import settings_from_mapping
 
     settings = settings_from_mapping({"webhooks": {
         "hosts": ["chat.example.org"], "allow_loopback": True, "every_seconds": 5}})

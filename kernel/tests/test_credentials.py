@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import re
 
-from groupkit import _credentials as credentials
-from groupkit._credentials import ALPHABET
+from groupkit.core import _credentials as credentials
+from groupkit.core._credentials import ALPHABET
 
 
 def test_alphabet_has_31_characters_without_look_alikes() -> None:

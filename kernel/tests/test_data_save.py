@@ -15,7 +15,7 @@ from groupkit import Operations
 from groupkit import Schema
 from groupkit import Tool
 from groupkit import hookimpl
-from groupkit.testing import create
+from groupkit_testing import create
 
 ops = Operations()
 

@@ -18,14 +18,14 @@ from groupkit import Line
 from groupkit import Schema
 from groupkit import StringList
 from groupkit import Tool
-from groupkit import claim_slot
-from groupkit import claims_by_slot
 from groupkit import conflict
 from groupkit import hookimpl
-from groupkit import regroup_slots
-from groupkit import slot_ids
-from groupkit import spot_board
-from groupkit.testing import create
+from groupkit.signups import claim_slot
+from groupkit.signups import claims_by_slot
+from groupkit.signups import regroup_slots
+from groupkit.signups import slot_ids
+from groupkit.signups import spot_board
+from groupkit_testing import create
 
 HELD = "{name} is held."
 SHRUNK = "{name} has {taken}."

@@ -9,21 +9,21 @@ import pytest
 from test_storage import _with_tables
 
 import demo_plugin
-from groupkit import OK_REPLY
 from groupkit import PARTICIPANT_TOKEN_LENGTH
 from groupkit import ApiError
 from groupkit import Credential
-from groupkit import Entries
 from groupkit import Instance
 from groupkit import checked_in_order
-from groupkit import claim_once
-from groupkit import entries_schema
 from groupkit import find_token
 from groupkit import issue_token
-from groupkit import ok_reply
-from groupkit import token_reply
-from groupkit._storage import Storage
-from groupkit._webhooks import ChatPost
+from groupkit.blocks._webhooks import ChatPost
+from groupkit.core._storage import Storage
+from groupkit.entries import OK_REPLY
+from groupkit.entries import Entries
+from groupkit.entries import claim_once
+from groupkit.entries import entries_schema
+from groupkit.entries import ok_reply
+from groupkit.entries import token_reply
 
 GONE = "That note isn't here any more."
 NOTES = Entries(demo_plugin.Note, "note", GONE, code="id")

@@ -32,11 +32,11 @@ from groupkit import first_duplicate
 from groupkit import js_string
 from groupkit import text_key
 from groupkit import whole_number
-from groupkit._api import parse_body
-from groupkit._fields import INVISIBLE
-from groupkit._fields import MAX_DIGITS
-from groupkit._fields import PREFIX_SLACK
-from groupkit._fields import TRIMMED
+from groupkit.core._api import parse_body
+from groupkit.core._fields import INVISIBLE
+from groupkit.core._fields import MAX_DIGITS
+from groupkit.core._fields import PREFIX_SLACK
+from groupkit.core._fields import TRIMMED
 
 # Text with the awkward parts of Unicode: NUL, surrogate-free astral characters, RTL
 # overrides, combining marks, every kind of whitespace and line break.

@@ -5,19 +5,19 @@ from __future__ import annotations
 import marshmallow as ma
 import pytest
 
-from groupkit import _fields as fields
-from groupkit._fields import Choice
-from groupkit._fields import Count
-from groupkit._fields import Flag
-from groupkit._fields import Line
-from groupkit._fields import ObjectList
-from groupkit._fields import StringList
-from groupkit._fields import Text
-from groupkit._fields import WholeNumber
-from groupkit._fields import first_duplicate
-from groupkit._fields import js_string
-from groupkit._fields import truthy
-from groupkit._fields import whole_number
+from groupkit.core import _fields as fields
+from groupkit.core._fields import Choice
+from groupkit.core._fields import Count
+from groupkit.core._fields import Flag
+from groupkit.core._fields import Line
+from groupkit.core._fields import ObjectList
+from groupkit.core._fields import StringList
+from groupkit.core._fields import Text
+from groupkit.core._fields import WholeNumber
+from groupkit.core._fields import first_duplicate
+from groupkit.core._fields import js_string
+from groupkit.core._fields import truthy
+from groupkit.core._fields import whole_number
 
 
 def message(field: fields.SpecField, value: object) -> str:

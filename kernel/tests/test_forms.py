@@ -1,4 +1,4 @@
-"""Forms without JavaScript (groupkit._forms): the wire names decode to the body the script
+"""Forms without JavaScript (groupkit.web._forms): the wire names decode to the body the script
 sends, a form post runs the same operation and redirects back, and its flash reaches the
 page once, from any worker, without a credential or a typed value in a URL, a cookie or a
 log line."""
@@ -15,16 +15,16 @@ from urllib.parse import urlencode
 import jinja2
 import pytest
 
-from groupkit._app import HERE
-from groupkit._forms import DOWNLOAD
-from groupkit._forms import FLASH_COOKIE
-from groupkit._forms import FLASH_SECONDS
-from groupkit._forms import Flash
-from groupkit._forms import decode
-from groupkit._forms import js_number
-from groupkit._forms import time_zones
-from groupkit._logs import JsonFormatter
-from groupkit.testing import create
+from groupkit.core._logs import JsonFormatter
+from groupkit.web._forms import DOWNLOAD
+from groupkit.web._forms import FLASH_COOKIE
+from groupkit.web._forms import FLASH_SECONDS
+from groupkit.web._forms import Flash
+from groupkit.web._forms import decode
+from groupkit.web._forms import js_number
+from groupkit.web._forms import time_zones
+from groupkit.web._pages import TEMPLATES
+from groupkit_testing import create
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin"}
 NO_RECIPIENT = "Who's the card for? Add their name."
@@ -325,7 +325,7 @@ def test_the_zone_select_offers_utc_first_and_every_area() -> None:
 
 
 def test_a_text_field_is_labelled_prefixed_and_escaped() -> None:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True)
     forms = env.get_template("groupkit/_forms.html").module
     html = str(forms.text("edit-", "forWhom", "Who it's for", 80, "e.g. Mum", '"><b>x'))
     assert html == (
@@ -336,7 +336,7 @@ def test_a_text_field_is_labelled_prefixed_and_escaped() -> None:
 
 
 def test_a_list_draws_each_item_or_says_there_are_none() -> None:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True)
     page = env.from_string(
         '{% import "groupkit/_lists.html" as lists %}'
         '{% call(x) lists.each(items, "Nobody yet.", "board", ordered=ordered) %}'

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from groupkit._slots import GroupSpots
-from groupkit._slots import slot_ids
+from groupkit.blocks._slots import GroupSpots
+from groupkit.blocks._slots import slot_ids
 
 GROUPS = [{"name": "Mains", "capacity": 3}, {"name": "Moved", "capacity": 2, "slotNumber": 5},
           {"name": "Sides", "capacity": 1}]

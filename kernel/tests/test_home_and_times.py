@@ -9,11 +9,11 @@ import re
 from typing import Any
 
 import demo_plugin
-from groupkit._moments import local_time
-from groupkit._moments import next_midnight
-from groupkit._tool import GROUPS
-from groupkit._tool import Tool
-from groupkit._web import home_groups
+from groupkit.core._moments import local_time
+from groupkit.core._moments import next_midnight
+from groupkit.core._tool import GROUPS
+from groupkit.core._tool import Tool
+from groupkit.web._pages import home_groups
 
 
 def tool(name: str, title: str, group: str = "other", icon: str = "") -> Tool:

@@ -1,4 +1,4 @@
-"""The kit's browser suites (`groupkit.testing.AllStatesSuite`, `ScriptInjectionSuite`,
+"""The kit's browser suites (`groupkit_testing.AllStatesSuite`, `ScriptInjectionSuite`,
 `BrowserSuites`) over a tool from outside the repository: one registered through pluggy
 here, and contrib/example-plugin, installed by its entry point. A tool that declares how it
 is taken part in (`Tool.walkthrough`) is walked with its own steps; one that declares
@@ -19,13 +19,13 @@ import demo_plugin
 from groupkit import Participation
 from groupkit import Tool
 from groupkit import Walkthrough
-from groupkit import _kit_browser as kit_browser
 from groupkit import hookimpl
-from groupkit._config import Settings
-from groupkit._plugins import load_tools
-from groupkit.testing import AllStatesSuite
-from groupkit.testing import BrowserSuites
-from groupkit.testing import ScriptInjectionSuite
+from groupkit.core._config import Settings
+from groupkit.ops._plugins import load_tools
+from groupkit_testing import AllStatesSuite
+from groupkit_testing import BrowserSuites
+from groupkit_testing import ScriptInjectionSuite
+from groupkit_testing import _browser as kit_browser
 
 pytest_plugins = ("pytester",)
 

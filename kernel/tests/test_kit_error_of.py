@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import error_of
+from groupkit_testing import error_of
 
 
 async def test_error_of_reads_a_real_answer(client: Any) -> None:

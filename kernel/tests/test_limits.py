@@ -9,12 +9,12 @@ import threading
 from typing import Any
 
 import demo_plugin
-from groupkit import _limits as limits
-from groupkit._limits import CREATE_LIMIT_MESSAGE
-from groupkit._limits import client_address
-from groupkit._limits import clock_hour
-from groupkit._storage import Instance
-from groupkit._storage import lock_instance
+from groupkit.core import _limits as limits
+from groupkit.core._limits import CREATE_LIMIT_MESSAGE
+from groupkit.core._limits import client_address
+from groupkit.core._limits import clock_hour
+from groupkit.core._storage import Instance
+from groupkit.core._storage import lock_instance
 
 BODY = {"title": "x", "names": ["a"]}
 

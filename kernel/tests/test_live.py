@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from groupkit import Instance
-from groupkit.testing import create
+from groupkit_testing import create
 
 
 async def add_notes(client: Any, slug: str, *texts: str) -> None:
@@ -53,7 +53,7 @@ async def test_streams_opened_together_keep_alive_and_end_spread_out(monkeypatch
     import asyncio
     import itertools
 
-    from groupkit import _live as live
+    from groupkit.core import _live as live
 
     monkeypatch.setattr(live, "KEEPALIVE_SECONDS", 0.5)
     monkeypatch.setattr(live, "STREAM_SECONDS", 1.5)
@@ -92,7 +92,7 @@ async def test_a_page_deleted_before_its_parts_are_read_is_told_gone(caplog: Any
     so the page fetches itself."""
     import asyncio
 
-    from groupkit import _live as live
+    from groupkit.core import _live as live
 
     async def deleted() -> None:
         return None

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from groupkit._logs import JsonFormatter
-from groupkit._logs import redact
-from groupkit.testing import create
+from groupkit.core._logs import JsonFormatter
+from groupkit.core._logs import redact
+from groupkit_testing import create
 
 
 def test_redact_hides_every_capability_segment() -> None:

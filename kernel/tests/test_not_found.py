@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import demo_plugin
-from groupkit.testing import create
+from groupkit_testing import create
 
 KERNEL_404 = {"error": "Nothing here — check the link you were given."}
 

@@ -8,9 +8,9 @@ from typing import Any
 from openapi_spec_validator import validate
 
 import demo_plugin
-from groupkit._config import Settings
-from groupkit._openapi import openapi_document
-from groupkit._plugins import load_tools
+from groupkit.core._config import Settings
+from groupkit.core._openapi import openapi_document
+from groupkit.ops._plugins import load_tools
 
 
 def served_api_routes(app: Any) -> set[tuple[str, str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 XSS = "<script>alert('x')</script>"
 
@@ -133,7 +133,7 @@ def test_apps_of_one_process_compile_each_page_template_once(tmp_path: Any,
     import jinja2
     from quart import Quart
 
-    from groupkit._web import page_environment
+    from groupkit.web._pages import page_environment
 
     (tmp_path / "shared-compile-check.html").write_text("one {{ 1 + 1 }}", encoding="utf-8")
     compiled: list[str | None] = []

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from groupkit._parts import changed_parts
-from groupkit._parts import snapshot
+from groupkit.core._parts import changed_parts
+from groupkit.core._parts import snapshot
 
 PAGE = """<!doctype html><html><head><title>Lunch <b></title>
 <script type="application/json" id="data">{"a": "<li id=\\"s-1\\">"}</script></head>

@@ -7,8 +7,8 @@ version it came (as pytest's hookspecs do with `versionadded`).
 
 The conventions the page follows, so these tests can read it:
 - A reference entry is a list item that starts with a code span, under a `###` heading that is
-  one code span naming where the names live (`groupkit`, `groupkit.testing`,
-  `groupkit.allstates`, `groupkit/_spots.html`):
+  one code span naming where the names live (`groupkit`, `groupkit_testing`,
+  `groupkit_testing.allstates`, `groupkit/_spots.html`):
   `` - `slot_group(groups, slot_id, prefix)` *added in 1*: ... ``.
   Functions and classes with their own constructor give the whole parameter list as Python
   writes it (order, `*`, `**options`, defaults as literals, `...` for a default that is no
@@ -41,21 +41,21 @@ import pytest
 from jinja2 import nodes
 
 import groupkit
-import groupkit.allstates as allstates
-import groupkit.testing as kit
-from groupkit import _plugins
-from groupkit import _spot_rows as spot_rows
-from groupkit import _tool
+import groupkit_testing as kit
+import groupkit_testing.allstates as allstates
 from groupkit import hookspecs
+from groupkit.core import _tool
+from groupkit.ops import _plugins
+from groupkit.web import _spot_rows as spot_rows
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = (REPO / "docs" / "plugins.md").read_text("utf-8")
 PACKAGE = Path(groupkit.__file__).parent
-TEMPLATES = PACKAGE / "templates"
-SCRIPTS = sorted((PACKAGE / "static").glob("*.js"))
+TEMPLATES = PACKAGE / "web" / "templates"
+SCRIPTS = sorted((PACKAGE / "web" / "static").glob("*.js"))
 
 #: The public modules besides `groupkit`, whose own public callables are their surface.
-KIT_MODULES = {"groupkit.testing": kit, "groupkit.allstates": allstates}
+KIT_MODULES = {"groupkit_testing": kit, "groupkit_testing.allstates": allstates}
 #: Classes whose methods a plugin calls (or implements), each documented as an entry.
 DOCUMENTED_METHODS = {"Operations": ("public", "organiser", "participant", "read"),
                       "Participation": ("public", "organiser", "participant", "read", "get",
@@ -236,7 +236,7 @@ def macros(template: str) -> dict[str, list[Param]]:
                   inspect.Parameter.empty if value is None else literal(value.as_const()))
             for arg, value in zip(macro.args, defaults, strict=True)]
     # A macro drawn in Python (`{% set spot = groupkit_spot_rows.spot %}`, see
-    # groupkit._spot_rows) is called as the function is: its parameters but the environment
+    # groupkit.web._spot_rows) is called as the function is: its parameters but the environment
     # Jinja passes and the `caller` of a call block.
     for assign in tree.body:
         if (isinstance(assign, nodes.Assign) and isinstance(assign.target, nodes.Name)
@@ -253,7 +253,7 @@ def macros(template: str) -> dict[str, list[Param]]:
 
 def kit_names(module: Any = kit) -> list[str]:
     """A module's `__all__` where it has one, else the callables it defines itself, and for
-    `groupkit.testing` those of the kit's private modules it makes public (`_kit_*`)."""
+    `groupkit_testing` those of the kit's private modules it makes public (`_kit_*`)."""
     if hasattr(module, "__all__"):
         return list(module.__all__)
     def defined_here(value: Any) -> bool:
@@ -298,7 +298,7 @@ def test_the_page_is_read_as_intended() -> None:
     """The readers find the sections at all (a heading renamed would check nothing)."""
     names = {(entry.namespace, entry.name) for entry in reference_entries()}
     assert ("groupkit", "Tool") in names
-    assert ("groupkit.testing", "make_app") in names
+    assert ("groupkit_testing", "make_app") in names
     assert ("groupkit/_forms.html", "action") in names
     assert documented_params("(a, b=1, *, c, **d)") == [
         Param("a", "POSITIONAL_OR_KEYWORD"), Param("b", "POSITIONAL_OR_KEYWORD", 1),
@@ -594,9 +594,9 @@ def test_every_link_within_the_page_has_its_heading() -> None:
 
 def test_the_documented_numbers_are_the_code_s() -> None:
     """Limits and timings the page states, read from the kernel's own constants."""
-    from groupkit import _fields
-    from groupkit import _forms
-    from groupkit import _live
+    from groupkit.core import _fields
+    from groupkit.core import _live
+    from groupkit.web import _forms
 
     words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 10: "ten"}
     live = (PACKAGE / "_live.py").read_text("utf-8")
@@ -610,5 +610,5 @@ def test_the_documented_numbers_are_the_code_s() -> None:
     assert f"`#{_forms.ANCHOR}`" in DOCS
     assert f"{_fields.MAX_DIGITS} significant" in DOCS
     swap = re.search(r"retry = null; flush\(\); \}, (\d+)\)",
-                     (PACKAGE / "static" / "groupkit.js").read_text("utf-8"))
+                     (PACKAGE / "web" / "static" / "groupkit.js").read_text("utf-8"))
     assert swap and f"retried every {int(swap.group(1)) / 1000:g} s" in DOCS

@@ -1,4 +1,4 @@
-"""CI's PostgreSQL pass skips only tests that cannot reach a database (groupkit.testing)."""
+"""CI's PostgreSQL pass skips only tests that cannot reach a database (groupkit_testing)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def test_with_database(database_url):
 '''
 
 PICKS_BACKEND = '''
-from groupkit.testing import server_backends
+from groupkit_testing import server_backends
 
 def test_picks():
     assert server_backends()

@@ -19,7 +19,7 @@ def test_all_is_the_public_surface() -> None:
 
 
 def public_testing_names() -> list[str]:
-    import groupkit.testing as kit
+    import groupkit_testing as kit
 
     if hasattr(kit, "__all__"):
         return [name for name in kit.__all__ if callable(getattr(kit, name))]
@@ -49,7 +49,7 @@ def test_every_public_name_is_in_the_plugin_docs() -> None:
 
 
 def test_the_kit_documents_its_helpers() -> None:
-    import groupkit.testing as kit
+    import groupkit_testing as kit
 
     assert {"create", "edit", "run_command", "prune_now", "rerun_migrations"} <= set(
         public_testing_names())

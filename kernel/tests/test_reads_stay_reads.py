@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from groupkit import _storage as storage_module
-from groupkit._storage import is_postgres
-from groupkit.testing import create
+from groupkit.core import _storage as storage_module
+from groupkit.core._storage import is_postgres
+from groupkit_testing import create
 
 
 @pytest.fixture

@@ -18,10 +18,10 @@ from groupkit import Schema
 from groupkit import Tool
 from groupkit import hookimpl
 from groupkit import request_time
-from groupkit._live import changed
-from groupkit._rendered import RenderCache
-from groupkit._retention import prune_all
-from groupkit.testing import create
+from groupkit.core._live import changed
+from groupkit.core._rendered import RenderCache
+from groupkit.ops._retention import prune_all
+from groupkit_testing import create
 
 
 def cache_of(client: Any) -> RenderCache:
@@ -197,7 +197,7 @@ async def test_views_that_read_the_clock_follow_the_day(make_app: Any, clock: Fa
 
 ELSEWHERE = """
 import sys
-from groupkit._storage import open_database
+from groupkit.core._storage import open_database
 db = open_database(sys.argv[1], 1)
 db.connect()
 with db.atomic():

@@ -8,8 +8,8 @@ from typing import Any
 
 from demo_plugin import KEEP_DAYS
 from demo_plugin import Note
-from groupkit._retention import prune_all
-from groupkit.testing import create
+from groupkit.ops._retention import prune_all
+from groupkit_testing import create
 
 
 async def add_notes(client: Any, slug: str, *texts: str) -> None:

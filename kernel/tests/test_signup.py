@@ -16,22 +16,22 @@ from groupkit import Instance
 from groupkit import Line
 from groupkit import Operations
 from groupkit import Schema
-from groupkit import SignUp
 from groupkit import Tool
 from groupkit import WholeNumber
-from groupkit import group_lists
-from groupkit import group_spots
 from groupkit import hookimpl
-from groupkit import signup_operations
-from groupkit import spot_board
-from groupkit._errors import ApiError
-from groupkit._forms import SPARE
-from groupkit._forms import decode
-from groupkit._forms import row_field
-from groupkit._forms import without_blank_rows
-from groupkit._schema import instance_of
-from groupkit._schema import load
-from groupkit.testing import create
+from groupkit.core._errors import ApiError
+from groupkit.core._schema import instance_of
+from groupkit.core._schema import load
+from groupkit.signups import SignUp
+from groupkit.signups import group_lists
+from groupkit.signups import group_spots
+from groupkit.signups import signup_operations
+from groupkit.signups import spot_board
+from groupkit.web._forms import SPARE
+from groupkit.web._forms import decode
+from groupkit.web._forms import row_field
+from groupkit.web._forms import without_blank_rows
+from groupkit_testing import create
 
 BAD_SLOT, NO_NAME, NO_ITEM = "No such spot.", "Your name, please.", "What are you bringing?"
 GROUP_TAKEN, EXTRA_TAKEN, NOT_HELD = "Group spot gone.", "Extra spot gone.", "Not yours."

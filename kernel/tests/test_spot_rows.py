@@ -1,4 +1,4 @@
-"""groupkit._spot_rows draws a sign-up board's rows in Python, for speed: each row is byte for
+"""groupkit.web._spot_rows draws a sign-up board's rows in Python, for speed: each row is byte for
 byte what `groupkit/_spots.html`'s macros drew in Jinja before (kept below as the reference),
 for every kind of value a template passes, and a remembered row is never served for values
 that draw differently."""
@@ -13,11 +13,11 @@ import jinja2
 import pytest
 from markupsafe import Markup
 
-from groupkit import _forms as forms
-from groupkit import _spot_rows
-from groupkit._spot_rows import SpotRows
+from groupkit.web import _forms as forms
+from groupkit.web import _spot_rows
+from groupkit.web._spot_rows import SpotRows
 
-TEMPLATES = Path(__file__).resolve().parents[1] / "src" / "groupkit" / "templates"
+TEMPLATES = Path(__file__).resolve().parents[1] / "src" / "groupkit" / "web" / "templates"
 
 #: The macros as they were written in Jinja (`ref_` before each name), the reference.
 REFERENCE = (Path(__file__).with_name("spot_rows_reference.html")

@@ -12,19 +12,19 @@ import peewee as pw
 import pytest
 
 import demo_plugin
-from groupkit import _storage
-from groupkit._app import migrate
-from groupkit._config import Settings
-from groupkit._plugins import load_tools
-from groupkit._storage import Credential
-from groupkit._storage import Instance
-from groupkit._storage import MigrationRecord
-from groupkit._storage import Storage
-from groupkit._storage import insert_new
-from groupkit._storage import model_rows
-from groupkit._storage import open_database
-from groupkit._storage import prepared_rows
-from groupkit._storage import run_prepared
+from groupkit.core import _storage
+from groupkit.core._config import Settings
+from groupkit.core._storage import Credential
+from groupkit.core._storage import Instance
+from groupkit.core._storage import MigrationRecord
+from groupkit.core._storage import Storage
+from groupkit.core._storage import insert_new
+from groupkit.core._storage import model_rows
+from groupkit.core._storage import open_database
+from groupkit.core._storage import prepared_rows
+from groupkit.core._storage import run_prepared
+from groupkit.ops._app import migrate
+from groupkit.ops._plugins import load_tools
 
 
 def test_only_sqlite_files_and_postgresql_urls() -> None:

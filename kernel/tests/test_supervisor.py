@@ -13,8 +13,8 @@ import pytest
 from hypercorn.asyncio.run import asyncio_worker
 from hypercorn.config import Config
 
-from groupkit._supervisor import StartFailed
-from groupkit._supervisor import Supervisor
+from groupkit.ops._supervisor import StartFailed
+from groupkit.ops._supervisor import Supervisor
 
 
 def test_a_worker_that_fails_before_serving_stops_the_start(

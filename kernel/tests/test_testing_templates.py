@@ -1,15 +1,15 @@
-"""`make_app` starts later tests from a migrated template (groupkit.testing._Templates): each
+"""`make_app` starts later tests from a migrated template (groupkit_testing._Templates): each
 test must still see exactly the database a fresh migration leaves, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
 import pytest
 
-from groupkit.testing import BACKENDS_ENV
-from groupkit.testing import POSTGRES_ENV
-from groupkit.testing import external_missing
-from groupkit.testing import postgres_url
-from groupkit.testing import server_backends
+from groupkit_testing import BACKENDS_ENV
+from groupkit_testing import POSTGRES_ENV
+from groupkit_testing import external_missing
+from groupkit_testing import postgres_url
+from groupkit_testing import server_backends
 
 pytest_plugins = ("pytester",)
 
@@ -19,8 +19,8 @@ pytest_plugins = ("pytester",)
 INNER = '''
 import demo_plugin
 import pytest
-from groupkit._storage import Instance, MigrationRecord, database
-from groupkit.testing import create
+from groupkit.core._storage import Instance, MigrationRecord, database
+from groupkit_testing import create
 
 
 def build(make_app):

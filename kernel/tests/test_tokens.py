@@ -8,10 +8,10 @@ from groupkit import find_token
 from groupkit import issue_token
 from groupkit import revoke_tokens
 from groupkit import rotate_token
-from groupkit._credentials import digest
-from groupkit._storage import Credential
-from groupkit._storage import Instance
-from groupkit._tokens import lookup_token
+from groupkit.core._credentials import digest
+from groupkit.core._storage import Credential
+from groupkit.core._storage import Instance
+from groupkit.core._tokens import lookup_token
 
 
 def instances(demo_app: Any) -> tuple[Instance, Instance]:

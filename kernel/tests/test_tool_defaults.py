@@ -16,10 +16,10 @@ from groupkit import Edit
 from groupkit import Operations
 from groupkit import Schema
 from groupkit import Tool
-from groupkit._config import Settings
-from groupkit._plugins import load_tools
-from groupkit._plugins import validate
-from groupkit._tool import store_changes
+from groupkit.core._config import Settings
+from groupkit.core._tool import store_changes
+from groupkit.ops._plugins import load_tools
+from groupkit.ops._plugins import validate
 
 API = '''
 from groupkit import Edit, Operations

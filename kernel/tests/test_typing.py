@@ -42,6 +42,7 @@ groupkit.issue_token(1, 2, 3, 4, 5)
 # documentation).
 OPTIONS = '''
 import groupkit
+import groupkit.signups
 
 ops = groupkit.Operations()
 
@@ -66,7 +67,7 @@ def save(call: groupkit.Call) -> dict[str, str]:
     return {}
 
 
-groupkit.slot_group([{"name": "Mains"}], 7, "s")
+groupkit.signups.slot_group([{"name": "Mains"}], 7, "s")
 '''
 
 UNVERSIONED = '''

@@ -13,9 +13,9 @@ from test_storage import _with_tables
 from groupkit import UTCDateTimeField
 from groupkit import utc_iso
 from groupkit import utcnow
-from groupkit._storage import Instance
-from groupkit._storage import database
-from groupkit._storage import is_postgres
+from groupkit.core._storage import Instance
+from groupkit.core._storage import database
+from groupkit.core._storage import is_postgres
 
 SYDNEY = ZoneInfo("Australia/Sydney")
 AT = dt.datetime(2026, 11, 23, 6, 43, tzinfo=dt.UTC)

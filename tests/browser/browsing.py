@@ -13,8 +13,8 @@ from playwright.sync_api import BrowserType
 from playwright.sync_api import ConsoleMessage
 from playwright.sync_api import Page
 
-from groupkit._kit_browser import CHROMIUM_ARGS
-from groupkit._kit_browser import chromium_executable
+from groupkit_testing._browser import CHROMIUM_ARGS
+from groupkit_testing._browser import chromium_executable
 
 TIMEOUT_MS = 10_000
 SETTLE_MS = 100

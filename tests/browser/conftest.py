@@ -25,8 +25,8 @@ from playwright.sync_api import Browser
 from playwright.sync_api import BrowserContext
 from playwright.sync_api import ViewportSize
 
-from groupkit._kit_browser import REPORT_CSP_VIOLATIONS
-from groupkit.testing import LiveServer
+from groupkit_testing import LiveServer
+from groupkit_testing._browser import REPORT_CSP_VIOLATIONS
 
 
 @pytest.fixture(scope="module")

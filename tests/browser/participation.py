@@ -1,6 +1,6 @@
 """Every installed tool's participation, written once with a placeholder in each free-text
 field, for the cross-tool security suites (script injection, privacy, hostile input). The
-driver (`Session`, `create_instance`, `Free`...) is the kit's (`groupkit.testing`); this file
+driver (`Session`, `create_instance`, `Free`...) is the kit's (`groupkit_testing`); this file
 holds the scenarios of the tools in this repository, which declare no `Walkthrough`:
 
     made = create_instance(client, "plate", example, fill=lambda label: PAYLOAD)
@@ -13,10 +13,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
-from groupkit._config import Settings
-from groupkit._plugins import load_tools
-from groupkit.testing import Free
-from groupkit.testing import Session
+from groupkit.core._config import Settings
+from groupkit.ops._plugins import load_tools
+from groupkit_testing import Free
+from groupkit_testing import Session
 
 __all__ = ["REVEALS", "SCENARIOS", "soon"]
 

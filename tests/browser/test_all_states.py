@@ -1,5 +1,5 @@
 """Every page state of every installed tool, on two phones, light and dark: the kit's
-`groupkit.testing.AllStatesSuite` (over `groupkit.allstates`), the one a plugin author runs
+`groupkit_testing.AllStatesSuite` (over `groupkit_testing.allstates`), the one a plugin author runs
 over their tool. Create, public, the printable share sheet, organiser, private, after
 participation, after the reveal, deleted; and the home page. No horizontal overflow, no tap
 target under 24x24 CSS px, nothing axe-core objects to; a full-page screenshot of each state
@@ -17,8 +17,8 @@ from participation import REVEALS
 from participation import SCENARIOS
 from playwright.sync_api import Browser
 
-from groupkit.allstates import Checker
-from groupkit.testing import AllStatesSuite
+from groupkit_testing import AllStatesSuite
+from groupkit_testing.allstates import Checker
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -71,7 +71,7 @@ def test_the_checkers_screenshots_hold_playwrights_full_page_pixels(browser: Bro
 
     from PIL import Image
 
-    from groupkit.allstates import _full_page_png
+    from groupkit_testing.allstates import _full_page_png
 
     for touch in (False, True):
         context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=touch)

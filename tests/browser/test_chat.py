@@ -17,7 +17,7 @@ from chat_receiver import Receiver
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
-from groupkit._webhooks import NOT_ALLOWED
+from groupkit.blocks._webhooks import NOT_ALLOWED
 
 PHONE = {"width": 390, "height": 844}
 SECRET = "/hooks/qzbrowsersecret"

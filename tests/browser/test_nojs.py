@@ -1,7 +1,7 @@
 """Every tool with JavaScript switched off, on a 390x844 phone: its main participation form
 and its main organiser action are plain form posts that land back on the page with the
 result, and a wrong input shows the spec's message next to its field with what was typed
-kept. One server and one browser profile for all tools (see groupkit._forms).
+kept. One server and one browser profile for all tools (see groupkit.web._forms).
 
 A sign-up board's spot opens its claim form first (`opens`: the spot's Claim button, a
 <summary>), and its organiser action is Remove on the spot just claimed. Tools with more than
@@ -27,7 +27,7 @@ from playwright.sync_api import Browser
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
-from groupkit._forms import decode
+from groupkit.web._forms import decode
 
 
 @dataclasses.dataclass(frozen=True)

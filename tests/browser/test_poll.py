@@ -23,7 +23,7 @@ from playwright.sync_api import Page
 from playwright.sync_api import ViewportSize
 from playwright.sync_api import expect
 
-from groupkit._forms import decode
+from groupkit.web._forms import decode
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 

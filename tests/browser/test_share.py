@@ -19,8 +19,8 @@ from playwright.sync_api import expect
 from qrdecode import png_qr_text
 from qrdecode import qr_text
 
-from groupkit._config import Settings
-from groupkit._plugins import load_tools
+from groupkit.core._config import Settings
+from groupkit.ops._plugins import load_tools
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from groupkit.testing import server_backends
+from groupkit_testing import server_backends
 
 pytestmark = pytest.mark.server
 

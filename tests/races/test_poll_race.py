@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from groupkit.testing import server_backends
+from groupkit_testing import server_backends
 
 pytestmark = pytest.mark.server
 

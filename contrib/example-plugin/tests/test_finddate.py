@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
 from groupkit_finddate import schema
 from groupkit_finddate.api import FULL
 from groupkit_finddate.api import NOT_CHOSEN
+from groupkit_testing import create
 
 SLOTS = [{"date": "2026-12-11", "start": "18:30"},
          {"date": "2026-12-04", "start": "18:30", "end": "21:00"},

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import edit
+from groupkit_testing import create
+from groupkit_testing import edit
 
 BODY = {"title": "Team dinner", "note": "Near the office.",
         "slots": [{"date": "2026-12-04", "start": "18:30"}, {"date": "2026-12-05"}]}

@@ -1,4 +1,4 @@
-"""`make_app` and `create` come from the kernel's pytest plugin (`groupkit.testing`), loaded
+"""`make_app` and `create` come from the kernel's pytest plugin (`groupkit_testing`), loaded
 automatically once groupkit is installed. The app has only this tool enabled."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import groupkit_mytool.api as api
-from groupkit.testing import create
+from groupkit_testing import create
 
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}
 

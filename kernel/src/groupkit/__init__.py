@@ -1,130 +1,95 @@
-"""groupkit: the kernel's public surface. A tool plugin imports only from here."""
+"""groupkit: the kernel's public surface, what every tool needs. A tool plugin imports from
+here and from the building blocks' public modules (`groupkit.signups`, `groupkit.entries`,
+`groupkit.integrations`), never from a private module; the hooks are in `groupkit.hookspecs`
+and the test kit is the `groupkit-testing` distribution (`groupkit_testing`)."""
 
 from __future__ import annotations
 
-from ._app import create_app
-from ._calendar import CalendarEvent
-from ._calendar import calendar_reply
-from ._clock import local_date
-from ._clock import request_time
-from ._clock import utc_iso
-from ._clock import week_start
-from ._config import Settings
-from ._config import load_settings
-from ._credentials import CLAIM_SECRET_LENGTH
-from ._credentials import EDIT_TOKEN_LENGTH
-from ._credentials import PARTICIPANT_TOKEN_LENGTH
-from ._entries import OK_REPLY
-from ._entries import Entries
-from ._entries import claim_once
-from ._entries import entries_schema
-from ._entries import ok_reply
-from ._entries import token_reply
-from ._entries import token_schema
-from ._errors import ApiError
-from ._errors import bad_request
-from ._errors import checked_in_order
-from ._errors import conflict
-from ._errors import not_found
-from ._feeds import FeedSource
-from ._feeds import participant_feed_operations
-from ._feeds import slot_feed_operations
-from ._fields import Choice
-from ._fields import Count
-from ._fields import Exact
-from ._fields import Flag
-from ._fields import Line
-from ._fields import ObjectList
-from ._fields import Raw
-from ._fields import RecordId
-from ._fields import SpecField
-from ._fields import StringList
-from ._fields import Text
-from ._fields import WholeNumber
-from ._fields import bounded_int
-from ._fields import clean_line
-from ._fields import clean_text
-from ._fields import first_duplicate
-from ._fields import js_string
-from ._fields import text_key
-from ._fields import truthy
-from ._fields import whole_number
-from ._live import changed as instance_changed
-from ._schema import Schema
-from ._signup import SignUp
-from ._signup import board_views
-from ._signup import claim_details
-from ._signup import group_lists
-from ._signup import group_spots
-from ._signup import signup_operations
-from ._signup import spots_schema
-from ._signup import stored_groups
-from ._slots import SlotClaim
-from ._slots import board_edit
-from ._slots import claim_slot
-from ._slots import claims_by_slot
-from ._slots import csv_reply
-from ._slots import regroup_slots
-from ._slots import release_slot
-from ._slots import remove_slot
-from ._slots import slot_group
-from ._slots import slot_ids
-from ._slots import spot_board
-from ._slots import was_field
-from ._storage import BaseModel
-from ._storage import Credential
-from ._storage import Instance
-from ._storage import JsonField
-from ._storage import UTCDateTimeField
-from ._storage import lock_instance
-from ._storage import prepared_rows
-from ._storage import run_prepared
-from ._storage import utcnow
-from ._times import read_day
-from ._times import read_hours
-from ._times import written_time
-from ._tokens import find_token
-from ._tokens import issue_token
-from ._tokens import retire_tokens
-from ._tokens import revoke_tokens
-from ._tokens import rotate_token
-from ._tool import Call
-from ._tool import Edit
-from ._tool import Hidden
-from ._tool import Operations
-from ._tool import Participation
-from ._tool import Reply
-from ._tool import Tool
-from ._tool import Walkthrough
-from ._tool import stored_values
-from ._webhooks import ChatRitual
-from ._webhooks import ChatTime
-from ._webhooks import chat_operations
-from ._webhooks import post_to_chat
-from .hookspecs import PLUGIN_API_VERSION
-from .hookspecs import hookimpl
+import importlib
+import warnings
+from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
+from groupkit.core._clock import local_date
+from groupkit.core._clock import request_time
+from groupkit.core._clock import utc_iso
+from groupkit.core._clock import week_start
+from groupkit.core._config import Settings
+from groupkit.core._config import load_settings
+from groupkit.core._credentials import CLAIM_SECRET_LENGTH
+from groupkit.core._credentials import EDIT_TOKEN_LENGTH
+from groupkit.core._credentials import PARTICIPANT_TOKEN_LENGTH
+from groupkit.core._errors import ApiError
+from groupkit.core._errors import bad_request
+from groupkit.core._errors import checked_in_order
+from groupkit.core._errors import conflict
+from groupkit.core._errors import not_found
+from groupkit.core._fields import Choice
+from groupkit.core._fields import Count
+from groupkit.core._fields import Exact
+from groupkit.core._fields import Flag
+from groupkit.core._fields import Line
+from groupkit.core._fields import ObjectList
+from groupkit.core._fields import Raw
+from groupkit.core._fields import RecordId
+from groupkit.core._fields import SpecField
+from groupkit.core._fields import StringList
+from groupkit.core._fields import Text
+from groupkit.core._fields import WholeNumber
+from groupkit.core._fields import bounded_int
+from groupkit.core._fields import clean_line
+from groupkit.core._fields import clean_text
+from groupkit.core._fields import first_duplicate
+from groupkit.core._fields import js_string
+from groupkit.core._fields import text_key
+from groupkit.core._fields import truthy
+from groupkit.core._fields import whole_number
+from groupkit.core._live import changed as instance_changed
+from groupkit.core._schema import Schema
+from groupkit.core._storage import BaseModel
+from groupkit.core._storage import Credential
+from groupkit.core._storage import Instance
+from groupkit.core._storage import JsonField
+from groupkit.core._storage import UTCDateTimeField
+from groupkit.core._storage import lock_instance
+from groupkit.core._storage import prepared_rows
+from groupkit.core._storage import run_prepared
+from groupkit.core._storage import utcnow
+from groupkit.core._times import read_day
+from groupkit.core._times import read_hours
+from groupkit.core._times import written_time
+from groupkit.core._tokens import find_token
+from groupkit.core._tokens import issue_token
+from groupkit.core._tokens import retire_tokens
+from groupkit.core._tokens import revoke_tokens
+from groupkit.core._tokens import rotate_token
+from groupkit.core._tool import Call
+from groupkit.core._tool import Edit
+from groupkit.core._tool import Hidden
+from groupkit.core._tool import Operations
+from groupkit.core._tool import Participation
+from groupkit.core._tool import Reply
+from groupkit.core._tool import Tool
+from groupkit.core._tool import Walkthrough
+from groupkit.core._tool import stored_values
+from groupkit.hookspecs import PLUGIN_API_VERSION
+from groupkit.hookspecs import hookimpl
+from groupkit.ops._app import create_app
+
+__version__ = "0.2.0"
 
 __all__ = [
     "CLAIM_SECRET_LENGTH",
     "EDIT_TOKEN_LENGTH",
-    "OK_REPLY",
     "PARTICIPANT_TOKEN_LENGTH",
     "PLUGIN_API_VERSION",
     "ApiError",
     "BaseModel",
-    "CalendarEvent",
     "Call",
-    "ChatRitual",
-    "ChatTime",
     "Choice",
     "Count",
     "Credential",
     "Edit",
-    "Entries",
     "Exact",
-    "FeedSource",
     "Flag",
     "Hidden",
     "Instance",
@@ -138,8 +103,6 @@ __all__ = [
     "Reply",
     "Schema",
     "Settings",
-    "SignUp",
-    "SlotClaim",
     "SpecField",
     "StringList",
     "Text",
@@ -149,26 +112,14 @@ __all__ = [
     "WholeNumber",
     "__version__",
     "bad_request",
-    "board_edit",
-    "board_views",
     "bounded_int",
-    "calendar_reply",
-    "chat_operations",
     "checked_in_order",
-    "claim_details",
-    "claim_once",
-    "claim_slot",
-    "claims_by_slot",
     "clean_line",
     "clean_text",
     "conflict",
     "create_app",
-    "csv_reply",
-    "entries_schema",
     "find_token",
     "first_duplicate",
-    "group_lists",
-    "group_spots",
     "hookimpl",
     "instance_changed",
     "issue_token",
@@ -177,36 +128,74 @@ __all__ = [
     "local_date",
     "lock_instance",
     "not_found",
-    "ok_reply",
-    "participant_feed_operations",
-    "post_to_chat",
     "prepared_rows",
     "read_day",
     "read_hours",
-    "regroup_slots",
-    "release_slot",
-    "remove_slot",
     "request_time",
     "retire_tokens",
     "revoke_tokens",
     "rotate_token",
     "run_prepared",
-    "signup_operations",
-    "slot_feed_operations",
-    "slot_group",
-    "slot_ids",
-    "spot_board",
-    "spots_schema",
-    "stored_groups",
     "stored_values",
     "text_key",
-    "token_reply",
-    "token_schema",
     "truthy",
     "utc_iso",
     "utcnow",
-    "was_field",
     "week_start",
     "whole_number",
     "written_time",
 ]
+
+
+#: Names that moved to a public submodule in 0.2.0: `groupkit.<name>` still works, with a
+#: DeprecationWarning, until 0.3.0.
+_MOVED = {
+    "SignUp": "groupkit.signups",
+    "board_views": "groupkit.signups",
+    "claim_details": "groupkit.signups",
+    "group_lists": "groupkit.signups",
+    "group_spots": "groupkit.signups",
+    "signup_operations": "groupkit.signups",
+    "spots_schema": "groupkit.signups",
+    "stored_groups": "groupkit.signups",
+    "SlotClaim": "groupkit.signups",
+    "board_edit": "groupkit.signups",
+    "claim_slot": "groupkit.signups",
+    "claims_by_slot": "groupkit.signups",
+    "csv_reply": "groupkit.signups",
+    "regroup_slots": "groupkit.signups",
+    "release_slot": "groupkit.signups",
+    "remove_slot": "groupkit.signups",
+    "slot_group": "groupkit.signups",
+    "slot_ids": "groupkit.signups",
+    "spot_board": "groupkit.signups",
+    "was_field": "groupkit.signups",
+    "OK_REPLY": "groupkit.entries",
+    "Entries": "groupkit.entries",
+    "claim_once": "groupkit.entries",
+    "entries_schema": "groupkit.entries",
+    "ok_reply": "groupkit.entries",
+    "token_reply": "groupkit.entries",
+    "token_schema": "groupkit.entries",
+    "CalendarEvent": "groupkit.integrations",
+    "calendar_reply": "groupkit.integrations",
+    "FeedSource": "groupkit.integrations",
+    "participant_feed_operations": "groupkit.integrations",
+    "slot_feed_operations": "groupkit.integrations",
+    "ChatRitual": "groupkit.integrations",
+    "ChatTime": "groupkit.integrations",
+    "chat_operations": "groupkit.integrations",
+    "post_to_chat": "groupkit.integrations",
+}
+
+
+if not TYPE_CHECKING:  # a type checker reports the old names as missing: move them now
+
+    def __getattr__(name: str) -> object:
+        """The deprecated names of `_MOVED`, read from their new module."""
+        home = _MOVED.get(name)
+        if home is None:
+            raise AttributeError(f"module 'groupkit' has no attribute {name!r}")
+        warnings.warn(f"groupkit.{name} moved to {home}.{name} in groupkit 0.2.0; the old name "
+                      "goes in 0.3.0", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(home), name)

@@ -1,6 +1,6 @@
 """`python -m groupkit ...` is the `groupkit` command."""
 
-from ._cli import main
+from groupkit.ops._cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -21,12 +21,10 @@ Hooks are synchronous: pluggy has no asyncio, and the kernel calls each one once
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pluggy
 
-if TYPE_CHECKING:
-    from ._tool import Tool
+from groupkit.core._tool import Tool
+from groupkit.core._tool import hookimpl
 
 #: The version of this contract (the hooks plus `groupkit.__all__`). A plugin states the
 #: versions it supports as literals, `Tool(plugin_api=(1, 1))`; a plugin whose range leaves
@@ -36,7 +34,8 @@ if TYPE_CHECKING:
 PLUGIN_API_VERSION = 1
 
 hookspec = pluggy.HookspecMarker("groupkit")
-hookimpl = pluggy.HookimplMarker("groupkit")
+
+__all__ = ["PLUGIN_API_VERSION", "groupkit_tool", "hookimpl", "hookspec"]
 
 
 @hookspec

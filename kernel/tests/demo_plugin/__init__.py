@@ -11,7 +11,6 @@ import peewee as pw
 
 from groupkit import ApiError
 from groupkit import BaseModel
-from groupkit import CalendarEvent
 from groupkit import Call
 from groupkit import Count
 from groupkit import Instance
@@ -21,17 +20,18 @@ from groupkit import Schema
 from groupkit import StringList
 from groupkit import Tool
 from groupkit import UTCDateTimeField
-from groupkit import calendar_reply
-from groupkit import claim_slot
-from groupkit import claims_by_slot
-from groupkit import csv_reply
 from groupkit import hookimpl
 from groupkit import issue_token
 from groupkit import lock_instance
-from groupkit import release_slot
-from groupkit import remove_slot
 from groupkit import rotate_token
 from groupkit import utcnow
+from groupkit.integrations import CalendarEvent
+from groupkit.integrations import calendar_reply
+from groupkit.signups import claim_slot
+from groupkit.signups import claims_by_slot
+from groupkit.signups import csv_reply
+from groupkit.signups import release_slot
+from groupkit.signups import remove_slot
 
 CAP = 3
 KEEP_DAYS = 7

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NO_PARENTS = "Whose bub is it? Add the parents' names."
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NO_GUESSER = "Add your name so we know whose guess it is."
 NO_DATE = "Pick a date for your guess."

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
 from groupkit_bracket.draw import bracket_size
 from groupkit_bracket.draw import lines
 from groupkit_bracket.draw import new_bracket
 from groupkit_bracket.draw import seed_order
+from groupkit_testing import create
 
 FEW = "Add at least two names — one person is just practice."
 MANY = "64 is the limit — run two brackets and stage a grand final."

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import edit
+from groupkit_testing import create
+from groupkit_testing import edit
 
 BODY = {"title": "Table tennis", "entrants": ["Ann", "Bo", "Cy", "Di"], "seeding": "listed"}
 

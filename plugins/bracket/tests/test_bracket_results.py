@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NO_MATCH = "That match isn't in this bracket."
 BAD_WINNER = "The winner has to be one of the two names in that match."

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 TEAM = {"title": "Platform coffee", "names": ["Ann Archer", "Bo Bramble", "Cy Cobb",
                                              "Di Dunlop", "Ed Ekins"],

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 FEW = "Add at least three names — with two there's only ever one pairing."
 MANY = "That's more than 200 names — split the team into two roulettes."

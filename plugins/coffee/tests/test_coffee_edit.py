@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import create
-from groupkit.testing import edit
 from groupkit_coffee.models import MIGRATIONS
 from groupkit_coffee.models import CoffeePerson
 from groupkit_coffee.models import CoffeeRound
 from groupkit_coffee.pairing import RECENT_ROUNDS
+from groupkit_testing import create
+from groupkit_testing import edit
 
 NAMES = ["Ann Archer", "Bo Bramble", "Cy Cobb", "Di Dunlop", "Ed Ekins"]  # the `team` fixture's
 FEW = "Add at least three names — with two there's only ever one pairing."
@@ -200,7 +200,7 @@ async def test_rounds_stored_by_place_are_migrated_to_ids(client: Any, team: dic
                                                           ) -> None:
     """A database from before the edit stored places in the list: the migration names the
     same people by id, so every private page shows what it showed before."""
-    from groupkit.testing import rerun_migrations
+    from groupkit_testing import rerun_migrations
 
     tokens = {name: await token_for(client, team["slug"], name) for name in NAMES}
     for _ in range(2):

@@ -11,9 +11,9 @@ import re
 from typing import Any
 
 from groupkit import Instance
-from groupkit.testing import create
 from groupkit_coffee.models import CoffeePerson
 from groupkit_coffee.models import CoffeeRound
+from groupkit_testing import create
 
 NAMES = ["Ann Archer", "Bo Bramble", "Cy Cobb", "Di Dunlop", "Ed Ekins", "Flo Finch",
          "Gus Gale"]

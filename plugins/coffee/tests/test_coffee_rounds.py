@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import create
-from groupkit.testing import error_of
 from groupkit_coffee.models import CoffeeRound
 from groupkit_coffee.pairing import RECENT_ROUNDS
+from groupkit_testing import create
+from groupkit_testing import error_of
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 NOT_ON_LIST = "That name isn't on this team's list."

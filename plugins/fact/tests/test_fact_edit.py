@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import edit
+from groupkit_testing import edit
 
 FEW = "Add at least three names — a guessing game needs a few people."
 MANY = "Sixty names is the limit — split a big group into two rounds."

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import error_of
+from groupkit_testing import create
+from groupkit_testing import error_of
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 NOT_ON_LIST = "That name isn't on this list."

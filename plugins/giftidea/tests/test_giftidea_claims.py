@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import error_of
+from groupkit_testing import create
+from groupkit_testing import error_of
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 NO_NAME = "Add your name so nobody else buys it too."

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NO_RECIPIENT = "Who's the gift for? Add their name."
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"

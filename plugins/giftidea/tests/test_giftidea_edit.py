@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import edit
+from groupkit_testing import create
+from groupkit_testing import edit
 
 NO_RECIPIENT = "Who's the gift for? Add their name."
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import error_of
+from groupkit_testing import create
+from groupkit_testing import error_of
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 NO_IDEA = "Add the idea first — what could the group get them?"

@@ -8,7 +8,7 @@ import re
 from html.parser import HTMLParser
 from typing import Any
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}
 NASTY = "<script>alert(1)</script>"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NO_TITLE = "Give the event a name — whose hens or shower is it?"
 NO_CATEGORIES = "Add at least one thing to bring or sort."

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import edit
+from groupkit_testing import edit
 
 WHERE = "Bellbird Cottage, 7 Wattle Lane"
 

@@ -9,7 +9,7 @@ import re
 from html.parser import HTMLParser
 from typing import Any
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NASTY = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NAMES = ["Ann Archer", "Bo Bramble", "Cy Cobb", "Di Dunlop", "Ed Ekins"]
 DRAW = {"title": "Office Kris Kringle", "names": NAMES, "budget": "$30",

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import create
-from groupkit.testing import error_of
 from groupkit_kringle.models import KringlePerson
+from groupkit_testing import create
+from groupkit_testing import error_of
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 NOT_IN_DRAW = "That name isn't in this draw."

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 FEW = "Add at least three names — with two it's not a secret, it's a swap."
 MANY = "That's more than 100 people — split it into two draws."

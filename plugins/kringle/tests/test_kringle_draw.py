@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import create
 from groupkit_kringle import draw as draw_module
 from groupkit_kringle.draw import CANNOT_GIVE
 from groupkit_kringle.draw import GROUP_TOO_BIG
@@ -33,6 +32,7 @@ from groupkit_kringle.draw import forbidden_pairs
 from groupkit_kringle.draw import search_loop
 from groupkit_kringle.draw import single_loop
 from groupkit_kringle.models import KringlePerson
+from groupkit_testing import create
 
 # Upper 0.1% points of the chi-square distribution (degrees of freedom: value).
 CHI2_CRITICAL = {2: 13.816, 3: 16.266, 4: 18.467, 5: 20.515, 23: 49.728}

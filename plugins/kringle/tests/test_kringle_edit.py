@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import create
-from groupkit.testing import edit
 from groupkit_kringle.edit import REDRAW_ALL
 from groupkit_kringle.edit import REDRAW_RULES
 from groupkit_kringle.edit import REMOVE_CLAIMED
 from groupkit_kringle.edit import REMOVE_OPENED
 from groupkit_kringle.models import KringlePerson
+from groupkit_testing import create
+from groupkit_testing import edit
 
 NAMES = ["Ann Archer", "Bo Bramble", "Cy Cobb", "Di Dunlop", "Ed Ekins"]
 DRAW = {"title": "Office Kris Kringle", "names": NAMES, "budget": "$30",

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import create
 from groupkit_kringle.models import KringleMessage
 from groupkit_kringle.models import KringlePerson
+from groupkit_testing import create
 
 NAMES = ["Ann Archer", "Bo Bramble", "Cy Cobb", "Di Dunlop", "Ed Ekins"]
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}
@@ -324,9 +324,9 @@ async def test_the_openapi_document_describes_the_additions(client: Any) -> None
 async def test_an_existing_database_gains_the_new_tables(client: Any) -> None:
     """A database made before resets and questions existed has run `0001_initial` only:
     the second step adds the two tables and leaves the people (and their draw) alone."""
-    from groupkit.testing import rerun_migrations
     from groupkit_kringle.models import MIGRATIONS
     from groupkit_kringle.models import KringleReset
+    from groupkit_testing import rerun_migrations
 
     made, tokens = await claimed_draw(client)
     before = pairing(made["slug"])

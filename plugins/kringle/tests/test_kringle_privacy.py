@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from groupkit import Instance
-from groupkit.testing import create
-from groupkit.testing import edit
 from groupkit_kringle.models import KringlePerson
+from groupkit_testing import create
+from groupkit_testing import edit
 
 NAMES = ["Ann Archer", "Bo Bramble", "Cy Cobb", "Di Dunlop", "Ed Ekins"]
 PRIVATE_KEYS = {"giftee", "gifteeWishlist", "myWishlist", "wishlist"}

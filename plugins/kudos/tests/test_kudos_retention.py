@@ -9,9 +9,9 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from groupkit.testing import prune_now
-from groupkit.testing import run_command
 from groupkit_kudos.models import KudosNote
+from groupkit_testing import prune_now
+from groupkit_testing import run_command
 
 #: The first second of the week of Monday 16 November 2026 in Sydney (AEDT), and the last
 #: second of the week before.

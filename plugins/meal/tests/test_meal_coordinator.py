@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import edit
+from groupkit_testing import create
+from groupkit_testing import edit
 
 NO_FOR_WHOM = "Who are the meals for? Add a name — a family, a person, whoever."
 BAD_START = "Pick a valid first day."

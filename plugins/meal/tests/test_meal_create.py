@@ -9,8 +9,8 @@ from typing import Any
 import marshmallow as ma
 import pytest
 
-from groupkit.testing import create
 from groupkit_meal.schema import CreateMeal
+from groupkit_testing import create
 
 NO_FOR_WHOM = "Who are the meals for? Add a name — a family, a person, whoever."
 BAD_DATE = "One of those days isn't a real calendar date."

@@ -15,7 +15,7 @@ from typing import Any
 import icalendar
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 DROPOFF = "14 Wattle Lane, side gate code 4471"  # as in conftest's TRAIN
 ALLERGIES = "Coeliac: no gluten at all"

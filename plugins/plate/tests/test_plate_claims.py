@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 BAD_SLOT = "That spot doesn't exist on this board."

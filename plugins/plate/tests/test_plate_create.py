@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NO_CATEGORIES = "Add at least one category."
 TOO_MANY = "Twelve categories is the limit — combine a couple."

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import edit
+from groupkit_testing import create
+from groupkit_testing import edit
 
 DECK_IN_PLAY = "Cards are already down for this story — start the next one, then change the deck."
 

@@ -10,8 +10,8 @@ from typing import ClassVar
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import error_of
+from groupkit_testing import create
+from groupkit_testing import error_of
 
 LUNCH = {"question": "Where for lunch?", "options": ["Thai", "Pub", "Picnic"]}
 

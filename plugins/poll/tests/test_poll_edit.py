@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import edit
+from groupkit_testing import edit
 
 START = dt.datetime(2026, 11, 23, 9, 0, tzinfo=dt.UTC)
 TOO_MANY = "Thirty options is the limit — trim the list a bit."

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import error_of
+from groupkit_testing import create
+from groupkit_testing import error_of
 
 #: Wednesday 18 November 2026, 1 pm in Sydney (AEDT, UTC+11): the week of Monday the 16th.
 START = dt.datetime(2026, 11, 18, 2, 0, tzinfo=dt.UTC)

@@ -9,10 +9,10 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from groupkit.testing import prune_now
-from groupkit.testing import run_command
 from groupkit_pulse.models import PulseComments
 from groupkit_pulse.models import PulseTally
+from groupkit_testing import prune_now
+from groupkit_testing import run_command
 
 #: The first and last second of the week of Monday 16 November 2026 in Sydney (AEDT).
 FIRST_SECOND = dt.datetime(2026, 11, 15, 13, 0, 0, tzinfo=dt.UTC)

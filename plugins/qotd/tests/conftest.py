@@ -11,8 +11,8 @@ from typing import ClassVar
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import error_of
+from groupkit_testing import create
+from groupkit_testing import error_of
 
 
 class Clock:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NO_TITLE = "What's the book called? Add a name."
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import error_of
+from groupkit_testing import create
+from groupkit_testing import error_of
 
 #: A full recipe, every optional field set.
 RECIPE = {"cook": "Ann", "dish": "Lemon slice", "ingredients": "1 cup flour\n2 lemons",

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NO_NAME = "Add your name — it goes on the build crew wall."
 UNKNOWN_PART = "That part isn't on this build sheet."

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NO_COUPLE = "Add your names — it's your registry."
 DEFAULT_OVERFLOW = "Fuel & rego for the first year"

@@ -77,7 +77,7 @@ async def test_public_read_has_no_private_keys(h: Any, client: Any,
 
 async def test_the_page_carries_no_payment_even_when_the_couple_left_them_out(
         h: Any, client: Any) -> None:
-    from groupkit.testing import create
+    from groupkit_testing import create
 
     made = await create(client, "registry", {"coupleNames": "M", "payment": {
         "method": "Cash in a card", "note": "secret note 7781"}})

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 #: Role and briefing texts that appear nowhere else, so a test can look for them in a page.
 ROLES = ["Zebra-Spy", "Zebra-Spy", "Owl-Seer", "Lamb-Villager", "Lamb-Villager",

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import groupkit_roles.api as roles_api
-from groupkit.testing import create
+from groupkit_testing import create
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 NO_NAME = "Tell us your name first."

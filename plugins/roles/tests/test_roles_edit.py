@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import edit
+from groupkit_testing import edit
 
 ROLES = ["Zebra-Spy", "Zebra-Spy", "Owl-Seer", "Lamb-Villager", "Lamb-Villager",
          "Lamb-Villager"]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}
 HEADER = ["Shift", "Shift start", "Spot", "Slot ID", "Name", "Message", "Claimed at (UTC)"]

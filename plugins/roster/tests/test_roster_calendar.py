@@ -12,7 +12,7 @@ from groupkit import Instance
 from groupkit import read_day
 from groupkit import read_hours
 from groupkit import written_time as shift_time
-from groupkit.testing import create
+from groupkit_testing import create
 
 NOT_FOUND = {"error": "Nothing here — check the link you were given."}
 NO_SHIFT = "That shift isn't on this roster."

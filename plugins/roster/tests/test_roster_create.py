@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 NO_SHIFTS = "Add at least one shift."
 TOO_MANY = "Twenty shifts is the limit — split the day if you need more."

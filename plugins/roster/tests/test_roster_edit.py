@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import edit
+from groupkit_testing import edit
 
 CAPACITY = "Spots per shift must be a whole number from 1 to 30."
 HELD = "Someone is on {name} — remove them from it first, then the shift can go."

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 FEW_OUTCOMES = "Add at least two outcomes."
 DUPLICATE_OUTCOME = "Outcomes contain a duplicate — each one must be different."

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
-from groupkit.testing import edit
+from groupkit_testing import create
+from groupkit_testing import edit
 
 REDRAW = ("Changing the names or outcomes draws the sweep again — everyone may end up with "
           "a different one. Go ahead?")

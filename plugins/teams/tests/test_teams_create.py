@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from groupkit.testing import create
+from groupkit_testing import create
 
 FEW_TEAMS = "Two teams at least — one team is just the group."
 MANY_TEAMS = "That's more than 40 teams — split it into two draws."

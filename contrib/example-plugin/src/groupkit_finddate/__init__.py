@@ -5,7 +5,7 @@ from __future__ import annotations
 from groupkit import Participation
 from groupkit import Tool
 from groupkit import Walkthrough
-from groupkit import participant_feed_operations
+from groupkit.integrations import participant_feed_operations
 
 from . import api
 from .api import MAX_RESPONSES

@@ -7,17 +7,17 @@ import zoneinfo
 from typing import Any
 
 from groupkit import ApiError
-from groupkit import CalendarEvent
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
-from groupkit import calendar_reply
 from groupkit import conflict
 from groupkit import issue_token
 from groupkit import not_found
+from groupkit.integrations import CalendarEvent
+from groupkit.integrations import calendar_reply
 
 from .models import Response
 from .schema import ANSWERED_OPTION

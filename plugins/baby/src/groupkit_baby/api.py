@@ -9,7 +9,6 @@ from typing import Any
 
 import marshmallow as ma
 
-from groupkit import OK_REPLY
 from groupkit import ApiError
 from groupkit import Call
 from groupkit import Credential
@@ -18,13 +17,14 @@ from groupkit import Instance
 from groupkit import Line
 from groupkit import Operations
 from groupkit import bad_request
-from groupkit import board_views
 from groupkit import conflict
 from groupkit import issue_token
 from groupkit import local_date
 from groupkit import revoke_tokens
-from groupkit import token_reply
 from groupkit import utc_iso
+from groupkit.entries import OK_REPLY
+from groupkit.entries import token_reply
+from groupkit.signups import board_views
 
 from .models import BabyGuess
 from .schema import ARRIVED_AT_LIMIT

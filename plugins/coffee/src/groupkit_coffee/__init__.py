@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from groupkit import Tool
-from groupkit import chat_operations
+from groupkit.integrations import chat_operations
 
 from . import api
 from .api import PUBLIC_SCHEMA

@@ -12,18 +12,18 @@ from typing import Any
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Edit
-from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
-from groupkit import claim_once
 from groupkit import conflict
 from groupkit import issue_token
 from groupkit import not_found
-from groupkit import ok_reply
 from groupkit import retire_tokens
 from groupkit import revoke_tokens
-from groupkit import token_reply
 from groupkit import utc_iso
+from groupkit.entries import Entries
+from groupkit.entries import claim_once
+from groupkit.entries import ok_reply
+from groupkit.entries import token_reply
 
 from .models import CoffeePerson
 from .models import CoffeeRound

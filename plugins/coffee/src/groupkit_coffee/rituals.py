@@ -5,8 +5,8 @@ organiser must not see pairings, and the channel is the organiser's too)."""
 from __future__ import annotations
 
 from groupkit import Call
-from groupkit import ChatRitual
-from groupkit import post_to_chat
+from groupkit.integrations import ChatRitual
+from groupkit.integrations import post_to_chat
 
 RITUAL = ChatRitual(what="each new round: that it started and where to look (never who is "
                          "paired with whom)")

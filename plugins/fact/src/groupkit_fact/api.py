@@ -15,7 +15,6 @@ import datetime as dt
 import secrets
 from typing import Any
 
-from groupkit import OK_REPLY
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Edit
@@ -28,8 +27,9 @@ from groupkit import retire_tokens
 from groupkit import revoke_tokens
 from groupkit import rotate_token
 from groupkit import text_key
-from groupkit import token_reply
 from groupkit import utc_iso
+from groupkit.entries import OK_REPLY
+from groupkit.entries import token_reply
 
 from .models import Person
 from .schema import DEFAULT_PROMPT

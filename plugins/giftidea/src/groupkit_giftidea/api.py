@@ -5,27 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 from groupkit import CLAIM_SECRET_LENGTH
-from groupkit import OK_REPLY
 from groupkit import ApiError
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Edit
-from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
-from groupkit import board_views
 from groupkit import checked_in_order
-from groupkit import claim_slot
-from groupkit import claims_by_slot
-from groupkit import entries_schema
-from groupkit import release_slot
-from groupkit import remove_slot
 from groupkit import run_prepared
 from groupkit import stored_values
-from groupkit import token_reply
-from groupkit import token_schema
 from groupkit import utc_iso
+from groupkit.entries import OK_REPLY
+from groupkit.entries import Entries
+from groupkit.entries import entries_schema
+from groupkit.entries import token_reply
+from groupkit.entries import token_schema
+from groupkit.signups import board_views
+from groupkit.signups import claim_slot
+from groupkit.signups import claims_by_slot
+from groupkit.signups import release_slot
+from groupkit.signups import remove_slot
 
 from .models import GiftIdea
 from .schema import BAD_LINK

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from groupkit import CalendarEvent
 from groupkit import Instance
-from groupkit import SlotClaim
 from groupkit import read_day
 from groupkit import read_hours
-from groupkit import slot_group
+from groupkit.integrations import CalendarEvent
+from groupkit.signups import SlotClaim
+from groupkit.signups import slot_group
 
 
 def claim_events(instance: Instance, claim: SlotClaim, base_url: str) -> list[CalendarEvent]:

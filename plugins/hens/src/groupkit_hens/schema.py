@@ -9,7 +9,7 @@ from groupkit import Schema
 from groupkit import StringList
 from groupkit import Text
 from groupkit import WholeNumber
-from groupkit import group_lists
+from groupkit.signups import group_lists
 
 NO_TITLE = "Give the event a name — whose hens or shower is it?"
 NO_CATEGORIES = "Add at least one thing to bring or sort."

@@ -12,24 +12,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from groupkit import OK_REPLY
 from groupkit import Call
 from groupkit import Credential
-from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import Reply
 from groupkit import bad_request
-from groupkit import claim_once
 from groupkit import conflict
 from groupkit import instance_changed
 from groupkit import issue_token
 from groupkit import not_found
-from groupkit import ok_reply
 from groupkit import revoke_tokens
-from groupkit import token_reply
 from groupkit import utc_iso
 from groupkit import utcnow
+from groupkit.entries import OK_REPLY
+from groupkit.entries import Entries
+from groupkit.entries import claim_once
+from groupkit.entries import ok_reply
+from groupkit.entries import token_reply
 
 from . import draw
 from .draw import NoLoop

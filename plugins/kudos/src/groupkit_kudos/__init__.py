@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from groupkit import Tool
-from groupkit import chat_operations
 from groupkit import local_date
+from groupkit.integrations import chat_operations
 
 from . import api
 from .api import WALL_SCHEMA

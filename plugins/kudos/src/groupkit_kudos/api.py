@@ -6,20 +6,20 @@ import datetime as dt
 from collections import defaultdict
 from typing import Any
 
-from groupkit import OK_REPLY
 from groupkit import Call
 from groupkit import Edit
-from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import checked_in_order
 from groupkit import issue_token
 from groupkit import not_found
-from groupkit import ok_reply
 from groupkit import request_time
 from groupkit import revoke_tokens
-from groupkit import token_reply
 from groupkit import utc_iso
+from groupkit.entries import OK_REPLY
+from groupkit.entries import Entries
+from groupkit.entries import ok_reply
+from groupkit.entries import token_reply
 
 from .models import KudosNote
 from .rituals import announce

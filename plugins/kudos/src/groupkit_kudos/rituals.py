@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from groupkit import Call
-from groupkit import ChatRitual
-from groupkit import post_to_chat
+from groupkit.integrations import ChatRitual
+from groupkit.integrations import post_to_chat
 
 RITUAL = ChatRitual(what="each new kudos note, as the wall shows it")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from groupkit import Hidden
 from groupkit import Tool
-from groupkit import slot_feed_operations
+from groupkit.integrations import slot_feed_operations
 
 from . import api
 from .api import BOARD

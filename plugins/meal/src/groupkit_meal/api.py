@@ -7,25 +7,25 @@ import datetime as dt
 from typing import Any
 
 from groupkit import ApiError
-from groupkit import CalendarEvent
 from groupkit import Call
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import Line
 from groupkit import Operations
 from groupkit import Reply
-from groupkit import SignUp
-from groupkit import SlotClaim
 from groupkit import bad_request
-from groupkit import board_views
-from groupkit import calendar_reply
 from groupkit import checked_in_order
-from groupkit import claims_by_slot
 from groupkit import conflict
-from groupkit import csv_reply
-from groupkit import remove_slot
-from groupkit import signup_operations
 from groupkit import whole_number
+from groupkit.integrations import CalendarEvent
+from groupkit.integrations import calendar_reply
+from groupkit.signups import SignUp
+from groupkit.signups import SlotClaim
+from groupkit.signups import board_views
+from groupkit.signups import claims_by_slot
+from groupkit.signups import csv_reply
+from groupkit.signups import remove_slot
+from groupkit.signups import signup_operations
 
 from .schema import BAD_DAYS
 from .schema import BAD_SPACING

@@ -4,9 +4,9 @@ URL a calendar app fetches and may share, so it carries only what the .ics downl
 
 from __future__ import annotations
 
-from groupkit import CalendarEvent
 from groupkit import Instance
-from groupkit import SlotClaim
+from groupkit.integrations import CalendarEvent
+from groupkit.signups import SlotClaim
 
 from .api import cook_event
 from .api import known_slots

@@ -8,15 +8,15 @@ from groupkit import Edit
 from groupkit import Instance
 from groupkit import Line
 from groupkit import Operations
-from groupkit import SignUp
-from groupkit import board_edit
-from groupkit import board_views
-from groupkit import claim_details
-from groupkit import group_spots
-from groupkit import signup_operations
-from groupkit import spot_board
-from groupkit import spots_schema
-from groupkit import stored_groups
+from groupkit.signups import SignUp
+from groupkit.signups import board_edit
+from groupkit.signups import board_views
+from groupkit.signups import claim_details
+from groupkit.signups import group_spots
+from groupkit.signups import signup_operations
+from groupkit.signups import spot_board
+from groupkit.signups import spots_schema
+from groupkit.signups import stored_groups
 
 from .schema import CATEGORY_HELD
 from .schema import CATEGORY_SHRUNK

@@ -7,7 +7,7 @@ from groupkit import Line
 from groupkit import Schema
 from groupkit import Text
 from groupkit import WholeNumber
-from groupkit import group_lists
+from groupkit.signups import group_lists
 
 NO_CATEGORIES = "Add at least one category."
 TOO_MANY_CATEGORIES = "Twelve categories is the limit — combine a couple."

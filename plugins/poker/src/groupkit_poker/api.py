@@ -13,7 +13,6 @@ from typing import Any
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Edit
-from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
@@ -21,8 +20,9 @@ from groupkit import checked_in_order
 from groupkit import conflict
 from groupkit import issue_token
 from groupkit import not_found
-from groupkit import ok_reply
-from groupkit import token_reply
+from groupkit.entries import Entries
+from groupkit.entries import ok_reply
+from groupkit.entries import token_reply
 
 from .models import PokerVoter
 from .rituals import announce_reveal

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from groupkit import Call
-from groupkit import ChatRitual
-from groupkit import post_to_chat
+from groupkit.integrations import ChatRitual
+from groupkit.integrations import post_to_chat
 
 RITUAL = ChatRitual(what="each reveal: the story, the spread of cards, the high and the low")
 

@@ -14,8 +14,8 @@ from groupkit import bad_request
 from groupkit import conflict
 from groupkit import issue_token
 from groupkit import request_time
-from groupkit import token_schema
 from groupkit import utc_iso
+from groupkit.entries import token_schema
 
 from . import ballots
 from .ballots import CLOSED

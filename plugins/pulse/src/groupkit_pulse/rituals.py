@@ -9,9 +9,9 @@ import datetime as dt
 from collections.abc import Iterator
 from zoneinfo import ZoneInfo
 
-from groupkit import ChatRitual
-from groupkit import ChatTime
 from groupkit import Instance
+from groupkit.integrations import ChatRitual
+from groupkit.integrations import ChatTime
 
 from .api import weeks
 from .weeks import SYDNEY

@@ -16,8 +16,8 @@ from groupkit import checked_in_order
 from groupkit import conflict
 from groupkit import issue_token
 from groupkit import request_time
-from groupkit import token_schema
 from groupkit import utc_iso
+from groupkit.entries import token_schema
 
 from . import rotation
 from .models import QotdVote

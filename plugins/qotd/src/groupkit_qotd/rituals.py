@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from zoneinfo import ZoneInfo
 
-from groupkit import ChatRitual
-from groupkit import ChatTime
 from groupkit import Instance
+from groupkit.integrations import ChatRitual
+from groupkit.integrations import ChatTime
 
 from . import rotation
 

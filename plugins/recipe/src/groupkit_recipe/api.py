@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from groupkit import OK_REPLY
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Edit
-from groupkit import Entries
 from groupkit import Instance
 from groupkit import Operations
-from groupkit import board_views
 from groupkit import checked_in_order
-from groupkit import entries_schema
-from groupkit import token_reply
-from groupkit import token_schema
 from groupkit import utc_iso
+from groupkit.entries import OK_REPLY
+from groupkit.entries import Entries
+from groupkit.entries import entries_schema
+from groupkit.entries import token_reply
+from groupkit.entries import token_schema
+from groupkit.signups import board_views
 
 from .models import Recipe
 from .schema import LIMITS

@@ -16,11 +16,11 @@ from groupkit import Instance
 from groupkit import Operations
 from groupkit import Reply
 from groupkit import bad_request
-from groupkit import board_views
 from groupkit import checked_in_order
 from groupkit import conflict
 from groupkit import not_found
 from groupkit import utc_iso
+from groupkit.signups import board_views
 
 from .models import RegistryClaim
 from .schema import BAD_AMOUNT

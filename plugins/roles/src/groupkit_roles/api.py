@@ -15,7 +15,6 @@ from typing import Any
 
 import peewee as pw
 
-from groupkit import OK_REPLY
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Instance
@@ -29,8 +28,9 @@ from groupkit import issue_token
 from groupkit import not_found
 from groupkit import request_time
 from groupkit import revoke_tokens
-from groupkit import token_reply
 from groupkit import utc_iso
+from groupkit.entries import OK_REPLY
+from groupkit.entries import token_reply
 
 from .models import Player
 from .schema import BRIEF_LIMIT

@@ -4,10 +4,10 @@ spot up or it is cleared."""
 
 from __future__ import annotations
 
-from groupkit import CalendarEvent
 from groupkit import Instance
-from groupkit import SlotClaim
-from groupkit import slot_group
+from groupkit.integrations import CalendarEvent
+from groupkit.signups import SlotClaim
+from groupkit.signups import slot_group
 
 from .api import shift_event
 

@@ -7,7 +7,7 @@ from groupkit import Line
 from groupkit import Schema
 from groupkit import Text
 from groupkit import WholeNumber
-from groupkit import group_lists
+from groupkit.signups import group_lists
 
 NO_SHIFTS = "Add at least one shift."
 TOO_MANY_SHIFTS = "Twenty shifts is the limit — split the day if you need more."

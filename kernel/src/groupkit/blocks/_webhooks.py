@@ -1,0 +1,551 @@
+"""Chat webhooks: a team tool posts its ritual (today's question, a new kudos, a poker
+reveal) to the team's Slack, Microsoft Teams, Discord or Mattermost channel.
+
+An organiser pastes an incoming-webhook URL (`chat_operations` adds the organiser's
+operations to a tool). A tool queues a post with `post_to_chat` inside its own transaction,
+or declares `Tool.chat = ChatRitual(schedule=...)` for posts that fall due by the clock; the
+(instance, key) pair is unique, so a scheduled post is queued once however many workers
+notice it is due. Posts wait in the `chat_post` table (an outbox: they survive a restart);
+each server process runs `deliver_forever`, which claims due rows in a write transaction
+(`FOR UPDATE SKIP LOCKED` on PostgreSQL, the database write lock on SQLite) and pushes the
+claim's lease forward before sending, so one post goes out once across workers and hosts.
+
+Safety: a webhook URL is a secret (it lets anyone post to the channel), so it is kept only
+here, shown only on the organiser's page (masked), and never logged, exported or posted.
+Delivery refuses hosts outside the operator's allow list, any address that is not public
+after DNS resolution (private, loopback, link-local...) and every redirect; it connects to
+the very address it checked, so a resolver that answers differently the second time
+(DNS rebinding) cannot steer it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+import hashlib
+import ipaddress
+import json
+import logging
+import secrets
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+from typing import Any
+from urllib.parse import urlsplit
+from urllib.parse import urlunsplit
+
+import peewee as pw
+
+from groupkit.core._clock import utc_iso
+from groupkit.core._config import Settings
+from groupkit.core._errors import bad_request
+from groupkit.core._fields import Choice
+from groupkit.core._fields import Exact
+from groupkit.core._fields import Raw
+from groupkit.core._fields import whole_number
+from groupkit.core._schema import Schema
+from groupkit.core._storage import BaseModel
+from groupkit.core._storage import Instance
+from groupkit.core._storage import Storage
+from groupkit.core._storage import UTCDateTimeField
+from groupkit.core._storage import is_postgres
+from groupkit.core._storage import utcnow
+from groupkit.core._tool import Call
+from groupkit.core._tool import Operations
+from groupkit.core._tool import Tool
+
+if TYPE_CHECKING:
+    import httpx
+
+log = logging.getLogger("groupkit.webhooks")
+# httpx logs every request's full URL at INFO, and a webhook URL is a secret: its own lines
+# are dropped (ours name the host only).
+for _name in ("httpx", "httpcore"):
+    logging.getLogger(_name).setLevel(logging.WARNING)
+
+FORMATS = ("slack", "teams", "discord", "mattermost")
+#: Tries per post before it is marked failed; waits between them double from BACKOFF.
+MAX_ATTEMPTS = 6
+BACKOFF = dt.timedelta(seconds=2)
+BACKOFF_CAP = dt.timedelta(hours=1)
+#: How long a claimed post is left to the process that claimed it (it sends within TIMEOUT).
+LEASE = dt.timedelta(seconds=60)
+#: Seconds a post may take in all, and to connect.
+TIMEOUT, CONNECT_TIMEOUT = 10.0, 5.0
+BATCH = 20
+LOG_ENTRIES = 20
+URL_LIMIT = 500
+TEXT_LIMIT = 1500
+
+BAD_URL = "Paste the incoming-webhook address your chat app gave you (it starts with https://)."
+NOT_ALLOWED = ("This server doesn't post to that host. Ask whoever runs it to allow it, or use "
+               "Slack, Microsoft Teams, Discord or Mattermost.")
+BAD_HOUR = "Choose an hour from 0 to 23."
+
+#: Chat apps whose incoming-webhook hosts are allowed unless the operator says otherwise
+#: (`*.` allows every subdomain). Mattermost is self-hosted: add its host in config.
+DEFAULT_HOSTS = Settings.webhook_hosts
+
+
+class ChatHook(BaseModel):
+    """An instance's webhook. `url` is a secret: never in a view, export, log or post."""
+
+    id = pw.AutoField()
+    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE", unique=True)
+    url = pw.TextField()
+    format = pw.CharField(max_length=20)
+    #: The local hour (the tool's time zone) of morning posts such as today's question.
+    hour = pw.IntegerField(default=9)
+    #: The origin the organiser connected on: links in scheduled posts start with it.
+    base_url = pw.CharField(max_length=300, default="")
+    created = UTCDateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "chat_hook"
+
+
+class ChatPost(BaseModel):
+    """One queued post (the outbox) and, once tried, its line in the delivery log."""
+
+    id = pw.AutoField()
+    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE", index=True)
+    key = pw.CharField(max_length=120)
+    text = pw.TextField()
+    state = pw.CharField(max_length=10, default="pending")  # pending, sent, failed
+    attempts = pw.IntegerField(default=0)
+    due = UTCDateTimeField(default=utcnow)
+    created = UTCDateTimeField(default=utcnow)
+    finished = UTCDateTimeField(null=True)
+    outcome = pw.CharField(max_length=120, default="")
+
+    class Meta:
+        table_name = "chat_post"
+        indexes = ((("instance", "key"), True), (("state", "due"), False))
+
+
+MODELS: list[type[pw.Model]] = [ChatHook, ChatPost]
+
+
+def _create_tables(db: pw.Database) -> None:
+    db.create_tables(MODELS, safe=True)
+
+
+#: The kernel's second migration: the webhook and outbox tables.
+MIGRATION = ("0002_chat_webhooks", _create_tables)
+
+@dataclasses.dataclass(frozen=True)
+class ChatTime:
+    """What a schedule is told: the time, the organiser's chosen local hour for morning
+    posts, and the instance's public link (from the address the organiser connected on)."""
+
+    now: dt.datetime
+    hour: int
+    link: str
+
+
+#: `schedule(instance, when)` -> the posts due now, as (key, text); a key already queued for
+#: the instance is skipped, so return the same key for the same ritual occurrence.
+Schedule = Callable[[Instance, ChatTime], Iterable[tuple[str, str]]]
+
+
+@dataclasses.dataclass(frozen=True)
+class ChatRitual:
+    """`Tool.chat`: the tool can post to a chat webhook. `what` completes "this board
+    posts ..." on the organiser page and in the OpenAPI document; `schedule` yields the
+    posts the clock brings (operations queue the others with `post_to_chat`)."""
+
+    what: str
+    schedule: Schedule | None = None
+
+
+# --- queueing -------------------------------------------------------------------------------
+
+def hook_of(instance: Instance) -> ChatHook | None:
+    return ChatHook.get_or_none(ChatHook.instance == instance)
+
+
+def post_to_chat(instance: Instance, text: str, key: str | None = None,
+                 now: dt.datetime | None = None) -> bool:
+    """Queue `text` for the instance's chat webhook, inside the caller's transaction; no
+    webhook, no post. `key` makes it once-only (a second post with the same key is dropped).
+    Returns whether it was queued. Never pass a hidden value: the channel is public to the
+    team."""
+    if hook_of(instance) is None:
+        return False
+    when = now if now is not None else utcnow()
+    inserted = (ChatPost.insert(instance=instance, key=key or f"event-{secrets.token_hex(8)}",
+                                text=text[:TEXT_LIMIT], due=when, created=when)
+                .on_conflict_ignore().execute())
+    return bool(inserted)
+
+
+def queue_scheduled(tools: Mapping[str, Tool], now: dt.datetime) -> int:
+    """Queue every scheduled post now due, on every instance with a webhook; returns how
+    many were new."""
+    queued = 0
+    for tool in tools.values():
+        ritual = getattr(tool, "chat", None)
+        if ritual is None or ritual.schedule is None:
+            continue
+        hooks = (ChatHook.select(ChatHook, Instance).join(Instance)
+                 .where(Instance.tool == tool.name))
+        for hook in hooks:
+            when = ChatTime(now=now, hour=hook.hour,
+                            link=f"{hook.base_url}/s/{hook.instance.slug}")
+            for key, text in ritual.schedule(hook.instance, when):
+                queued += post_to_chat(hook.instance, text, key, now)
+    return queued
+
+
+# --- address checks -------------------------------------------------------------------------
+
+Resolver = Callable[[str, int], Awaitable[list[str]]]
+
+
+async def system_resolver(host: str, port: int) -> list[str]:
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=0)
+    return [str(info[4][0]) for info in infos]
+
+
+class Refused(Exception):
+    """A webhook this server will not call (the message is safe to log: no URL in it)."""
+
+
+def host_allowed(host: str, allowed: Iterable[str]) -> bool:
+    host = host.lower().rstrip(".")
+    for pattern in allowed:
+        pattern = pattern.lower().rstrip(".")
+        if pattern.startswith("*."):
+            if host.endswith(pattern[1:]) and host != pattern[2:]:
+                return True
+        elif host == pattern:
+            return True
+    return False
+
+
+def check_url(url: str, settings: Settings) -> tuple[str, str, int]:
+    """(scheme, host, port) of an acceptable webhook URL, or `Refused`."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise Refused("not a URL") from None
+    host = (parts.hostname or "").lower()
+    plain_http = parts.scheme == "http" and settings.webhook_allow_loopback
+    if parts.scheme != "https" and not plain_http:
+        raise Refused("not https")
+    if not host or parts.username or parts.password:
+        raise Refused("not a URL")
+    if not host_allowed(host, settings.webhook_hosts):
+        raise Refused("host not allowed")
+    return parts.scheme, host, port or (443 if parts.scheme == "https" else 80)
+
+
+def address_allowed(address: str, settings: Settings) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return settings.webhook_allow_loopback
+    return ip.is_global and not ip.is_multicast
+
+
+async def pinned_address(host: str, port: int, settings: Settings,
+                         resolver: Resolver) -> str:
+    """The one address to connect to: every address the name resolves to must be public
+    (one private answer refuses the lot)."""
+    try:
+        addresses = await resolver(host, port)
+    except OSError:
+        raise Refused("name not found") from None
+    if not addresses:
+        raise Refused("name not found")
+    if not all(address_allowed(address, settings) for address in addresses):
+        raise Refused("address not public")
+    return addresses[0]
+
+
+# --- sending --------------------------------------------------------------------------------
+
+def _escape_markup(text: str) -> str:
+    """Slack and Mattermost read `<...>` as links and mentions (`<!channel>`)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def payload(format: str, text: str) -> dict[str, Any]:
+    """The JSON body each chat app's incoming webhook expects; mentions never ping."""
+    if format == "discord":
+        return {"content": text, "allowed_mentions": {"parse": []}}
+    if format == "teams":
+        return {"@type": "MessageCard", "@context": "https://schema.org/extensions",
+                "summary": text.split("\n", 1)[0][:80], "text": text.replace("\n", "\n\n")}
+    safe = _escape_markup(text)
+    if format == "mattermost":
+        for mention in ("@all", "@channel", "@here"):
+            safe = safe.replace(mention, "@\u200b" + mention[1:])
+    return {"text": safe}
+
+
+def guess_format(url: str) -> str:
+    host = (urlsplit(url).hostname or "").lower()
+    if host.endswith(("discord.com", "discordapp.com")):
+        return "discord"
+    if host.endswith(("office.com", "azure.com")):
+        return "teams"
+    if host == "hooks.slack.com":
+        return "slack"
+    return "mattermost"
+
+
+class Outcome(Exception):
+    """A failed try: `retry` says whether another try may succeed."""
+
+    def __init__(self, message: str, retry: bool) -> None:
+        super().__init__(message)
+        self.message, self.retry = message, retry
+
+
+async def send(url: str, format: str, text: str, settings: Settings,
+               resolver: Resolver = system_resolver,
+               transport: httpx.AsyncBaseTransport | None = None) -> None:
+    """POST one message, or raise `Outcome`. Connects to the address it checked (the name
+    goes only into the Host header and TLS server name); no redirects, no proxies from the
+    environment."""
+    # Imported here: httpx (with its command line, rich and pygments) is a third of a
+    # second of every server process's start-up, and most services never send a post.
+    import httpx
+
+    try:
+        scheme, host, port = check_url(url, settings)
+        address = await pinned_address(host, port, settings, resolver)
+    except Refused as refused:
+        raise Outcome(f"refused: {refused}", retry=False) from None
+    parts = urlsplit(url)
+    literal = f"[{address}]" if ":" in address else address
+    target = urlunsplit((scheme, f"{literal}:{port}", parts.path or "/", parts.query, ""))
+    headers = {"Host": parts.netloc.rsplit("@", 1)[-1], "User-Agent": "groupkit"}
+    try:
+        timeout = httpx.Timeout(TIMEOUT, connect=CONNECT_TIMEOUT)
+        async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False,
+                                     transport=transport) as client:
+            response = await client.post(target, json=payload(format, text), headers=headers,
+                                         extensions={"sni_hostname": host})
+    except httpx.TimeoutException:
+        raise Outcome("timed out", retry=True) from None
+    except httpx.HTTPError as error:
+        raise Outcome(f"connection failed ({type(error).__name__})", retry=True) from None
+    status = response.status_code
+    if 200 <= status < 300:
+        return
+    if 300 <= status < 400:
+        raise Outcome(f"refused: redirect (HTTP {status})", retry=False)
+    raise Outcome(f"HTTP {status}", retry=status == 429 or status >= 500)
+
+
+# --- the delivery loop ----------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Claimed:
+    id: int
+    url: str
+    format: str
+    text: str
+    attempts: int
+
+
+def claim(now: dt.datetime, limit: int = BATCH) -> list[Claimed]:
+    """Take up to `limit` due posts for this process (call in a write transaction): their
+    `due` moves a lease ahead, so no other process takes them meanwhile. Posts whose
+    webhook was removed are dropped."""
+    query = (ChatPost.select(ChatPost.id)
+             .where((ChatPost.state == "pending") & (ChatPost.due <= now))
+             .order_by(ChatPost.due, ChatPost.id).limit(limit))
+    if is_postgres():
+        query = query.for_update(skip_locked=True)
+    ids = [row.id for row in query]
+    if not ids:
+        return []
+    rows = list(ChatPost.select(ChatPost, ChatHook).join(
+        ChatHook, pw.JOIN.LEFT_OUTER, on=(ChatHook.instance == ChatPost.instance))
+        .where(ChatPost.id.in_(ids)).order_by(ChatPost.id))
+    taken: list[Claimed] = []
+    for row in rows:
+        hook = getattr(row, "chathook", None)
+        if hook is None or hook.id is None:
+            ChatPost.update(state="failed", finished=now, outcome="webhook removed").where(
+                ChatPost.id == row.id).execute()
+            continue
+        ChatPost.update(due=now + LEASE, attempts=ChatPost.attempts + 1).where(
+            ChatPost.id == row.id).execute()
+        taken.append(Claimed(row.id, hook.url, hook.format, row.text, row.attempts + 1))
+    return taken
+
+
+def record(post: Claimed, now: dt.datetime, failure: Outcome | None) -> None:
+    if failure is None:
+        changes: dict[str, Any] = {"state": "sent", "finished": now, "outcome": "sent"}
+    elif failure.retry and post.attempts < MAX_ATTEMPTS:
+        wait = min(BACKOFF * 2 ** (post.attempts - 1), BACKOFF_CAP)
+        changes = {"due": now + wait, "outcome": failure.message[:120]}
+    else:
+        changes = {"state": "failed", "finished": now, "outcome": failure.message[:120]}
+    ChatPost.update(**changes).where(ChatPost.id == post.id).execute()
+
+
+async def deliver_once(storage: Storage, settings: Settings, clock: Callable[[], dt.datetime],
+                       resolver: Resolver = system_resolver,
+                       transport: httpx.AsyncBaseTransport | None = None) -> int:
+    """Send every post due now (in batches); returns how many went out."""
+    sent = 0
+    while True:
+        batch = await storage.write(claim, clock())
+        if not batch:
+            return sent
+        for post in batch:
+            failure: Outcome | None = None
+            try:
+                await send(post.url, post.format, post.text, settings, resolver, transport)
+                sent += 1
+            except Outcome as outcome:
+                failure = outcome
+                log.warning("chat post %d to %s not delivered (try %d): %s", post.id,
+                            urlsplit(post.url).hostname, post.attempts, outcome.message)
+            await storage.write(record, post, clock(), failure)
+
+
+async def deliver_forever(storage: Storage, settings: Settings, tools: Mapping[str, Tool],
+                          clock: Callable[[], dt.datetime]) -> None:
+    """The server's chat task: queue what the clock made due, send what is queued, sleep."""
+    while True:
+        try:
+            await storage.write(queue_scheduled, tools, clock())
+            await deliver_once(storage, settings, clock)
+        except Exception:
+            log.exception("chat delivery failed; will retry")
+        await asyncio.sleep(settings.webhook_every_seconds)
+
+
+# --- the organiser's operations -------------------------------------------------------------
+
+def _mask(url: str) -> str:
+    """Enough of the URL for the organiser to recognise it, not enough to post with."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname}/…{url[-4:]}"
+
+
+def chat_status(instance: Instance) -> dict[str, Any]:
+    """The organiser's view of the webhook: masked address and the delivery log."""
+    hook = hook_of(instance)
+    posts = (ChatPost.select().where(ChatPost.instance == instance)
+             .order_by(ChatPost.created.desc(), ChatPost.id.desc()).limit(LOG_ENTRIES))
+    return {"connected": hook is not None,
+            "webhook": _mask(hook.url) if hook is not None else None,
+            "format": hook.format if hook is not None else None,
+            "hour": hook.hour if hook is not None else None,
+            "log": [{"id": post.id, "text": post.text, "state": post.state,
+                     "attempts": post.attempts, "queuedAt": utc_iso(post.created),
+                     "finishedAt": utc_iso(post.finished), "outcome": post.outcome}
+                    for post in posts]}
+
+
+def chat_stamp(instance: Instance) -> str:
+    """A digest of what `chat_status` shows, for the organiser page's render-cache key: the
+    delivery loop changes the log without bumping the instance's version."""
+    shown = json.dumps(chat_status(instance), sort_keys=True, default=str)
+    return hashlib.blake2b(shown.encode("utf-8"), digest_size=12).hexdigest()
+
+
+class ChatBody(Schema):
+    url = Exact("the incoming-webhook URL; empty disconnects")
+    format = Choice(FORMATS, default="")
+    hour = Raw(("integer", "string"), "local hour (0-23) of morning posts; default 9")
+
+
+STATUS_SCHEMA = {"type": "object", "properties": {
+    "connected": {"type": "boolean"},
+    "webhook": {"type": ["string", "null"],
+                "description": "masked: scheme, host and the last four characters"},
+    "format": {"type": ["string", "null"], "enum": [*FORMATS, None]},
+    "hour": {"type": ["integer", "null"]},
+    "log": {"type": "array", "items": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "text": {"type": "string"},
+        "state": {"type": "string", "enum": ["pending", "sent", "failed"]},
+        "attempts": {"type": "integer"}, "queuedAt": {"type": "string"},
+        "finishedAt": {"type": ["string", "null"]}, "outcome": {"type": "string"}}}}}}
+
+
+def _settings() -> Settings:
+    from quart import current_app
+
+    settings: Settings = current_app.config["GROUPKIT_SETTINGS"]
+    return settings
+
+
+def chat_operations(ops: Operations, ritual: ChatRitual) -> ChatRitual:
+    """Add the organiser's webhook operations to a tool: `chat` (connect, or disconnect with
+    an empty url), `chat/test` (queue a test post) and `GET chat/log` (status and delivery
+    log). Returns `ritual`, for `Tool(chat=...)`."""
+    what = ritual.what
+    if any(op.path == "chat" for op in ops.operations):
+        return ritual  # already added (the hook runs once per app)
+
+    @ops.organiser("chat", body=ChatBody, returns=STATUS_SCHEMA, errors={
+        400: f"`{BAD_URL}` (not an https URL); `{NOT_ALLOWED}` (host not in the server's "
+             f"allow list); `{BAD_HOUR}`"},
+        description=(f"Connect a chat incoming webhook (Slack, Microsoft Teams, Discord, "
+                     f"Mattermost; `format` defaults from the host). It posts {what}. An "
+                     "empty `url` disconnects and drops posts not yet sent. The address is "
+                     "a secret: it is never shown again in full, exported or logged."))
+    def connect(call: Call) -> dict[str, Any]:
+        """Connect (or disconnect) the team's chat webhook."""
+        url = str(call.data.get("url") or "").strip()
+        existing = hook_of(call.instance)
+        if not url:
+            if existing is not None:
+                existing.delete_instance()
+                ChatPost.update(state="failed", finished=utcnow(), outcome="webhook removed"
+                                ).where((ChatPost.instance == call.instance)
+                                        & (ChatPost.state == "pending")).execute()
+            return chat_status(call.instance)
+        if len(url) > URL_LIMIT:
+            raise bad_request(BAD_URL)
+        try:
+            check_url(url, _settings())
+        except Refused as refused:
+            raise bad_request(NOT_ALLOWED if str(refused) == "host not allowed"
+                              else BAD_URL) from None
+        hour = 9 if call.data.get("hour") is None else whole_number(call.data["hour"])
+        if hour is None or not 0 <= hour <= 23:
+            raise bad_request(BAD_HOUR)
+        fmt = call.data.get("format") or guess_format(url)
+        base = call.base_url[:300]
+        if existing is None:
+            ChatHook.create(instance=call.instance, url=url, format=fmt, hour=hour,
+                            base_url=base)
+        else:
+            ChatHook.update(url=url, format=fmt, hour=hour, base_url=base).where(
+                ChatHook.id == existing.id).execute()
+        return chat_status(call.instance)
+
+    @ops.organiser("chat/test", returns=STATUS_SCHEMA, errors={
+        409: "`Connect a chat webhook first.`"},
+        description="Queue a short test post, to check the webhook; see the delivery log.")
+    def test_post(call: Call) -> dict[str, Any]:
+        """Send a test post to the connected webhook."""
+        from groupkit.core._errors import conflict
+
+        if not post_to_chat(call.instance, f"groupkit is connected: {call.instance.title} "
+                                           "will post here.", now=call.now):
+            raise conflict("Connect a chat webhook first.")
+        return chat_status(call.instance)
+
+    @ops.organiser("chat/log", method="GET", returns=STATUS_SCHEMA,
+                   description="The webhook (masked) and the last posts with their outcome.")
+    def status(call: Call) -> dict[str, Any]:
+        """The chat webhook and its delivery log."""
+        return chat_status(call.instance)
+
+    return ritual

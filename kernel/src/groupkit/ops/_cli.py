@@ -1,0 +1,365 @@
+"""The `groupkit` command: serve, tools, openapi, migrate, prune, check, backup, new-plugin."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from groupkit.core._config import ConfigError
+from groupkit.core._config import Settings
+from groupkit.core._config import load_settings
+
+
+def _settings(args: argparse.Namespace, create_directory: bool = False) -> Settings:
+    try:
+        return load_settings(args.config, create_directory=create_directory)
+    except ConfigError as exc:
+        raise SystemExit(f"groupkit: {exc}") from None
+
+
+def _database_label(url: str) -> str:
+    """Where the database is, without its password (which may be in the query too)."""
+    from groupkit.core._storage import postgres_parameters
+    from groupkit.core._storage import sqlite_path
+
+    if url.startswith("sqlite:"):
+        return sqlite_path(url)
+    params = postgres_parameters(url)
+    return f"{params.get('host', 'localhost')}/{params['dbname']}"
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Migrate, bind, start supervised hypercorn workers (`groupkit.ops._supervisor`)."""
+    import logging
+    import tempfile
+
+    from hypercorn.config import Config
+
+    from groupkit.core import _logs as logs
+    from groupkit.ops._supervisor import StartFailed
+    from groupkit.ops._supervisor import Supervisor
+
+    logs.configure()
+    if args.workers < 1:
+        logs.fatal(ValueError("--workers must be at least 1"))
+        return 2
+    metrics_dir = None
+    try:
+        settings = load_settings(args.config)
+        if args.config:
+            os.environ["GROUPKIT_CONFIG"] = os.path.abspath(args.config)
+        _migrate(settings, create_directory=not settings.production)
+        os.environ["GROUPKIT_MIGRATED"] = "1"
+        if settings.metrics_enabled and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            # Every worker writes its samples here; /metrics in any worker adds them up.
+            metrics_dir = tempfile.mkdtemp(prefix="groupkit-metrics-")
+            os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+        elif settings.metrics_enabled:  # a directory of the operator's: last run's samples go
+            for stale in Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).glob("*.db"):
+                stale.unlink()
+        config = Config()
+        config.application_path = "groupkit.asgi:app"
+        config.bind = [f"[{args.host}]:{args.port}" if ":" in args.host
+                       else f"{args.host}:{args.port}"]
+        config.workers = args.workers
+        config.accesslog = None
+        config.errorlog = logging.getLogger("hypercorn.error")  # JSON lines like ours
+        try:
+            import uvloop  # noqa: F401
+            from hypercorn.asyncio.run import uvloop_worker as worker_func
+        except ImportError:
+            from hypercorn.asyncio.run import asyncio_worker as worker_func
+        sockets = config.create_sockets()
+    except Exception as error:
+        logs.fatal(error)
+        return 1
+
+    def serving() -> None:
+        logging.getLogger("groupkit").info(
+            "serving %s on http://%s:%s/ with %s worker(s), database %s", settings.mode,
+            args.host, args.port, args.workers, _database_label(settings.database_url))
+
+    def forget(pid: int) -> None:
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            from prometheus_client import multiprocess
+
+            multiprocess.mark_process_dead(pid)
+
+    supervisor = Supervisor(worker_func, config, sockets, args.workers, on_worker_exit=forget)
+    try:
+        return supervisor.serve(serving)
+    except StartFailed as failed:
+        logging.getLogger("groupkit").critical(
+            "groupkit cannot start: %s", failed.summary,
+            extra={"hint": failed.hint, "traceback": failed.trace})
+        return 1
+    except Exception as error:  # the master itself failed: still one JSON line, exit 1
+        supervisor.stop()
+        logs.fatal(error, "the supervisor failed: " + logs.describe(error)[0])
+        return 1
+    finally:
+        for sock in sockets.secure_sockets + sockets.insecure_sockets:
+            sock.close()
+        if metrics_dir is not None:
+            import shutil
+
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def cmd_tools(args: argparse.Namespace) -> int:
+    from groupkit.ops._plugins import load_tools
+
+    registry = load_tools(_settings(args))
+    for item in registry.installed:
+        state = "enabled" if item.enabled else ("refused" if item.problem else "disabled")
+        line = f"{item.name:<12} {item.version:<10} {state}"
+        if item.problem:
+            line += f"  ({item.problem})"
+        print(line)
+    return 0
+
+
+def cmd_openapi(args: argparse.Namespace) -> int:
+    from groupkit.core._openapi import openapi_document
+    from groupkit.ops._plugins import load_tools
+
+    registry = load_tools(_settings(args))
+    json.dump(openapi_document(registry.tools), sys.stdout, indent=2, ensure_ascii=False)
+    print()
+    return 0
+
+
+def _migrate(settings: Settings, *, create_directory: bool = False) -> dict[str, list[str]]:
+    from groupkit.core._storage import Storage
+    from groupkit.core._storage import open_database
+    from groupkit.ops._app import migrate
+    from groupkit.ops._plugins import load_tools
+
+    storage = Storage(open_database(settings.database_url, 1,
+                                    create_directory=create_directory), 1)
+    storage.bind()
+    try:
+        return migrate(storage, load_tools(settings))
+    finally:
+        storage.close()
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from groupkit.core._storage import DatabaseUrlError
+
+    settings = _settings(args, create_directory=args.create)
+    try:
+        ran = _migrate(settings, create_directory=args.create or not settings.production)
+    except DatabaseUrlError as error:
+        print(f"groupkit: {error}", file=sys.stderr)
+        return 1
+    for app_name, names in ran.items():
+        for name in names:
+            print(f"applied {app_name} {name}")
+    if not any(ran.values()):
+        print("nothing to migrate")
+    return 0
+
+
+def cmd_prune(args: argparse.Namespace) -> int:
+    import datetime as dt
+
+    from groupkit.core._storage import Storage
+    from groupkit.core._storage import open_database
+    from groupkit.ops._app import migrate
+    from groupkit.ops._plugins import load_tools
+    from groupkit.ops._retention import prune_all
+
+    settings = _settings(args)
+    registry = load_tools(settings)
+    storage = Storage(open_database(settings.database_url, 1,
+                                    create_directory=not settings.production), 1)
+    storage.bind()
+    try:
+        migrate(storage, registry)
+        removed = prune_all(storage, registry.tools, dt.datetime.now(dt.UTC))
+    finally:
+        storage.close()
+    for name, count in removed.items():
+        print(f"pruned {name}: {count} row(s)")
+    if not removed:
+        print("no enabled tool keeps data on a schedule")
+    return 0
+
+
+def _connection_problem(settings: Settings) -> str | None:
+    """Why `serve` could not reach a PostgreSQL database now, or None."""
+    if not settings.database_url.startswith(("postgresql:", "postgres:")):
+        return None
+    import psycopg2
+
+    from groupkit.core._storage import postgres_parameters
+
+    params = postgres_parameters(settings.database_url)
+    params.setdefault("connect_timeout", "10")
+    try:
+        psycopg2.connect(**params).close()
+    except psycopg2.Error as error:
+        return "cannot connect to the database: " + (str(error).strip().splitlines() or [""])[0]
+    return None
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Report every problem of a config file with its line, with the environment's overrides
+    applied as `serve` applies them; exit 1 if there is any. Tools that are not installed
+    are named only when nothing else is wrong (a broken file may not mean its tool list)."""
+    import importlib.metadata
+
+    from groupkit.core._config import DEFAULT_CONFIG_PATH
+    from groupkit.core._config import check_file
+    from groupkit.core._config import line_of
+    from groupkit.ops._plugins import ENTRY_POINT_GROUP
+
+    path = args.config or os.environ.get("GROUPKIT_CONFIG") or str(DEFAULT_CONFIG_PATH)
+    problems = check_file(path)
+    if not problems:
+        settings = load_settings(path)
+        text = Path(path).read_text(encoding="utf-8")
+        where = ("$GROUPKIT_DATABASE_URL" if os.environ.get("GROUPKIT_DATABASE_URL")
+                 else f"{path}:{line_of(text, 'database.url')}")
+        unreachable = None if args.offline else _connection_problem(settings)
+        if unreachable:
+            problems = [f"{where}: {unreachable}"]
+    if not problems:
+        installed = {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+        problems = [f"{path}:{line_of(text, 'tools.enabled')}: tools.enabled names {name!r}, "
+                    f"which is not installed (installed: {', '.join(sorted(installed))})"
+                    for name in settings.enabled_tools if name != "*" and name not in installed]
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print(f"{path}: ok")
+    return 1 if problems else 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """A consistent copy of a SQLite database while the service runs (SQLite's online
+    backup API); PostgreSQL has pg_dump for that."""
+    import sqlite3
+    from urllib.parse import unquote
+    from urllib.parse import urlsplit
+
+    settings = _settings(args)
+    parts = urlsplit(settings.database_url)
+    if parts.scheme != "sqlite":
+        print("groupkit backup copies SQLite databases; for PostgreSQL use pg_dump "
+              "(see docs/operating.md)", file=sys.stderr)
+        return 2
+    source_path = unquote(parts.path[1:] if parts.path.startswith("/") else parts.path)
+    if not os.path.isfile(source_path):
+        print(f"groupkit: no database at {source_path}", file=sys.stderr)
+        return 1
+    if os.path.exists(args.destination):
+        print(f"groupkit: {args.destination} exists; choose a new file", file=sys.stderr)
+        return 1
+    source = sqlite3.connect(source_path)
+    target = sqlite3.connect(args.destination)
+    try:
+        with target:
+            source.backup(target)
+    finally:
+        target.close()
+        source.close()
+    print(f"backed up {source_path} to {args.destination}")
+    return 0
+
+
+TEMPLATE_NAME, TEMPLATE_TITLE = "mytool", "My Tool"
+
+
+def template_folder() -> Path:
+    """The plugin template: packaged in the wheel, or contrib/ in a source checkout."""
+    packaged = Path(__file__).parents[1] / "plugin_template"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[4] / "contrib" / "plugin-template"
+
+
+def cmd_new_plugin(args: argparse.Namespace) -> int:
+    """Copy the plugin template as a new package named for the tool."""
+    import re
+    import shutil
+
+    name, title = args.name, args.title or args.name.capitalize()
+    if not re.fullmatch(r"[a-z][a-z0-9]{1,29}", name):
+        print("groupkit: a tool name is 2 to 30 lower-case letters and digits, starting with "
+              "a letter", file=sys.stderr)
+        return 2
+    target = Path(args.dest) / f"groupkit-{name}"
+    if target.exists():
+        print(f"groupkit: {target} exists; choose another name or --dest", file=sys.stderr)
+        return 1
+    camel = "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", title) if part)
+    swaps = [(TEMPLATE_TITLE, title), ("MyTool", camel or name.capitalize()),
+             (TEMPLATE_NAME, name)]
+    source = template_folder()
+    ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache", ".venv", "*.pyc")
+    shutil.copytree(source, target, ignore=ignore)
+    for path in sorted(target.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+            for old, new in swaps:
+                text = text.replace(old, new)
+            path.write_text(text, encoding="utf-8")
+        if TEMPLATE_NAME in path.name:
+            path.rename(path.with_name(path.name.replace(TEMPLATE_NAME, name)))
+    print(f"created {target}: next, install it where groupkit is installed "
+          f"(`uv pip install -e {target}` or `pip install -e {target}`; in groupkit's own uv "
+          f"workspace see \"Installing\" in docs/plugins.md), then run `pytest {target}`")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="groupkit", description=__doc__)
+    parser.add_argument("--config", help="TOML config file (default $GROUPKIT_CONFIG, then "
+                                         "config/groupkit.toml)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the web service with hypercorn")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument("--config", dest="config", default=argparse.SUPPRESS)
+    serve.set_defaults(run=cmd_serve)
+    for name, func, text in (("tools", cmd_tools, "list installed, enabled and refused tools"),
+                             ("openapi", cmd_openapi, "print the OpenAPI document"),
+                             ("migrate", cmd_migrate, "create or update database tables"),
+                             ("prune", cmd_prune, "drop data past each tool's retention now"),
+                             ("check", cmd_check, "validate a config file, every problem "
+                                                  "with its line"),
+                             ("backup", cmd_backup, "copy a live SQLite database to a file")):
+        sub = commands.add_parser(name, help=text)
+        sub.add_argument("--config", dest="config", default=argparse.SUPPRESS)
+        if name == "backup":
+            sub.add_argument("destination", help="new file to write the copy to")
+        if name == "check":
+            sub.add_argument("--offline", action="store_true",
+                             help="do not try to connect to a PostgreSQL database")
+        if name == "migrate":
+            sub.add_argument("--create", action="store_true",
+                             help="create the SQLite database's directory if it is missing")
+        sub.set_defaults(run=func)
+    new = commands.add_parser("new-plugin", help="start a tool plugin from the template")
+    new.add_argument("name", help="the tool's url name, e.g. karaoke")
+    new.add_argument("--title", help='human title, e.g. "Karaoke Queue"')
+    new.add_argument("--dest", default=".", help="folder to create the package in")
+    new.set_defaults(run=cmd_new_plugin, config=None)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.run(args)
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
