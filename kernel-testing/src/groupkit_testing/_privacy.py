@@ -273,7 +273,7 @@ class Look:
 UNDECLARED = ("{tool} declares no hidden values: declare what it keeps off the public side "
               "in its Tool, e.g. `hidden=(Hidden(\"message\", operation=\"claim\", "
               "shown_to=(\"organiser\",)),)`, or `hidden=()` when nothing but its links is "
-              "private (docs/plugins.md, \"Hidden values and the kit's suites\")")
+              "private (docs/how-to/test-kit.md, \"Hidden values\")")
 
 
 def _leaves(value: Any, at: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], str]]:

@@ -6,8 +6,8 @@ and the test kit is the `groupkit-testing` distribution (`groupkit_testing`)."""
 from __future__ import annotations
 
 import importlib
+import typing
 import warnings
-from typing import TYPE_CHECKING
 
 from groupkit.core._clock import local_date
 from groupkit.core._clock import request_time
@@ -189,7 +189,7 @@ _MOVED = {
 }
 
 
-if not TYPE_CHECKING:  # a type checker reports the old names as missing: move them now
+if not typing.TYPE_CHECKING:  # a type checker reports the old names as missing: move them now
 
     def __getattr__(name: str) -> object:
         """The deprecated names of `_MOVED`, read from their new module."""

@@ -30,7 +30,7 @@ from groupkit.core._tool import hookimpl
 #: versions it supports as literals, `Tool(plugin_api=(1, 1))`; a plugin whose range leaves
 #: this version out is refused at start-up with a message naming it, and the other tools
 #: still load. It changes only when a plugin written for the previous version could break;
-#: docs/plugins.md lists what changed in each version.
+#: docs/how-to/plugin-versions.md lists what changed in each version.
 PLUGIN_API_VERSION = 1
 
 hookspec = pluggy.HookspecMarker("groupkit")

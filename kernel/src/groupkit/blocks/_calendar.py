@@ -3,29 +3,14 @@ maintained `icalendar` library rather than by string pasting."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 from collections.abc import Iterable
 from urllib.parse import quote
 
+from groupkit.core._declared import CalendarEvent
 from groupkit.core._tool import Reply
 
 PRODUCT_ID = "-//groupkit//groupkit//EN"
-
-
-@dataclasses.dataclass
-class CalendarEvent:
-    """One VEVENT. `start` is a `date` (all-day) or a `datetime`: aware for a fixed moment,
-    naive for "this hour wherever you are" (floating time); `end` defaults to the next day
-    (all-day) or one hour later."""
-
-    uid: str
-    summary: str
-    start: dt.date | dt.datetime
-    end: dt.date | dt.datetime | None = None
-    description: str = ""
-    location: str = ""
-    url: str = ""
 
 
 def calendar_text(events: Iterable[CalendarEvent], stamp: dt.datetime) -> bytes:

@@ -14,7 +14,6 @@ instance's current state at every poll.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Awaitable
 from collections.abc import Callable
 from collections.abc import Sequence
@@ -25,7 +24,6 @@ from quart import Quart
 from quart import Response
 from quart import current_app
 
-from groupkit.blocks._calendar import CalendarEvent
 from groupkit.blocks._calendar import calendar_text
 from groupkit.blocks._slots import FEED
 from groupkit.blocks._slots import SlotClaim
@@ -35,6 +33,8 @@ from groupkit.core._clock import request_time
 from groupkit.core._credentials import CLAIM_SECRET_LENGTH
 from groupkit.core._credentials import digest
 from groupkit.core._credentials import looks_like_token
+from groupkit.core._declared import CalendarEvent
+from groupkit.core._declared import FeedSource
 from groupkit.core._errors import ApiError
 from groupkit.core._fields import Exact
 from groupkit.core._schema import Schema
@@ -47,20 +47,12 @@ from groupkit.core._tool import Call
 from groupkit.core._tool import Operations
 from groupkit.core._tool import Tool
 
-#: `events(instance, claim, base_url)` -> the claim's events now.
+#: `events(instance, claim, base_url)` -> the claim's events now (`FeedSource.claim`, typed
+#: here with the claim's own model).
 Feed = Callable[[Instance, SlotClaim, str], Sequence[CalendarEvent]]
 #: `events(instance, credential, base_url)` -> the participant's events now.
 ParticipantFeed = Callable[[Instance, Credential, str], Sequence[CalendarEvent]]
 PARTICIPANT_REF = "p:"
-
-
-@dataclasses.dataclass(frozen=True)
-class FeedSource:
-    """`Tool.feed`: how the tool builds a private feed's events, for feeds bound to a claim
-    (`slot_feed_operations`) or to a participant link (`participant_feed_operations`)."""
-
-    claim: Feed | None = None
-    participant: ParticipantFeed | None = None
 
 
 def feed_links(base_url: str, token: str) -> dict[str, str]:

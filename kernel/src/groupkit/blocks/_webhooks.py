@@ -41,6 +41,8 @@ import peewee as pw
 
 from groupkit.core._clock import utc_iso
 from groupkit.core._config import Settings
+from groupkit.core._declared import ChatRitual
+from groupkit.core._declared import ChatTime
 from groupkit.core._errors import bad_request
 from groupkit.core._fields import Choice
 from groupkit.core._fields import Exact
@@ -135,31 +137,6 @@ def _create_tables(db: pw.Database) -> None:
 
 #: The kernel's second migration: the webhook and outbox tables.
 MIGRATION = ("0002_chat_webhooks", _create_tables)
-
-@dataclasses.dataclass(frozen=True)
-class ChatTime:
-    """What a schedule is told: the time, the organiser's chosen local hour for morning
-    posts, and the instance's public link (from the address the organiser connected on)."""
-
-    now: dt.datetime
-    hour: int
-    link: str
-
-
-#: `schedule(instance, when)` -> the posts due now, as (key, text); a key already queued for
-#: the instance is skipped, so return the same key for the same ritual occurrence.
-Schedule = Callable[[Instance, ChatTime], Iterable[tuple[str, str]]]
-
-
-@dataclasses.dataclass(frozen=True)
-class ChatRitual:
-    """`Tool.chat`: the tool can post to a chat webhook. `what` completes "this board
-    posts ..." on the organiser page and in the OpenAPI document; `schedule` yields the
-    posts the clock brings (operations queue the others with `post_to_chat`)."""
-
-    what: str
-    schedule: Schedule | None = None
-
 
 # --- queueing -------------------------------------------------------------------------------
 

@@ -24,7 +24,6 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
 from typing import Any
 from typing import Protocol
 from typing import Required
@@ -35,13 +34,11 @@ import marshmallow as ma
 import peewee as pw
 import pluggy
 
+from groupkit.core._declared import ChatRitual
+from groupkit.core._declared import FeedSource
 from groupkit.core._storage import Credential
 from groupkit.core._storage import Instance
 from groupkit.core._storage import Migration
-
-if TYPE_CHECKING:  # declarations built by the building blocks, which import this module
-    from groupkit.blocks._feeds import FeedSource
-    from groupkit.blocks._webhooks import ChatRitual
 
 #: Marks a plugin's hook implementations (`groupkit.hookimpl`); the specs are in
 #: `groupkit.hookspecs`, which the kernel's plugin manager loads.

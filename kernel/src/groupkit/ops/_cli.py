@@ -312,9 +312,10 @@ def cmd_new_plugin(args: argparse.Namespace) -> int:
             path.write_text(text, encoding="utf-8")
         if TEMPLATE_NAME in path.name:
             path.rename(path.with_name(path.name.replace(TEMPLATE_NAME, name)))
-    print(f"created {target}: next, install it where groupkit is installed "
-          f"(`uv pip install -e {target}` or `pip install -e {target}`; in groupkit's own uv "
-          f"workspace see \"Installing\" in docs/plugins.md), then run `pytest {target}`")
+    print(f"created {target}: next, install it with its test extra where groupkit is "
+          f"installed (`uv pip install -e '{target}[test]'` or `pip install -e "
+          f"'{target}[test]'`; in groupkit's own uv workspace see \"Installing the kernel "
+          f"and plugins\" in docs/tutorial.md), then run `pytest {target}`")
     return 0
 
 
