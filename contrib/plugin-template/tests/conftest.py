@@ -1,5 +1,6 @@
-"""`make_app` and `create` come from the kernel's pytest plugin (`groupkit_testing`), loaded
-automatically once groupkit is installed. The app has only this tool enabled."""
+"""`make_app` and `create` come from the kit's pytest plugin (`groupkit_testing`), loaded
+automatically once groupkit-testing is installed (the plugin's `test` extra). The app has
+only this tool enabled."""
 
 from __future__ import annotations
 
