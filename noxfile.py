@@ -11,6 +11,9 @@ the tool, e.g. `uv run nox -s tests -- -k limits -x`.
     build           wheels and sdists of the kernel and every plugin in dist/
     lint            ruff check and the import contracts (lint-imports)
     types           mypy over the kernel and every plugin
+    docs            the documentation site (mkdocs.yml) built strictly into build/docs, then
+                    docs/check_reference.py: every name of each public module's __all__
+                    has an entry in the reference
     bench           throughput, latency and CPU as ratios to bare Quart, driven by wrk
                     (bench/run.py; fails if the bare route misses 2,000 req/s)
 """
@@ -88,6 +91,18 @@ def types(session: nox.Session) -> None:
     # `api`... modules), checked as it is installed, against the kernel's public API.
     for target in targets:
         uv_run(session, "mypy", target)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The documentation site, built with MkDocs and mkdocstrings into build/docs; any
+    warning (a broken link or anchor, a page left out of the nav, a docstring mkdocstrings
+    cannot read) fails it. Then docs/check_reference.py reads the built inventory
+    (build/docs/objects.inv) and fails listing each name of a public module's `__all__`
+    that has no entry in the reference."""
+    uv_run(session, "mkdocs", "build", "--strict", "--site-dir", "build/docs",
+           *session.posargs)
+    uv_run(session, "python", "docs/check_reference.py", "build/docs/objects.inv")
 
 
 @nox.session

@@ -1,8 +1,8 @@
 """Every page a group can change while it is open updates in place: the organiser's page of a
 tool whose public or participant operations write has a live region (`data-live-region`), so
-the organiser sees a claim, a vote or a message arrive without reloading (docs/plugins.md,
-"Live updates"). Tools whose pages change only through the organiser's own posts (a redraw,
-which reloads the page) need none."""
+the organiser sees a claim, a vote or a message arrive without reloading
+(docs/how-to/live-updates.md). Tools whose pages change only through the organiser's own posts
+(a redraw, which reloads the page) need none."""
 
 from __future__ import annotations
 

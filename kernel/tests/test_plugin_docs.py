@@ -1,14 +1,17 @@
-"""docs/plugins.md is checked against the code it describes (as Datasette's tests do for its
-hooks): every public name, kit helper and template macro has a reference entry whose
+"""The plugin docs are checked against the code they describe (as Datasette's tests do for
+its hooks): every public name, kit helper and template macro has a reference entry whose
 signature matches the code; every `data-*` attribute the page scripts read, every template
 block a plugin can override and every variable the kernel gives a plugin's templates is
 documented, and nothing documented is gone; every documented item says in which plugin API
 version it came (as pytest's hookspecs do with `versionadded`).
 
-The conventions the page follows, so these tests can read it:
-- A reference entry is a list item that starts with a code span, under a `###` heading that is
-  one code span naming where the names live (`groupkit`, `groupkit_testing`,
-  `groupkit_testing.allstates`, `groupkit/_spots.html`):
+The plugin docs are docs/tutorial.md, the how-to guides (docs/how-to/) and the reference
+(docs/reference/: one page per public module, plus templates.md and page-scripts.md). The
+conventions they follow, so these tests can read them:
+- A reference entry is a list item of a reference page that starts with a code span, under a
+  heading that is one code span naming where the names live (the page's own title,
+  `` # `groupkit.signups` ``, or a section's, `` ## `groupkit/_spots.html` ``); a heading of
+  the same or a higher level that names nothing ends it, a lower one does not:
   `` - `slot_group(groups, slot_id, prefix)` *added in 1*: ... ``.
   Functions and classes with their own constructor give the whole parameter list as Python
   writes it (order, `*`, `**options`, defaults as literals, `...` for a default that is no
@@ -16,7 +19,8 @@ The conventions the page follows, so these tests can read it:
   constructor (peewee models, marshmallow's `Schema`) give the bare name; methods are written
   `Class.method(...)` without `self`.
 - Tables whose first column is a code span (the `Tool` fields, the operation options, the
-  page script attributes, the template blocks and variables) have one row per item.
+  page script attributes, the template blocks and variables) have one row per item, each
+  under a heading of its own title.
 - Every entry, row and hook heading carries `*added in N*` (and `*changed in N: ...*` or
   `*removed in N: ...*` for later changes), N no newer than `PLUGIN_API_VERSION`.
 """
@@ -27,6 +31,7 @@ import ast
 import contextlib
 import dataclasses
 import functools
+import importlib
 import inspect
 import re
 import sys
@@ -49,13 +54,25 @@ from groupkit.ops import _plugins
 from groupkit.web import _spot_rows as spot_rows
 
 REPO = Path(__file__).resolve().parents[2]
-DOCS = (REPO / "docs" / "plugins.md").read_text("utf-8")
+#: The reference: one page per public module, the templates and the page script attributes.
+REFERENCE = sorted((REPO / "docs" / "reference").glob("*.md"))
+#: Every page about writing a tool: the tutorial, the how-to guides and the reference.
+PLUGIN_PAGES = [REPO / "docs" / "tutorial.md", *sorted((REPO / "docs" / "how-to").glob("*.md")),
+                *REFERENCE]
+DOCS = "\n\n".join(page.read_text("utf-8") for page in PLUGIN_PAGES)
 PACKAGE = Path(groupkit.__file__).parent
 TEMPLATES = PACKAGE / "web" / "templates"
 SCRIPTS = sorted((PACKAGE / "web" / "static").glob("*.js"))
+#: The kernel's Python, in its layers, and the kit's (the page-state suite reads attributes).
+PYTHON = sorted(PACKAGE.rglob("*.py"))
+KIT_PYTHON = sorted(Path(kit.__file__).parent.rglob("*.py"))
 
 #: The public modules besides `groupkit`, whose own public callables are their surface.
 KIT_MODULES = {"groupkit_testing": kit, "groupkit_testing.allstates": allstates}
+#: The public modules of the building blocks, each documented on a reference page of its own.
+BLOCK_MODULES = {name: importlib.import_module(name)
+                 for name in ("groupkit.signups", "groupkit.entries", "groupkit.integrations")}
+PUBLIC_MODULES = {**BLOCK_MODULES, **KIT_MODULES}
 #: Classes whose methods a plugin calls (or implements), each documented as an entry.
 DOCUMENTED_METHODS = {"Operations": ("public", "organiser", "participant", "read"),
                       "Participation": ("public", "organiser", "participant", "read", "get",
@@ -84,24 +101,31 @@ class Entry:
 
 def reference_entries() -> list[Entry]:
     entries: list[Entry] = []
-    namespace = ""
-    current: Entry | None = None
-    for line in DOCS.splitlines():
-        heading = re.match(r"(#+) (.*)", line)
-        if heading:
-            current = None
-            if len(heading.group(1)) <= 3:
+    for page in REFERENCE:
+        namespace, level = "", 0
+        current: Entry | None = None
+        fenced = False
+        for line in page.read_text("utf-8").splitlines():
+            if line.startswith("```"):
+                fenced, current = not fenced, None
+                continue
+            heading = None if fenced else re.match(r"(#+) (.*)", line)
+            if heading:
+                current = None
                 named = re.fullmatch(r"`([\w./]+)`", heading.group(2).strip())
-                namespace = named.group(1) if named and len(heading.group(1)) == 3 else ""
-            continue
-        item = re.match(r"- `", line)
-        if namespace and item:
-            current = Entry(namespace, "", line[2:])
-            entries.append(current)
-        elif current is not None and line.startswith("  ") and line.strip():
-            current.text += " " + line.strip()
-        else:
-            current = None
+                if named:
+                    namespace, level = named.group(1), len(heading.group(1))
+                elif len(heading.group(1)) <= level:
+                    namespace, level = "", 0
+                continue
+            item = not fenced and re.match(r"- `", line)
+            if namespace and item:
+                current = Entry(namespace, "", line[2:])
+                entries.append(current)
+            elif current is not None and line.startswith("  ") and line.strip():
+                current.text += " " + line.strip()
+            else:
+                current = None
     for entry in entries:
         entry.code = re.match(r"`([^`]+)`", entry.text).group(1)  # type: ignore[union-attr]
         entry.code = re.sub(r"\s+", " ", entry.code)
@@ -274,7 +298,7 @@ def resolve(entry: Entry) -> tuple[Any, list[Param] | None]:
     """The code an entry describes, and its parameters (None: it has no parameter list)."""
     if entry.namespace.endswith(".html"):
         return entry.name, macros(entry.namespace)[entry.name]
-    module = KIT_MODULES.get(entry.namespace, groupkit)
+    module = PUBLIC_MODULES.get(entry.namespace, groupkit)
     owner_name, _, method = entry.name.rpartition(".")
     if owner_name:
         owner = getattr(module, owner_name)
@@ -288,7 +312,7 @@ def required_entries() -> frozenset[tuple[str, str]]:
     required = {("groupkit", name) for name in groupkit.__all__}
     required |= {("groupkit", f"{owner}.{method}") for owner, methods in
                  DOCUMENTED_METHODS.items() for method in methods}
-    required |= {(namespace, name) for namespace, module in KIT_MODULES.items()
+    required |= {(namespace, name) for namespace, module in PUBLIC_MODULES.items()
                  for name in kit_names(module)}
     required |= {(template, name) for template in partials() for name in macros(template)}
     return frozenset(required)
@@ -299,6 +323,7 @@ def test_the_page_is_read_as_intended() -> None:
     names = {(entry.namespace, entry.name) for entry in reference_entries()}
     assert ("groupkit", "Tool") in names
     assert ("groupkit_testing", "make_app") in names
+    assert ("groupkit.signups", "SignUp") in names
     assert ("groupkit/_forms.html", "action") in names
     assert documented_params("(a, b=1, *, c, **d)") == [
         Param("a", "POSITIONAL_OR_KEYWORD"), Param("b", "POSITIONAL_OR_KEYWORD", 1),
@@ -308,7 +333,7 @@ def test_the_page_is_read_as_intended() -> None:
 def test_every_public_name_has_exactly_one_reference_entry() -> None:
     documented = [(entry.namespace, entry.name) for entry in reference_entries()]
     missing = sorted(required_entries() - set(documented))
-    assert not missing, f"no reference entry in docs/plugins.md for {missing}"
+    assert not missing, f"no reference entry in docs/reference/ for {missing}"
     repeated = sorted({item for item in documented if documented.count(item) > 1})
     assert not repeated
 
@@ -316,7 +341,7 @@ def test_every_public_name_has_exactly_one_reference_entry() -> None:
 def test_no_reference_entry_describes_what_is_not_public() -> None:
     stale = sorted({(entry.namespace, entry.name) for entry in reference_entries()}
                    - required_entries())
-    assert not stale, f"docs/plugins.md describes names the code does not export: {stale}"
+    assert not stale, f"docs/reference/ describes names the code does not export: {stale}"
 
 
 def entry_ids() -> Iterator[Any]:
@@ -388,7 +413,8 @@ def test_the_documented_tool_constraints_are_the_code_s() -> None:
 
 
 def test_the_documented_tool_toml_keys_are_the_code_s() -> None:
-    section = DOCS.split("### `tool.toml`", 1)[1].split("\n## ", 1)[0]
+    section = re.split(r"^#+ `tool\.toml`$", DOCS, maxsplit=1, flags=re.M)[1]
+    section = section.split("\n## ", 1)[0]
     listed = section.split("The keys it may hold", 1)[1].split(". A field is declared", 1)[0]
     assert re.findall(r"`([a-z_]+)`", listed) == list(_tool.TOML_FIELDS)
     example = tomllib.loads(re.findall(r"```toml\n(.*?)```", section, re.S)[0])
@@ -412,7 +438,7 @@ def attributes_scripts_read() -> dict[str, set[str]]:
 
 
 def attributes_the_kernel_knows() -> set[str]:
-    texts = [path.read_text("utf-8") for path in [*SCRIPTS, *PACKAGE.glob("*.py"),
+    texts = [path.read_text("utf-8") for path in [*SCRIPTS, *PYTHON, *KIT_PYTHON,
                                                   *TEMPLATES.rglob("*.html")]]
     read = set().union(*attributes_scripts_read().values())
     return read | set(re.findall(r"data-[a-z][a-z-]*[a-z]", "\n".join(texts)))
@@ -442,7 +468,7 @@ def test_every_documented_attribute_is_one_the_kernel_knows() -> None:
 def kernel_rendered() -> set[str]:
     """Kernel templates the kernel renders itself (its own pages) or includes."""
     names: set[str] = set()
-    for path in PACKAGE.glob("*.py"):
+    for path in PYTHON:
         names |= set(re.findall(r"""["'](groupkit/\w+\.html)["']""", path.read_text("utf-8")))
     for path in (TEMPLATES / "groupkit").glob("*.html"):
         names |= set(re.findall(r"""\{%-? include ["'](groupkit/\w+\.html)""",
@@ -499,7 +525,7 @@ def rendered_context() -> dict[str, set[str]]:
     templates set around the fields template they include."""
     found: dict[str, set[str]] = {page: set() for page in PAGES}
     every: set[str] = {"request"}
-    for path in PACKAGE.glob("*.py"):
+    for path in PYTHON:
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if isinstance(node, ast.Call) and node.args and \
                     isinstance(node.args[0], ast.JoinedStr):
@@ -548,7 +574,8 @@ def versioned_items() -> Iterator[tuple[str, str]]:
             yield f"{title}:{first_code(row[0])}", " | ".join(row)
     for name in [name for name, value in vars(hookspecs).items()
                  if name.startswith("groupkit_") and inspect.isfunction(value)]:
-        section = DOCS.split(f"### `{name}(", 1)[1].split("\n#", 1)[0]
+        section = re.split(rf"^#+ `{name}\(", DOCS, maxsplit=1, flags=re.M)[1]
+        section = section.split("\n#", 1)[0]
         yield name, section
 
 
@@ -583,13 +610,27 @@ def test_every_documented_callable_says_why_in_its_docstring() -> None:
     assert not silent
 
 
-def test_every_link_within_the_page_has_its_heading() -> None:
-    """The reference points at sections by anchor; a renamed heading must not strand it."""
+def test_every_link_between_the_pages_has_its_heading() -> None:
+    """The pages point at each other's sections by anchor (as MkDocs writes them); a
+    renamed heading or a moved page must not strand a link."""
     def anchor(heading: str) -> str:
         return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
-    anchors = {anchor(heading) for heading in re.findall(r"^#+ (.*)$", DOCS, re.MULTILINE)}
-    assert set(re.findall(r"\]\(#([^)]+)\)", DOCS)) - anchors == set()
+    def anchors(page: Path) -> set[str]:
+        text = page.read_text("utf-8")
+        return {anchor(heading) for heading in re.findall(r"^#+ (.*)$", text, re.MULTILINE)}
+
+    stranded = []
+    for page in [REPO / "docs" / "index.md", *PLUGIN_PAGES]:
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text("utf-8")):
+            if "://" in target:
+                continue
+            path, _, fragment = target.partition("#")
+            goal = (page.parent / path).resolve() if path else page
+            if not goal.exists() or (fragment and goal.suffix == ".md"
+                                     and fragment not in anchors(goal)):
+                stranded.append(f"{page.relative_to(REPO)}: {target}")
+    assert not stranded
 
 
 def test_the_documented_numbers_are_the_code_s() -> None:
@@ -599,7 +640,7 @@ def test_the_documented_numbers_are_the_code_s() -> None:
     from groupkit.web import _forms
 
     words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 10: "ten"}
-    live = (PACKAGE / "_live.py").read_text("utf-8")
+    live = Path(_live.__file__).read_text("utf-8")
     retry = re.search(r"retry: (\d+)", live)
     assert retry and f"`retry: {retry.group(1)}`" in DOCS
     assert f"every {_live.KEEPALIVE_SECONDS:g} s" in DOCS
