@@ -276,16 +276,8 @@ def macros(template: str) -> dict[str, list[Param]]:
 
 
 def kit_names(module: Any = kit) -> list[str]:
-    """A module's `__all__` where it has one, else the callables it defines itself, and for
-    `groupkit_testing` those of the kit's private modules it makes public (`_kit_*`)."""
-    if hasattr(module, "__all__"):
-        return list(module.__all__)
-    def defined_here(value: Any) -> bool:
-        where = getattr(value, "__module__", "")
-        return where == module.__name__ or (module is kit and where.startswith("groupkit._kit_"))
-
-    return [name for name, value in vars(module).items()
-            if not name.startswith(("_", "pytest_")) and callable(value) and defined_here(value)]
+    """A kit module's `__all__` (tested in test_public_api.py to be what it exports)."""
+    return list(module.__all__)
 
 
 def partials() -> list[str]:

@@ -42,12 +42,7 @@ def test_a_building_block_module_holds_its_surface_and_nothing_else(module: str)
 def public_testing_names() -> list[str]:
     import groupkit_testing as kit
 
-    if hasattr(kit, "__all__"):
-        return [name for name in kit.__all__ if callable(getattr(kit, name))]
-    # Its own definitions and the kit's, which live in groupkit._kit_* and are public here.
-    return [name for name, value in vars(kit).items()
-            if not name.startswith(("_", "pytest_")) and callable(value)
-            and getattr(value, "__module__", "").startswith((kit.__name__, "groupkit._kit_"))]
+    return [name for name in kit.__all__ if callable(getattr(kit, name))]
 
 
 def test_every_public_name_says_why_it_exists() -> None:

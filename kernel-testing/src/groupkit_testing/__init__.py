@@ -359,7 +359,7 @@ async def error_of(response: Any, status: int, *, field: str | None = None) -> s
     return str(payload["error"])
 
 
-# --- the kit's live server and suites (defined in groupkit._kit_*; public from here) ---------
+# --- the kit's live server and suites (defined in groupkit_testing._*; public from here) ---------
 # ruff: noqa: E402, F401 (imported last, for their names: groupkit_testing is the kit's surface)
 
 from groupkit_testing._browser import AllStatesSuite
