@@ -53,6 +53,9 @@ Feed = Callable[[Instance, SlotClaim, str], Sequence[CalendarEvent]]
 #: `events(instance, credential, base_url)` -> the participant's events now.
 ParticipantFeed = Callable[[Instance, Credential, str], Sequence[CalendarEvent]]
 PARTICIPANT_REF = "p:"
+#: How both kinds of feed operation end their description in the OpenAPI document.
+EACH_ADDRESS = (" Each call makes a new address; the organiser can revoke them "
+                "(`feeds/revoke`). Never shown to anyone else.")
 
 
 def feed_links(base_url: str, token: str) -> dict[str, str]:
@@ -109,9 +112,7 @@ def slot_feed_operations(ops: Operations, not_held: str, events: Feed) -> FeedSo
         404: f"The spot is not held with that secret: `{not_held}`"},
         description="Body `{slug, slotId, secret}`: a private calendar subscription "
                     "(webcal) for the spot you claimed, kept current when the organiser "
-                    "changes it; empty once the spot is given up. Each call makes a new "
-                    "address; the organiser can revoke them (`feeds/revoke`). Never shown "
-                    "to anyone else.")
+                    "changes it; empty once the spot is given up." + EACH_ADDRESS)
     def feed(call: Call) -> dict[str, Any]:
         """Subscribe to your spot in your calendar."""
         slot_id, secret = call.data["slotId"], call.data["secret"]
@@ -141,9 +142,7 @@ def participant_feed_operations(ops: Operations, path: str, token_kinds: Sequenc
     @ops.participant(path, token_kinds=token_kinds, status=201, returns=LINKS,
                      description="A private calendar subscription (webcal) of what this "
                                  "link's holder is going to, kept current when the "
-                                 "organiser changes it. Each call makes a new address; the "
-                                 "organiser can revoke them (`feeds/revoke`). Never shown "
-                                 "to anyone else.")
+                                 "organiser changes it." + EACH_ADDRESS)
     def feed(call: Call) -> dict[str, Any]:
         """Subscribe in your calendar."""
         assert call.credential is not None

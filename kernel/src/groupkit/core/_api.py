@@ -187,8 +187,8 @@ def _create(tool: Tool, cleaned: dict[str, Any] | ApiError) -> dict[str, str]:
 class FormPosts(Protocol):
     """How an operation answers a page's form posted without JavaScript: it runs as for
     JSON and the answer is a redirect back to the page. The web layer provides it
-    (`groupkit.web._forms`) and the app puts it in `config[FORM_POSTS]`; without it the API
-    reads JSON only. Kept behind this protocol so the core imports no upper layer."""
+    (`groupkit.web._forms`) and the app hands it to `mount`; without it the API reads JSON
+    only. Kept behind this protocol so the core imports no upper layer."""
 
     def is_form_post(self) -> bool: ...
 
@@ -197,16 +197,7 @@ class FormPosts(Protocol):
                      run: Callable[[dict[str, Any]], Awaitable[Response]]) -> Response: ...
 
 
-FORM_POSTS = "GROUPKIT_FORM_POSTS"
-
-
-def form_post() -> FormPosts | None:
-    """The app's form posts when this request is one, else None."""
-    posts: FormPosts | None = current_app.config.get(FORM_POSTS)
-    return posts if posts is not None and posts.is_form_post() else None
-
-
-def create_view(tool: Tool) -> Callable[[], Any]:
+def create_view(tool: Tool, posts: FormPosts | None = None) -> Callable[[], Any]:
     async def run(body: Any) -> Response:
         # Cleaned before the transaction (it needs no database), so the write holds the
         # database only for the work itself.
@@ -215,7 +206,7 @@ def create_view(tool: Tool) -> Callable[[], Any]:
         return json_response(created, 201, PRIVATE)
 
     async def create() -> Response:
-        if (posts := form_post()) is not None:
+        if posts is not None and posts.is_form_post():
             return await posts.submit(storage(), now(), lambda _: f"/new/{tool.name}", run)
         try:
             return await run(await json_body())
@@ -345,9 +336,10 @@ def _page_of(tool: Tool, op: Operation, values: dict[str, str]) -> Callable[[Any
     return page
 
 
-def operation_view(tool: Tool, op: Operation) -> Callable[..., Any]:
+def operation_view(tool: Tool, op: Operation,
+                   posts: FormPosts | None = None) -> Callable[..., Any]:
     async def view(**values: str) -> Response:
-        if op.writes and (posts := form_post()) is not None:
+        if op.writes and posts is not None and posts.is_form_post():
             return await posts.submit(storage(), now(), _page_of(tool, op, values),
                                       lambda body: execute(body, values))
         if not op.writes:
@@ -528,11 +520,11 @@ def all_operations(tool: Tool) -> list[Operation]:
     return [*tool.operations.operations, *kernel_operations(tool).operations]
 
 
-def mount(app: Quart, tool: Tool) -> set[str]:
-    """Route the tool's API; returns the endpoints that take their rate-limit count from
-    `pending_limit()`."""
+def mount(app: Quart, tool: Tool, posts: FormPosts | None = None) -> set[str]:
+    """Route the tool's API, its writes answering form posts through `posts`; returns the
+    endpoints that take their rate-limit count from `pending_limit()`."""
     counted = {f"create_{tool.name}"}
-    app.add_url_rule(f"/api/{tool.name}", f"create_{tool.name}", create_view(tool),
+    app.add_url_rule(f"/api/{tool.name}", f"create_{tool.name}", create_view(tool, posts),
                      methods=["POST"])
     app.add_url_rule(f"/api/{tool.name}/<slug:slug>", f"read_{tool.name}",
                      public_read_view(tool), methods=["GET"])
@@ -540,7 +532,7 @@ def mount(app: Quart, tool: Tool) -> set[str]:
                      live_view(tool), methods=["GET"])
     for op in all_operations(tool):
         rule, _ = route_rule(tool, op)
-        view = operation_view(tool, op)
+        view = operation_view(tool, op, posts)
         app.add_url_rule(rule, view.__name__, view, methods=[op.method])
         counted.add(view.__name__)
     return counted

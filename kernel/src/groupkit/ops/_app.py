@@ -129,12 +129,11 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     app.jinja_env.globals.update(enabled_tools=registry.tools, next_midnight=times.next_midnight)
     app.jinja_env.filters["local_time"] = times.local_time
     app.config["GROUPKIT_PAGES"] = web.page_environment(app, reload=not settings.production)
-    app.config[api.FORM_POSTS] = forms
 
     app.url_map.converters["slug"] = api.SlugConverter
     counted: set[str] = set()
     for tool in registry.tools.values():
-        counted |= api.mount(app, tool)
+        counted |= api.mount(app, tool, forms)
         if tool.static is not None:
             app.add_url_rule(f"/static/{tool.name}/<path:filename>", f"static_{tool.name}",
                              _static_view(tool.static))
