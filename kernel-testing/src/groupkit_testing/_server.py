@@ -43,6 +43,8 @@ from groupkit_testing._external import external_missing
 from groupkit_testing._external import postgres_url
 
 START_TIMEOUT = 60.0
+#: How the supervisor's JSON line that every worker serves begins (`groupkit serve`).
+SERVING = '"message": "serving '
 POLL_SECONDS = 0.05
 STOP_TIMEOUT = 10.0
 # The server must see only the config file we write, whatever the caller's environment says.
@@ -172,8 +174,12 @@ class LiveServer:
                 if not healthy:
                     with contextlib.suppress(httpx.TransportError):
                         healthy = client.get(self.url("/healthz")).status_code == 200
-                # /healthz answers as soon as one worker listens; wait for all of them.
-                if healthy and self.log().count("Running on http://") >= self.workers:
+                # /healthz answers as soon as one worker listens; wait for all of them to
+                # listen (hypercorn's lines) and for the supervisor to have seen every one
+                # ready (its one "serving" line, written a moment later by another process).
+                log = self.log()
+                if (healthy and log.count("Running on http://") >= self.workers
+                        and SERVING in log):
                     return
                 time.sleep(POLL_SECONDS)
         raise ServerFailed(f"groupkit serve not ready after {START_TIMEOUT}s:\n"
