@@ -90,3 +90,32 @@ async def test_a_change_through_one_server_reaches_a_stream_on_the_other(
                 "slug": slug, "slotId": "c0-2", "name": "Bo", "dish": "Soup"})
             assert claimed.status_code == 201
             assert await asyncio.wait_for(next_data(), 1.0) == "1"
+
+
+async def test_two_edits_racing_from_one_version_one_wins_one_hears(pair: tuple[Any, Any]
+                                                                     ) -> None:
+    """Two organiser tabs save the same field from the same version through different
+    servers at once: one is applied, the other is a 409 naming both values, never a silent
+    overwrite (the edit stamps are read under the instance's lock)."""
+    first, second = pair
+    async with first.async_client() as one, second.async_client() as two:
+        made = (await one.post("/api/card", json={"recipient": "Margret"})).json()
+        token = made["editToken"]
+        base = (await one.post(f"/api/card/{token}/export")).headers["ETag"]
+        start = asyncio.Event()
+
+        async def save(client: httpx.AsyncClient, name: str) -> httpx.Response:
+            await start.wait()
+            return await client.post(f"/api/card/{token}/edit", json={"recipient": name},
+                                     headers={"If-Match": base})
+
+        tasks = [asyncio.create_task(save(one, "Margaret")),
+                 asyncio.create_task(save(two, "Maggie"))]
+        await asyncio.sleep(0)
+        start.set()
+        answers = await asyncio.gather(*tasks)
+        assert sorted(a.status_code for a in answers) == [200, 409]
+        won = "Margaret" if answers[0].status_code == 200 else "Maggie"
+        lost = next(a for a in answers if a.status_code == 409).json()
+        assert lost["conflicts"][0]["theirs"] == won
+        assert (await two.get(f"/api/card/{made['slug']}")).json()["recipient"] == won

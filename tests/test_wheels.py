@@ -185,7 +185,7 @@ def installed(venv: Venv, names: list[str], modules: list[str]) -> dict[str, Any
 def test_the_environments_hold_the_wheels_not_the_workspace(built: Built) -> None:
     production = installed(built.production, ["groupkit-plate"],
                            ["groupkit", "groupkit_plate", "groupkit_finddate"])
-    assert production["versions"] == {"groupkit": "0.2.0", "groupkit-plate": "0.1.0",
+    assert production["versions"] == {"groupkit": "0.2.1", "groupkit-plate": "0.1.0",
                                       "groupkit-poll": "0.1.0", "groupkit-finddate": "0.1.0"}
     # The plugin names the kit for its tests only, and that extra was not installed.
     assert requirements(production["requires"]["groupkit-plate"]) == {
@@ -193,7 +193,7 @@ def test_the_environments_hold_the_wheels_not_the_workspace(built: Built) -> Non
     assert "groupkit = groupkit_testing" not in production["pytest11"]
     author = installed(built.author, ["groupkit-karaoke"],
                        ["groupkit", "groupkit_testing", "groupkit_karaoke"])
-    assert author["versions"] == {"groupkit": "0.2.0", "groupkit-testing": "0.1.0",
+    assert author["versions"] == {"groupkit": "0.2.1", "groupkit-testing": "0.1.0",
                                   "groupkit-karaoke": "0.1.0"}
     assert requirements(author["requires"]["groupkit-karaoke"]) == {
         "groupkit>=0.1", 'groupkit-testing>=0.1; extra == "test"'}

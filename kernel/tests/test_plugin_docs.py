@@ -510,6 +510,12 @@ def test_every_template_block_is_documented_where_it_comes_from() -> None:
     assert set(documented) == introduced
 
 
+#: What `groupkit.web._pages.edit_form` adds to the organiser page's variables (checked
+#: against what it returns in `test_the_edit_form_variables`).
+EDIT_FORM_VARIABLES = {"editing", "edit_fields", "edit_fields_html", "edit_version",
+                       "edit_shown"}
+
+
 def rendered_context() -> dict[str, set[str]]:
     """Per plugin page, the variables the kernel renders it with, read from the kernel's
     render calls (`render(f"{tool.name}/public.html", tool=..., ...)`), plus the ones every
@@ -518,7 +524,13 @@ def rendered_context() -> dict[str, set[str]]:
     found: dict[str, set[str]] = {page: set() for page in PAGES}
     every: set[str] = {"request"}
     for path in PYTHON:
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        tree = ast.parse(path.read_text("utf-8"))
+        # `context = dict(a=..., b=...)` passed on as `render(..., **context)`
+        dicts = {target.id: {keyword.arg for keyword in node.value.keywords if keyword.arg}
+                 for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                 and isinstance(node.value, ast.Call) and ast.unparse(node.value.func) == "dict"
+                 for target in node.targets if isinstance(target, ast.Name)}
+        for node in ast.walk(tree):
             if isinstance(node, ast.Call) and node.args and \
                     isinstance(node.args[0], ast.JoinedStr):
                 tail = node.args[0].values[-1]
@@ -527,6 +539,15 @@ def rendered_context() -> dict[str, set[str]]:
                 if page and page.group(1) in found:
                     found[page.group(1)] |= {keyword.arg for keyword in node.keywords
                                              if keyword.arg and keyword.arg != "status"}
+                    found[page.group(1)] |= {
+                        name for keyword in node.keywords if keyword.arg is None
+                        for name in dicts.get(ast.unparse(keyword.value), set())}
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "edit_form":
+                found["organiser"] |= EDIT_FORM_VARIABLES
+            if isinstance(node, ast.Call) and node.args and \
+                    ast.unparse(node.args[0]) == "edit_template(tool)" and \
+                    ast.unparse(node.func) == "render":  # the edit form's fields
+                found["fields"] |= {keyword.arg for keyword in node.keywords if keyword.arg}
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                     node.func.attr == "update" and "globals" in ast.unparse(node.func.value):
                 every |= {keyword.arg for keyword in node.keywords if keyword.arg}
@@ -540,6 +561,21 @@ def rendered_context() -> dict[str, set[str]]:
                 found["fields"] |= {target.name for target in scope.targets
                                     if isinstance(target, nodes.Name)}
     return {page: names | every for page, names in found.items()}
+
+
+async def test_the_edit_form_variables(make_app: Any) -> None:
+    from groupkit.core._storage import Instance
+    from groupkit.web._pages import edit_form
+    app = make_app(tools=["card"])
+    made = await (await app.test_client().post("/api/card", json={"recipient": "Ann"})
+                  ).get_json()
+    async with app.test_request_context("/"):
+        instance = await app.config["GROUPKIT_STORAGE"].read(
+            lambda: Instance.get(Instance.slug == made["slug"]))
+        tool = app.config["GROUPKIT_REGISTRY"].tools["card"]
+        assert set(edit_form(tool, instance, {"tool": tool, "instance": instance,
+                                              "view": tool.organiser_view(instance)})) \
+            == EDIT_FORM_VARIABLES
 
 
 def test_every_template_variable_is_documented_for_its_pages() -> None:

@@ -51,11 +51,12 @@ def test_migrations_apply_once(database_url: str) -> None:
     try:
         registry = load_tools(Settings(), [demo_plugin], entry_points=False)
         first = migrate(storage, registry)
-        assert first == {"groupkit": ["0001_initial", "0002_chat_webhooks", "0003_flash"],
+        assert first == {"groupkit": ["0001_initial", "0002_chat_webhooks", "0003_flash",
+                                         "0004_edit_stamps"],
                          "tool:demo": ["0001_initial"]}
         assert migrate(storage, registry) == {"groupkit": [], "tool:demo": []}
         count = storage.run_sync(lambda: MigrationRecord.select().count(), write=False)
-        assert count == 4
+        assert count == 5
     finally:
         storage.close()
 
@@ -82,7 +83,8 @@ def test_concurrent_migrations_run_each_step_once(database_url: str) -> None:
         assert not errors
         applied = sorted(name for result in results for names in result.values()
                          for name in names)
-        assert applied == ["0001_initial", "0001_initial", "0002_chat_webhooks", "0003_flash"]
+        assert applied == ["0001_initial", "0001_initial", "0002_chat_webhooks", "0003_flash",
+                                         "0004_edit_stamps"]
     finally:
         storage.close()
 

@@ -68,17 +68,18 @@ def api(server: Any) -> Iterator[httpx.Client]:
 def open_context(browser: Browser, server: Any,
                  screenshot: Callable[[Any, str], Path]) -> Iterator[Callable[..., Watched]]:
     """Each call is a fresh browser profile (own localStorage): `watched = open_context()`;
-    optionally another viewport, `color_scheme="dark"`, and an init `script` run before
-    every page's own (e.g. a stand-in for a browser API)."""
+    optionally another viewport, `color_scheme="dark"`, an init `script` run before every
+    page's own (e.g. a stand-in for a browser API), or `java_script=False`."""
     contexts: list[BrowserContext] = []
     pages: list[Watched] = []
 
     def start(viewport: ViewportSize | None = None,
               color_scheme: Literal["light", "dark"] = "light",
-              script: str | None = None) -> Watched:
+              script: str | None = None, java_script: bool = True) -> Watched:
         context = browser.new_context(base_url=server.base_url,
                                       viewport=viewport or {"width": 1024, "height": 800},
-                                      color_scheme=color_scheme)
+                                      color_scheme=color_scheme,
+                                      java_script_enabled=java_script)
         context.grant_permissions(["clipboard-read", "clipboard-write"],
                                   origin=server.base_url)
         context.set_default_timeout(TIMEOUT_MS)

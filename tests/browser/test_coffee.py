@@ -146,7 +146,7 @@ def test_coffee_rounds_claims_and_reset(server: Any, api: httpx.Client,
         expect(partner).not_to_contain_text(name)
     expect(partner.get_by_role("link", name="claim your name again on the team page")
            ).to_have_attribute("href", share)
-    ann.check("coffee-private-after-reset")
+    ann.check("coffee-private-after-reset", not_found=ann.page.url)
     assert api.get(f"/api/coffee/p/{token}").status_code == 404  # the JSON read is gone
     ann.page.goto(share)
     claim(ann.page, "Ann Archer")

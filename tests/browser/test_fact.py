@@ -173,7 +173,7 @@ def test_fact_board(server: Any, api: httpx.Client, open_context: Callable[[], W
     expect(ann.page.locator("#text")).to_have_count(0)
     expect(ann.page.get_by_role("link", name="claim your name again on the guessing board")
            ).to_have_attribute("href", share)
-    ann.check("fact-private-after-reset")
+    ann.check("fact-private-after-reset", not_found=ann.page.url)
     assert api.post(f"/api/fact/p/{token}/save", json={"text": "x"}).status_code == 404
     fresh = claim(ann.page, share, "Ann")
     assert fresh != token

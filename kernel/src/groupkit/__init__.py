@@ -18,6 +18,7 @@ from groupkit.core._config import load_settings
 from groupkit.core._credentials import CLAIM_SECRET_LENGTH
 from groupkit.core._credentials import EDIT_TOKEN_LENGTH
 from groupkit.core._credentials import PARTICIPANT_TOKEN_LENGTH
+from groupkit.core._edits import mark_edited
 from groupkit.core._errors import ApiError
 from groupkit.core._errors import bad_request
 from groupkit.core._errors import checked_in_order
@@ -75,7 +76,7 @@ from groupkit.hookspecs import PLUGIN_API_VERSION
 from groupkit.hookspecs import hookimpl
 from groupkit.ops._app import create_app
 
-__version__ = "0.2.0"
+__version__ = "0.2.1"
 
 __all__ = [
     "CLAIM_SECRET_LENGTH",
@@ -127,6 +128,7 @@ __all__ = [
     "load_settings",
     "local_date",
     "lock_instance",
+    "mark_edited",
     "not_found",
     "prepared_rows",
     "read_day",

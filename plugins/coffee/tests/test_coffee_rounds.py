@@ -229,8 +229,8 @@ async def test_reset_retires_the_link_and_reclaim_gets_a_fresh_one(
     partners = (await private(client, old))["partners"]
     response = await client.post(f"/api/coffee/{edit}/reset", json={"name": " bo BRAMBLE"})
     assert await response.get_json() == {"ok": True, "reset": True}
-    page = await client.get(f"/p/{old}")  # says it was reset, shows no partner
-    assert page.status_code == 200
+    page = await client.get(f"/p/{old}")  # says it was reset (a 404), shows no partner
+    assert (page.status_code, page.headers["Cache-Control"]) == (404, "no-store")
     assert "This link was reset" in await page.get_data(as_text=True)
     response = await client.get(f"/api/coffee/p/{old}")
     assert response.status_code == 404 and await response.get_json() == NOT_FOUND

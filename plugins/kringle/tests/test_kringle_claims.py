@@ -268,8 +268,8 @@ async def test_reset_kills_the_old_token_and_reclaim_gets_a_fresh_one(
     assert await response.get_json() == {"ok": True, "reset": True}
 
     # The old link no longer shows the draw, but says what happened (never silently dead).
-    page = await client.get(f"/p/{old}")
-    assert page.status_code == 200
+    page = await client.get(f"/p/{old}")  # an invalid credential: 404, never cached
+    assert (page.status_code, page.headers["Cache-Control"]) == (404, "no-store")
     body = (await page.get_data()).decode()
     assert "The organiser reset this link" in body and "Ann Archer" in body
     assert giftee not in body and "Mystery novels" not in body

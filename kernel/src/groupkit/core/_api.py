@@ -21,6 +21,7 @@ from quart import request
 from werkzeug.exceptions import RequestTimeout
 from werkzeug.routing import BaseConverter
 
+from groupkit.core import _edits as edits
 from groupkit.core import _limits as limits
 from groupkit.core import _live as live
 from groupkit.core import _resolve as resolve
@@ -353,6 +354,8 @@ def operation_view(tool: Tool, op: Operation,
         # An operation rarely has a query string; parsing an empty one still builds a MultiDict.
         query = dict(request.args) if request.query_string else {}
         facts = _RequestFacts(now(), base_url(), query)
+        if op.partial:
+            facts.edit_base = (edits.form_base(), request.headers.get(edits.IF_MATCH))
         # Clean the body before the transaction (it needs no database), so the instance lock
         # is held only for the work itself; its error still comes after resolution's 404.
         facts.clean(op, body)
@@ -360,10 +363,16 @@ def operation_view(tool: Tool, op: Operation,
         def run() -> dict[str, Any] | Reply:
             # Resolution and handler share one transaction, and so the instance lock.
             call = facts.resolve(tool, op, body, values)
+            edit = tool.edit
+            stamped = op.writes and op.changes and edit is not None and edit.watches(op) and \
+                op.handler is not _delete
+            before = edit.current(call.instance) if stamped and edit is not None else None
             if op.writes and op.changes:
                 call.instance.hold_data_for_bump()
             result = op.handler(call)
             if op.writes and op.changes:
+                if before is not None and edit is not None:
+                    edits.stamp_changes(call.instance, before, edit.current(call.instance))
                 live.changed(call.instance)
             return result
 
@@ -397,6 +406,8 @@ class _RequestFacts:
         self.when, self.base, self.query = when, base, query
         self.data: dict[str, Any] = {}
         self.invalid: ApiError | None = None
+        #: An edit's base: (the form's, the `If-Match` header), read after resolution.
+        self.edit_base: tuple[int | None, str | None] = (None, None)
 
     def clean(self, op: Operation, body: Any) -> None:
         if op.body is None:
@@ -423,37 +434,45 @@ class _RequestFacts:
             instance = resolve.by_edit_token(tool.name, edit_token, lock=lock)
         else:
             token = link
-            instance, credential = resolve.by_participant_token(
-                tool.name, op.token_kinds, token, lock=lock)
+            kinds = tuple(kind for kind in op.token_kinds if kind not in tool.reset_kinds)
+            instance, credential = resolve.by_participant_token(tool.name, kinds, token,
+                                                                lock=lock)
         if self.invalid is not None:
             raise self.invalid
+        form_base, header = self.edit_base
+        base_version = form_base if form_base is not None else edits.parse_base(header)
         data = self.data
         params = {k: v for k, v in values.items() if k not in ("slug", "edit_token", "token")}
         confirmed = isinstance(body, dict) and body.get("confirm") is True
         return Call(instance=instance, data=data, now=self.when, base_url=self.base,
                     credential=credential, token=token, edit_token=edit_token,
-                    query=self.query, params=params, raw_body=body, confirmed=confirmed)
+                    query=self.query, params=params, raw_body=body, confirmed=confirmed,
+                    base_version=base_version)
+
+
+def _delete(call: Call) -> dict[str, Any]:
+    Instance.delete().where(Instance.id == call.instance.id).execute()
+    live.removed(call.instance)
+    return {"ok": True, "deleted": True}
 
 
 def kernel_operations(tool: Tool) -> Operations:
     """Delete and export: organiser powers every tool has, provided by the kernel."""
     ops = Operations()
 
-    @ops.organiser("delete", returns={"type": "object", "properties": {
+    ops.organiser("delete", returns={"type": "object", "properties": {
         "ok": {"type": "boolean"}, "deleted": {"type": "boolean"}}},
-        summary="Delete the instance permanently, with every claim, participant and link.")
-    def delete(call: Call) -> dict[str, Any]:
-        Instance.delete().where(Instance.id == call.instance.id).execute()
-        live.removed(call.instance)
-        return {"ok": True, "deleted": True}
+        summary="Delete the instance permanently, with every claim, participant and link.")(
+        _delete)
 
     @ops.organiser("export", returns={"type": "object"}, changes=False,
                    summary="Export the whole instance as the organiser may see it.")
-    def export(call: Call) -> dict[str, Any]:
+    def export(call: Call) -> Reply:
         instance = call.instance
-        return {"tool": tool.name, "toolVersion": tool.version, "slug": instance.slug,
-                "created": instance.created.replace(tzinfo=dt.UTC).isoformat(),
-                "title": instance.title, "data": tool.export_of(instance)}
+        return Reply({"tool": tool.name, "toolVersion": tool.version, "slug": instance.slug,
+                      "created": instance.created.replace(tzinfo=dt.UTC).isoformat(),
+                      "title": instance.title, "data": tool.export_of(instance)},
+                     headers={"ETag": edits.etag(instance.version)})
 
     if tool.edit is not None:
         edit_operation(tool, tool.edit, ops)
@@ -466,7 +485,14 @@ EDIT_NOTE = ("Partial: every field is optional and checked with the create rules
              "messages; a 400 or 409 also names the field it is about (`field`). A 409 "
              "with `confirm: true` (a redraw, say) goes ahead when the same body is sent "
              "again with `\"confirm\": true`; a 409 without it would lose someone's claim, "
-             "vote, message or guess: free it with the explicit remove first.")
+             "vote, message or guess: free it with the explicit remove first. "
+             "Send only the fields you change, with `If-Match` naming the version your edit "
+             "is based on (the `ETag` the export or your last edit answered with): "
+             "a field nobody changed since is applied; a field someone else changed since to "
+             "another value is a 409 that names each such field (`conflicts`: `field`, "
+             "`theirs`, `yours`, `text`) and the current `version`, and nothing is applied. "
+             "Send the edit again with that version to keep yours, or without the field to "
+             "keep theirs. Without `If-Match` every field sent is applied, as it comes.")
 
 
 def edit_operation(tool: Tool, edit: Edit, ops: Operations) -> None:
@@ -481,15 +507,22 @@ def edit_operation(tool: Tool, edit: Edit, ops: Operations) -> None:
                    errors=dict(edit.errors), returns={"type": "object", "properties": {
                        "ok": {"type": "boolean"},
                        "changed": {"type": "array", "items": {"type": "string"}}}})
-    def edit_instance(call: Call) -> dict[str, Any]:
+    def edit_instance(call: Call) -> Reply:
         instance = call.instance
         if call.data:
+            sent = call.raw_body if isinstance(call.raw_body, dict) else {}
+            edits.check(instance, schema.instance_of(body),
+                        {key: value for key, value in sent.items() if key in edit.fields},
+                        edit.current(instance), call.base_version)
             left = apply(call)
             if left is not None:
                 store_changes(instance, left)
             instance.title = tool.title_of({"title": instance.title, **edit.current(instance)})
             instance.save()
-        return {"ok": True, "changed": sorted(call.data)}
+        # The version this edit makes (`live.changed` bumps it as the operation ends), as
+        # the base of the next edit from the same client.
+        return Reply({"ok": True, "changed": sorted(call.data)},
+                     headers={"ETag": edits.etag(instance.version + 1)})
 
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -10,6 +10,7 @@ import marshmallow as ma
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
+from groupkit.core import _edits as edits
 from groupkit.core._api import PLACEHOLDER
 from groupkit.core._api import all_operations
 from groupkit.core._api import route_rule
@@ -56,6 +57,11 @@ def _spec_field_properties(self: Any, field: ma.fields.Field, **kwargs: Any) -> 
 EVERY_FAILURE = {"name": ALL_ERRORS_HEADER, "in": "header", "required": False,
                  "description": "`all`: a 400 also lists every failing field",
                  "schema": {"type": "string", "enum": ["all"]}}
+#: The header an edit names the version it is based on with (`groupkit.core._edits`).
+IF_MATCH = {"name": edits.IF_MATCH, "in": "header", "required": False,
+            "description": "the version the edit is based on, quoted (`\"7\"`): fields "
+                           "someone else changed since are a 409 instead of applied",
+            "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]{1,12}"?$'}}
 
 class DocumentBuilder:
     def __init__(self, tools: Mapping[str, Tool]) -> None:
@@ -197,6 +203,8 @@ class DocumentBuilder:
         every = op.writes and op.body is not None and not op.partial
         if every:
             parameters.append(dict(EVERY_FAILURE))
+        if op.partial:
+            parameters.append(dict(IF_MATCH))
         success: dict[str, Any] = {"description": "Success."}
         if op.content_type.startswith("application/json"):
             success["content"] = {"application/json": {"schema": self.body_schema(op.returns)}}

@@ -72,6 +72,10 @@ class Call:
     #: True when the body carried `"confirm": true`: the organiser accepted the consequence a
     #: `conflict(..., confirm=True)` warned about (a redraw, say).
     confirmed: bool = False
+    #: The instance version an edit was based on (`If-Match`, or the version the organiser
+    #: page's form showed); None when the client did not say. The kernel's edit refuses a
+    #: field someone changed since then (`groupkit.core._edits`).
+    base_version: int | None = None
 
 
 @dataclasses.dataclass
@@ -233,6 +237,12 @@ class Edit:
     template: the form's fields, default `<name>/_fields.html`: the same template the
              create page includes, rendered with `values` (the current values here, the
              defaults there) and `prefix` (prepended to every id; "edit-" here).
+    A write that changes an edit field is noted (`groupkit.core._edits`), so an edit based
+    on an older version never overwrites it unseen: the kernel reads `current` on both
+    sides of every organiser operation, and of every operation when `current` is
+    `stored_values` (which reads no table). A public or participant operation that changes
+    an edit field otherwise (a vote whose suggestion adds a poll option) calls
+    `mark_edited(instance, field)`.
     """
 
     fields: Sequence[str]
@@ -252,6 +262,10 @@ class Edit:
         self.current = current or stored_values(*fields)
         self.errors, self.description, self.template = dict(errors or {}), description, template
 
+    def watches(self, op: Operation) -> bool:
+        """Whether the kernel notes which edit fields `op` changes (see above)."""
+        return op.kind == "organiser" or getattr(self.current, "reads_data_only", False)
+
 
 def stored_values(*fields: str) -> View:
     """An `Edit.current` for a tool that keeps its create fields as they were cleaned:
@@ -259,6 +273,7 @@ def stored_values(*fields: str) -> View:
     def current(instance: Instance) -> dict[str, Any]:
         data = instance.data or {}
         return {field: instance.title if field == "title" else data[field] for field in fields}
+    setattr(current, "reads_data_only", True)  # noqa: B010
     return current
 
 
@@ -367,6 +382,10 @@ class Tool:
     participant_view: `(instance, credential) -> dict` for `/p/{token}` (may write, e.g. to
                 note that the page was opened); None when the tool has no private page.
     participant_kinds: credential kinds that open `/p/{token}`.
+    reset_kinds: those of `participant_kinds` that mark a link the organiser reset
+                (`retire_tokens`): `/p/{token}` still renders the participant page (which
+                says so) but answers 404 with `Cache-Control: no-store`, as every invalid
+                credential does, and no API operation accepts it.
     operations: the tool's `Operations`.
     models:     peewee models the tool owns (each with a CASCADE foreign key to Instance).
     migrations: ordered `(name, fn(database))` steps; default: create `models`.
@@ -425,6 +444,7 @@ class Tool:
     export: View | None = None
     participant_view: ParticipantView | None = None
     participant_kinds: tuple[str, ...] = ()
+    reset_kinds: tuple[str, ...] = ()
     operations: Operations = dataclasses.field(default_factory=Operations)
     models: Sequence[type[pw.Model]] = ()
     migrations: Sequence[Migration] = ()
@@ -605,6 +625,7 @@ class ToolFields(TypedDict, total=False):
     export: View | None
     participant_view: ParticipantView | None
     participant_kinds: tuple[str, ...]
+    reset_kinds: tuple[str, ...]
     operations: Operations
     models: Sequence[type[pw.Model]]
     migrations: Sequence[Migration]

@@ -24,6 +24,7 @@ from groupkit.blocks import _feeds as feeds
 from groupkit.blocks import _webhooks as webhooks
 from groupkit.blocks._slots import SlotClaim
 from groupkit.core import _api as api
+from groupkit.core import _edits as edits
 from groupkit.core import _limits as limits
 from groupkit.core import _live as live
 from groupkit.core import _logs as logs
@@ -64,7 +65,7 @@ def utc_clock() -> dt.datetime:
 def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:
     """Bring the kernel's and every enabled tool's tables up to date; returns what ran."""
     plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter]),
-                         webhooks.MIGRATION, forms.MIGRATION]}
+                         webhooks.MIGRATION, forms.MIGRATION, edits.MIGRATION]}
     for tool in registry.tools.values():
         steps = list(tool.migrations) or ([initial_migration(tool.models)] if tool.models else [])
         plan[f"tool:{tool.name}"] = steps

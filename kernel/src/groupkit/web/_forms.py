@@ -69,6 +69,7 @@ from quart import Response
 from quart import current_app
 from quart import request
 
+from groupkit.core import _edits as edits
 from groupkit.core._api import parse_body
 from groupkit.core._credentials import digest
 from groupkit.core._errors import ApiError
@@ -103,7 +104,9 @@ SPARE = "groupkit-spare"
 ROW_MARK = "was"
 #: The hidden field whose value names the file a form post's answer is saved as.
 DOWNLOAD = "groupkit-download"
-_CONTROL = (ASK, AGREED, DOWNLOAD)
+#: An edit form's own fields (`groupkit.core._edits`): never part of the body.
+EDIT_CONTROL = (edits.EDIT_VERSION, edits.EDIT_SHOWN, edits.KEEP_THEIRS, edits.USE_MINE)
+_CONTROL = (ASK, AGREED, DOWNLOAD, *EDIT_CONTROL)
 _FILE_NAME = re.compile(r"[^\w.-]")
 #: A `<button ...>` up to its `data-confirm` (Jinja tags inside the tag are allowed).
 _ASKING_BUTTON = re.compile(r"(<button\b[^<]*?)(\sdata-confirm=)")
@@ -310,6 +313,41 @@ class AskFirst(jinja2.ext.Extension):
         return _ASKING_BUTTON.sub(rf'\1 name="{ASK}" value="1"\2', source)
 
 
+def shown_pairs(fields: str) -> str:
+    """The pairs a form of these fields posts unchanged, as JSON: the edit form carries it
+    (`edits.EDIT_SHOWN`) so a post can tell which fields the person changed."""
+    form = lxml_html.fragment_fromstring(f"<form>{fields}</form>")
+    return json.dumps([[name, value] for name, value in form.form_values()],
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+def _same_text(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Pairs as the page wrote them: a browser sends a textarea's line breaks as CRLF."""
+    return [(name, value.replace("\r\n", "\n")) for name, value in pairs]
+
+
+def changed_only(body: dict[str, Any], pairs: list[tuple[str, str]], shown: str | None,
+                 keep_theirs: str | None) -> tuple[dict[str, Any], list[str]] | None:
+    """An edit form post without the script sends every field: keep only those the person
+    changed from what the form showed (and not one whose "keep theirs" was pressed), so a
+    field someone else changed meanwhile is never sent back stale. None when the post
+    carries no readable `shown` (not an edit form)."""
+    try:
+        listed = json.loads(shown) if shown else None
+    except ValueError:
+        return None
+    if not isinstance(listed, list) or not all(
+            isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
+            for pair in listed):
+        return None
+    was = decode(without_blank_rows(_same_text((n, v) for n, v in listed))[0])
+    now = decode(without_blank_rows(_same_text(pairs))[0])
+    changed = [key for key in body if key == "confirm" or key not in was or
+               json.dumps(was[key], sort_keys=True) != json.dumps(now.get(key), sort_keys=True)]
+    changed = [key for key in changed if key != keep_theirs]
+    return {key: body[key] for key in changed}, [key for key in changed if key != "confirm"]
+
+
 def is_form_post() -> bool:
     """`request.mimetype == FORM_TYPE` for a POST, read straight from the header: every API
     write asks, and werkzeug parses the whole header and its options to answer."""
@@ -358,6 +396,13 @@ class Outcome:
     ask: bool = False
     errors: list[dict[str, str]] = dataclasses.field(default_factory=list)
     values: list[list[str]] = dataclasses.field(default_factory=list)
+    #: An edit's conflicts ([{field, text}]): the page shows each at its field with a
+    #: choice, and puts back only what the person changed (`refill`) over the fresh values.
+    conflicts: list[dict[str, str]] = dataclasses.field(default_factory=list)
+    refill: list[str] | None = None
+    #: An edit form's base ([version, shown pairs]) as it was posted: put back with what
+    #: was typed after any other error, so the form still says what it was based on.
+    edit_base: list[str] | None = None
 
 
 def outcome_of_error(action: str, error: ApiError, pairs: list[tuple[str, str]]) -> Outcome:
@@ -407,13 +452,25 @@ async def submit(storage: Storage, now: dt.datetime, fallback: Callable[[dict[st
                           values=[[name, value] for name, value in pairs])
         return await _redirect(storage, now, outcome, target)
     group = await storage.read(_group_of_link, target) if target.startswith("/p/") else None
+    control = {name: value for name, value in sent if name in EDIT_CONTROL}
+    edited = changed_only(body, pairs, control.get(edits.EDIT_SHOWN),
+                          control.get(edits.KEEP_THEIRS))
+    version = control.get(edits.EDIT_VERSION, "")
+    based = edits.set_base(int(version) if version.isdigit() and len(version) < 13 else None)
     try:
-        response = await run(body)
+        response = await run(body if edited is None else edited[0])
     except ApiError as error:
         outcome = outcome_of_error(request.path, error, pairs)
         outcome.field = outcome.field and row_field(outcome.field, rows)
         for extra in outcome.errors:
             extra["field"] = row_field(extra["field"], rows)
+        if isinstance(error, edits.EditConflict):
+            outcome.conflicts = [{"field": c["field"], "text": c["text"]}
+                                 for c in error.conflicts]
+            outcome.refill = edited[1] if edited is not None else None
+            outcome.field = None
+        elif edited is not None:
+            outcome.edit_base = [version, control.get(edits.EDIT_SHOWN, "")]
     else:
         if download is not None:
             return await _as_file(response, download)
@@ -433,6 +490,8 @@ async def submit(storage: Storage, now: dt.datetime, fallback: Callable[[dict[st
             target = "/"
         elif group is not None and await storage.read(_group_of_link, target) is None:
             target = group  # the private link just ended (removed, released): its group
+    finally:
+        edits.reset_base(based)
     return await _redirect(storage, now, outcome, target)
 
 
@@ -511,7 +570,8 @@ def _find_form(doc: Any, outcome: dict[str, Any]) -> Any:
         sent.setdefault(name, []).append(value)
     for form in forms:
         hidden = [field for field in form.iter("input")
-                  if field.get("type") == "hidden" and field.get("name")]
+                  if field.get("type") == "hidden" and field.get("name")
+                  and field.get("name") not in EDIT_CONTROL]
         if all(field.get("value", "") in sent.get(field.get("name"), []) for field in hidden):
             return form
     # None is the form sent (its spot was taken, its row removed, the page moved on): a
@@ -738,7 +798,15 @@ def show(page: bytes, outcome: dict[str, Any], base: str, path: str = "") -> byt
         elif main is not None:
             main.insert(0, box)
         return _serialize(doc)
-    _refill(form, outcome.get("values") or [])
+    values = outcome.get("values") or []
+    refill = outcome.get("refill")
+    if refill is not None:  # a conflict: what the person changed, over the fresh values
+        values = [[name, value] for name, value in values if wire_path(name)[0][0] in refill]
+    _refill(form, values)
+    if outcome.get("edit_base") and not outcome.get("conflicts"):
+        _based_on(form, outcome["edit_base"])
+    for conflict in outcome.get("conflicts") or []:
+        _offer_choice(form, conflict["field"], conflict["text"])
     form_id = form.get("id") or "form"
     placed = bool(outcome.get("field")) and _mark_field(form, outcome["field"], message,
                                                        ANCHOR, True)
@@ -759,6 +827,37 @@ def show(page: bytes, outcome: dict[str, Any], base: str, path: str = "") -> byt
     if outcome.get("confirm"):
         _confirm_box(form)
     return _serialize(doc)
+
+
+def _based_on(form: Any, base: list[str]) -> None:
+    """After an error, an edit form put back as it was posted says what it was based on:
+    the fields the person left alone are still the values it showed then."""
+    for field in form.iter("input"):
+        if field.get("name") == edits.EDIT_VERSION:
+            field.set("value", base[0])
+        elif field.get("name") == edits.EDIT_SHOWN:
+            field.set("value", base[1])
+
+
+def _offer_choice(form: Any, field: str, text: str) -> None:
+    """A conflict at its field: whose value it was changed to, and a one-tap choice: keep
+    theirs (sent again without the field) or use mine (sent again as it is, now based on
+    the version that has theirs)."""
+    target = _field_target(form, field)
+    box = lxml_html.Element("div", {"class": "conflict", "data-conflict": field})
+    para = lxml_html.Element("p", {"class": "error field-error"})
+    para.text = text
+    box.append(para)
+    for name, label, kind in ((edits.KEEP_THEIRS, "Keep theirs", "secondary"),
+                              (edits.USE_MINE, "Use mine", "primary")):
+        button = lxml_html.Element("button", {"type": "submit", "name": name, "value": field,
+                                              "class": kind})
+        button.text = label
+        box.append(button)
+    if target is not None:
+        _after(target, box)
+    else:
+        form.insert(0, box)
 
 
 def _confirm_box(form: Any) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import markupsafe
 import peewee as pw
 from quart import Quart
 from quart import Response
@@ -244,14 +245,13 @@ async def organiser_page(edit_token: str) -> Response:
 
     def make(tool: Tool, instance: Instance) -> tuple[str, str]:
         chat = webhooks.chat_status(instance) if tool.chat is not None else None
-        return render(f"{tool.name}/organiser.html", tool=tool, instance=instance,
-                      view=tool.organiser_view(instance),
-                      chat=chat, chat_what=tool.chat.what if tool.chat is not None else "",
-                      links=_links(instance.slug, edit_token), slug=instance.slug,
-                      edit_token=edit_token, api=f"/api/{tool.name}/{edit_token}",
-                      created=request.args.get("new") == "1",
-                      editing=tool.edit.current(instance) if tool.edit is not None else None,
-                      edit_fields=edit_template(tool)), HTML
+        context = dict(tool=tool, instance=instance, view=tool.organiser_view(instance),
+                       chat=chat, chat_what=tool.chat.what if tool.chat is not None else "",
+                       links=_links(instance.slug, edit_token), slug=instance.slug,
+                       edit_token=edit_token, api=f"/api/{tool.name}/{edit_token}",
+                       created=request.args.get("new") == "1")
+        return render(f"{tool.name}/organiser.html", **context,
+                      **edit_form(tool, instance, context)), HTML
 
     try:
         rendered = await render_cache().serve(storage(), locate, "page:organiser", now(),
@@ -268,6 +268,20 @@ def _organiser_stamp(tool: Tool, instance: Instance) -> str | None:
     return webhooks.chat_stamp(instance) if tool.chat is not None else None
 
 
+def edit_form(tool: Tool, instance: Instance, context: dict[str, Any]) -> dict[str, Any]:
+    """What the organiser page's edit form needs: its fields rendered with the current
+    values, the version they are of, and the pairs the form posts unchanged (so a post
+    without the script says which fields the person changed: `groupkit.core._edits`)."""
+    if tool.edit is None:
+        return {"editing": None, "edit_fields": edit_template(tool)}
+    values = tool.edit.current(instance)
+    fields = render(edit_template(tool), **context, values=values, prefix="edit-",
+                    editing_now=True)
+    return {"editing": values, "edit_fields": edit_template(tool),
+            "edit_fields_html": markupsafe.Markup(fields),
+            "edit_version": instance.version, "edit_shown": forms.shown_pairs(fields)}
+
+
 def edit_template(tool: Tool) -> str:
     """The fields template an organiser's edit form (and the create form) renders."""
     if tool.edit is not None and tool.edit.template:
@@ -276,7 +290,7 @@ def edit_template(tool: Tool) -> str:
 
 
 async def participant_page(token: str) -> Response:
-    def load() -> tuple[Tool, Any, dict[str, Any]]:
+    def load() -> tuple[Tool, Any, dict[str, Any], bool]:
         credential = lookup_token(token)
         if credential is None:
             raise ApiError(404, "unknown")
@@ -284,21 +298,28 @@ async def participant_page(token: str) -> Response:
         if tool is None or tool.participant_view is None or \
                 credential.kind not in tool.participant_kinds:
             raise ApiError(404, "unknown")
-        return tool, credential.instance, tool.participant_view(credential.instance, credential)
+        return (tool, credential.instance,
+                tool.participant_view(credential.instance, credential),
+                credential.kind in tool.reset_kinds)
 
     # A read: looking at a link never opens a write transaction. A tool may still note a
     # first visit (an "opened" mark, written once); should that meet a concurrent writer on
     # SQLite, the visit is simply done again as a write.
     try:
         try:
-            tool, instance, view = await storage().read(load)
+            tool, instance, view, reset = await storage().read(load)
         except pw.OperationalError:
-            tool, instance, view = await storage().write(load)
+            tool, instance, view, reset = await storage().write(load)
     except ApiError:
         return await not_found_page()
-    return await page(f"{tool.name}/participant.html", tool=tool, instance=instance, view=view,
-                      links=_links(instance.slug), slug=instance.slug, token=token,
-                      api=f"/api/{tool.name}")
+    # A link the organiser reset is an invalid credential: 404 like any other, but its page
+    # still says what happened and how to get a fresh link.
+    response = await page(f"{tool.name}/participant.html", 404 if reset else 200, tool=tool,
+                          instance=instance, view=view, links=_links(instance.slug),
+                          slug=instance.slug, token=token, api=f"/api/{tool.name}")
+    if reset:
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 async def robots() -> Response:

@@ -40,6 +40,7 @@ DESCRIPTION = (
 
 groupkit_tool = Tool.hook(
     api, hidden=(), create_schema=CreateCoffee, participant_kinds=(TOKEN_KIND, RESET_KIND),
+    reset_kinds=(RESET_KIND,),
     models=[CoffeePerson, CoffeeRound], migrations=MIGRATIONS,
     limits={"people": MAX_PEOPLE, "recentRounds": RECENT_ROUNDS}, public_schema=PUBLIC_SCHEMA,
     description=DESCRIPTION, chat=chat_operations(ops, RITUAL),

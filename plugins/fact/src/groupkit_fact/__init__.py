@@ -15,6 +15,7 @@ from .schema import CreateFact
 
 groupkit_tool = Tool.hook(
     api, hidden=(), create_schema=CreateFact, participant_kinds=(PERSON, PERSON_RESET),
+    reset_kinds=(PERSON_RESET,),
     models=[Person], limits={"names": MAX_NAMES, "factCharacters": FACT_LIMIT},
     public_schema=BOARD_SCHEMA,
 )

@@ -63,6 +63,7 @@ DESCRIPTION = (
 groupkit_tool = Tool.hook(
     api, hidden=(Hidden("text", operation="p/{token}/wishlist", shown_to=("participant",)),),
     create_schema=CreateKringle, participant_kinds=(TOKEN_KIND, RESET_KIND),
+    reset_kinds=(RESET_KIND,),
     models=[KringlePerson, KringleReset, KringleMessage], migrations=MIGRATIONS,
     limits={"people": MAX_PEOPLE, "wishlistCharacters": WISHLIST_LIMIT,
             "households": MAX_GROUPS, "exclusions": MAX_PAIRS,

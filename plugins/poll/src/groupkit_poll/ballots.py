@@ -12,6 +12,7 @@ from typing import Any
 from groupkit import Instance
 from groupkit import bad_request
 from groupkit import conflict
+from groupkit import mark_edited
 from groupkit import prepared_rows
 from groupkit import run_prepared
 
@@ -126,6 +127,7 @@ def add_option(instance: Instance, options: list[PollOption], text: str,
         instance=instance, option_id=new_option_id(o.option_id for o in options), text=text,
         position=max((o.position for o in options), default=-1) + 1, suggested=suggested)
     options.append(option)
+    mark_edited(instance, "options")  # a suggestion is a change to the edit's options
     return option
 
 

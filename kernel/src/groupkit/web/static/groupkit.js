@@ -88,6 +88,7 @@
     });
     form.querySelectorAll("[name]").forEach(function (input) {
       if (input.closest("[data-list], [data-group]") || !sent(input)) return;
+      if (/^groupkit-/.test(input.getAttribute("name"))) return;  /* the form's own, never the body's */
       var path = pathOf(input);
       if (kindOf(input) === "list") { body[path[0]] = (Array.isArray(body[path[0]]) ? body[path[0]] : []).concat([input.value]); return; }
       if (path.length === 1) { body[path[0]] = readInput(input); return; }
@@ -135,10 +136,11 @@
   var leaving = false;
   var changedWhileSending = false;
 
-  function post(url, body) {
+  function post(url, body, extraHeaders) {
     sending += 1;
+    var headers = Object.assign({ "Content-Type": "application/json", "X-Groupkit-Errors": "all" }, extraHeaders || {});
     return fetch(url, {
-      method: "POST", headers: { "Content-Type": "application/json", "X-Groupkit-Errors": "all" },
+      method: "POST", headers: headers,
       body: JSON.stringify(body || {}), credentials: "same-origin"
     }).then(function (response) {
       var type = response.headers.get("Content-Type") || "";
@@ -150,6 +152,8 @@
           failure.status = response.status;
           failure.confirm = data && data.confirm === true;
           failure.errors = data && Array.isArray(data.errors) ? data.errors : [];
+          failure.conflicts = data && Array.isArray(data.conflicts) ? data.conflicts : [];
+          failure.version = data && data.version;
           throw failure;
         }
         return data;
@@ -247,19 +251,24 @@
     }
   });
 
-  function submitForm(form, body) {
+  function submitForm(form, body, base) {
     var button = form.querySelector("[type=submit]");
     var general = form.querySelector("[data-error]");
     if (button) button.disabled = true;
     clearFieldErrors(form);
+    clearConflicts(form);
     if (general) general.hidden = true;
-    post(form.dataset.api, body).then(function (data) { after(form, data, body); })
+    var headers = base === undefined ? {} : { "If-Match": '"' + base + '"' };
+    post(form.dataset.api, body, headers).then(function (data) { after(form, data, body); })
       .catch(function (error) {
         /* A page script may take the error over ("groupkit:error", cancelable). */
         var heard = new CustomEvent("groupkit:error", { bubbles: true, cancelable: true, detail: { error: error, body: body } });
         if (!form.dispatchEvent(heard)) return;
-        if (error.confirm && window.confirm(error.message)) {
-          submitForm(form, Object.assign({}, body, { confirm: true }));
+        if (error.conflicts.length) {
+          showError(form, error.message);
+          offerChoices(form, body, error);
+        } else if (error.confirm && window.confirm(error.message)) {
+          submitForm(form, Object.assign({}, body, { confirm: true }), base);
         } else if (!(error.field && showFieldError(form, error.field, error.message))) {
           showError(form, error.message);
         }
@@ -271,12 +280,120 @@
       .finally(function () { if (button) button.disabled = false; });
   }
 
+  /* Edits that never undo each other (groupkit/core/_edits.py). An edit form
+     ([data-edit-version]) remembers the version it showed and what each field held then; it
+     sends only the fields the organiser changed, with If-Match naming that version, so a
+     field someone else saved meanwhile is never sent back stale. */
+  var edits = new WeakMap();
+  function fieldsOf(form) {
+    var values = {}, body = serialize(form);
+    Object.keys(body).forEach(function (key) { values[key] = JSON.stringify(body[key]); });
+    return values;
+  }
+  function editState(form) {
+    if (!edits.has(form)) edits.set(form, { version: form.dataset.editVersion, shown: fieldsOf(form), waiting: {} });
+    return edits.get(form);
+  }
+  function watchEditForms() {
+    document.querySelectorAll("form[data-edit-version]").forEach(editState);
+  }
+  function changedFields(form) {
+    var state = editState(form), body = serialize(form), changed = {};
+    Object.keys(body).forEach(function (key) {
+      if (JSON.stringify(body[key]) !== state.shown[key]) changed[key] = body[key];
+    });
+    return changed;
+  }
+  function clearConflicts(form) {
+    form.querySelectorAll("[data-conflict]").forEach(function (box) { box.remove(); });
+  }
+  /* A box at the field: what it says, and buttons that each call `choose(choice)`. */
+  function choiceBox(form, field, text, labels, choose) {
+    var box = document.createElement("div");
+    box.className = "conflict";
+    box.setAttribute("data-conflict", field);
+    box.setAttribute("role", "group");
+    var para = document.createElement("p");
+    para.className = "error field-error";
+    para.textContent = text;
+    box.appendChild(para);
+    Object.keys(labels).forEach(function (choice) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = choice === "mine" ? "primary" : "secondary";
+      button.textContent = labels[choice];
+      button.addEventListener("click", function () { box.remove(); choose(choice); });
+      box.appendChild(button);
+    });
+    var target = fieldTarget(form, field);
+    if (target) target.insertAdjacentElement("afterend", box);
+    else form.insertBefore(box, form.firstChild);
+    return box;
+  }
+  /* A 409 naming fields someone else changed: each gets a one-tap choice; once every one
+     is chosen, the edit goes again, based on the version that has theirs, without the
+     fields whose value the organiser let them keep. */
+  function offerChoices(form, body, error) {
+    var chosen = {};
+    error.conflicts.forEach(function (conflict) {
+      choiceBox(form, conflict.field, conflict.text, { theirs: "Keep theirs", mine: "Use mine" }, function (choice) {
+        chosen[conflict.field] = choice;
+        if (Object.keys(chosen).length < error.conflicts.length) return;
+        var again = {};
+        Object.keys(body).forEach(function (key) { if (chosen[key] !== "theirs") again[key] = body[key]; });
+        submitForm(form, again, error.version);
+      });
+    });
+    var first = form.querySelector("[data-conflict] button");
+    if (first) first.focus();
+  }
+  /* Someone else saved while this form is open: a field the organiser left alone takes the
+     new value; one they changed too says so, with the choice. Returns true when the form
+     was brought up to date here (the region around it is then left to the usual merge). */
+  function followEdit(form, fresh) {
+    var state = editState(form);
+    if (!fresh || fresh.dataset.editVersion === state.version) return false;
+    var mine = fieldsOf(form), theirs = fieldsOf(fresh), told = false;
+    Object.keys(theirs).forEach(function (key) {
+      if (theirs[key] === state.shown[key]) return;  /* nobody else changed it */
+      if (mine[key] === theirs[key] || mine[key] === state.shown[key]) {
+        if (mine[key] !== theirs[key]) takeField(form, fresh, key);
+        state.shown[key] = theirs[key];
+        told = told || mine[key] !== theirs[key];
+        return;
+      }
+      if (state.waiting[key]) state.waiting[key].remove();
+      state.waiting[key] = choiceBox(form, key, "Someone else just saved this field. Take their version, or keep yours?",
+        { theirs: "Take theirs", mine: "Keep mine" }, function (choice) {
+          if (choice === "theirs") takeField(form, fresh, key);
+          state.shown[key] = theirs[key];
+          delete state.waiting[key];
+          if (!Object.keys(state.waiting).length) state.version = fresh.dataset.editVersion;
+        });
+    });
+    if (!Object.keys(state.waiting).length) state.version = fresh.dataset.editVersion;
+    if (told) {
+      var note = form.querySelector("[data-followed]") || document.createElement("p");
+      note.className = "notice";
+      note.setAttribute("data-followed", "");
+      note.setAttribute("role", "status");
+      note.textContent = "Someone else saved changes: this form now shows them.";
+      if (!note.isConnected) form.insertBefore(note, form.firstChild);
+    }
+    return true;
+  }
+  function takeField(form, fresh, key) {
+    var mine = fieldTarget(form, key), theirs = fieldTarget(fresh, key);
+    if (mine && theirs) mine.replaceWith(document.importNode(theirs, true));
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.matches("form[data-api]")) return;
     event.preventDefault();
     if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
-    submitForm(form, serialize(form));
+    if (form.dataset.editVersion !== undefined) submitForm(form, changedFields(form), editState(form).version);
+    else submitForm(form, serialize(form));
   });
 
   document.addEventListener("click", function (event) {
@@ -423,7 +540,11 @@
     waiting = {};  /* a whole page read now is newer than anything still waiting */
     document.querySelectorAll("[data-live-region][id]").forEach(function (region) {
       var replacement = fresh.getElementById(region.id);
-      if (replacement) wait(replacement);
+      if (!replacement) return;
+      var form = region.querySelector("form[data-edit-version]");
+      var followed = form && busy(region) && followEdit(form, form.id && fresh.getElementById(form.id));
+      if (followed) { syncAttributes(form, replacement.querySelector("#" + form.id) || form); return; }
+      wait(replacement);
     });
     flush();
   }
@@ -450,15 +571,23 @@
       retry = setTimeout(function () { retry = null; flush(); }, 1500);
     }
     revealOwned();
+    watchEditForms();
     document.dispatchEvent(new CustomEvent("groupkit:live"));
   }
   function refreshRegions() {
     if (sending) { changedWhileSending = true; return; }
     var partsBefore = partsSeen;
+    /* A private link the organiser reset answers 404 with a page that says so: its regions
+       are taken like any other's. A page with none of them (gone) is loaded whole. */
     fetch(window.location.href, { cache: "no-cache", credentials: "same-origin" })
-      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (response) {
+        return response.ok || response.status === 404 ? response.text() : null;
+      })
       .then(function (html) {
-        if (html === null) { if (!sending && !leaving) window.location.reload(); return; }
+        if (html === null || html.indexOf("data-live-region") < 0) {
+          if (!sending && !leaving) window.location.reload();
+          return;
+        }
         if (partsSeen === partsBefore) swapRegions(html);
       });
   }
@@ -487,7 +616,7 @@
       main.replaceChildren(notice);
     });
   }
-  function ready() { revealOwned(); startLive(); }
+  function ready() { revealOwned(); watchEditForms(); startLive(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();
