@@ -89,7 +89,7 @@ async def test_a_held_list_stays_until_its_spots_are_freed(client: Any,
     await claim(client, planner, "c1-1", "Ava")
     body = {"categories": [{"name": "Decorations", "capacity": 3, "was": 0}]}
     assert await edit(client, "hens", planner["editToken"], body) == (
-        409, {"error": HELD.format(name="Games"), "field": "categories"})
+        409, {"error": HELD.format(name="Games"), "field": "categories", "confirm": True})
     assert len((await read(client, planner))["categories"]) == 2
     freed = await client.post(f"/api/hens/{planner['editToken']}/remove",
                               json={"slotId": "c1-1"})
@@ -103,7 +103,8 @@ async def test_a_list_cannot_shrink_below_its_claims(client: Any,
     await claim(client, planner, "c0-3", "Bea")
     assert await edit(client, "hens", planner["editToken"], {"categories": [
         {"name": "Decorations", "capacity": 1}, {"name": "Games", "capacity": 2}]}) == (
-        409, {"error": SHRUNK.format(name="Decorations", taken=2), "field": "categories"})
+        409, {"error": SHRUNK.format(name="Decorations", taken=2), "field": "categories",
+              "confirm": True})
     assert (await edit(client, "hens", planner["editToken"], {"categories": [
         {"name": "Decorations", "capacity": 2}, {"name": "Games", "capacity": 2}]}))[0] == 200
     spots = (await read(client, planner))["categories"][0]["spots"]

@@ -164,7 +164,8 @@ async def test_a_held_category_cannot_be_left_out(client: Any, board: dict[str, 
     await claimed(client, board["slug"], "c1-1", "Bo", "Pavlova")
     payload = await refused(await edit(client, board, title="New", categories=[
         {"name": "Mains", "capacity": 4, "was": 0}]), 409)
-    assert payload == {"error": HELD.format(name="Desserts"), "field": "categories"}
+    assert payload == {"error": HELD.format(name="Desserts"), "field": "categories",
+                       "confirm": True}
     view = await read(client, board["slug"])
     assert view["title"] == "Street party" and names(view)[1] == ("Desserts", 2, 1)
 
@@ -175,7 +176,8 @@ async def test_a_category_cannot_shrink_below_its_claims(client: Any,
         await claimed(client, board["slug"], slot, "Ann", "Dish")
     payload = await refused(await edit(client, board, categories=[
         {"name": "Mains", "capacity": 2}, {"name": "Desserts", "capacity": 2}]), 409)
-    assert payload == {"error": SHRUNK.format(name="Mains", taken=3), "field": "categories"}
+    assert payload == {"error": SHRUNK.format(name="Mains", taken=3), "field": "categories",
+                       "confirm": True}
     # Down to exactly what is taken: the claims beyond the new size move into free spots.
     assert (await edit(client, board, categories=[
         {"name": "Mains", "capacity": 3}, {"name": "Desserts", "capacity": 2}])).status_code == 200

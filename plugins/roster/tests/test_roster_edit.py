@@ -87,7 +87,7 @@ async def test_a_shift_someone_holds_cannot_be_removed(client: Any,
     await claim(client, roster, "s1-2", "Bo")
     body = {"shifts": [{"label": "Setup 7-9am", "capacity": 3}]}
     assert await edit(client, "roster", roster["editToken"], body) == (
-        409, {"error": HELD.format(name="Pack down"), "field": "shifts"})
+        409, {"error": HELD.format(name="Pack down"), "field": "shifts", "confirm": True})
     assert len((await organiser(client, roster))["shifts"]) == 2
     await client.post(f"/api/roster/{roster['editToken']}/remove", json={"slotId": "s1-2"})
     assert (await edit(client, "roster", roster["editToken"], body))[0] == 200
@@ -99,7 +99,8 @@ async def test_spots_cannot_drop_below_the_volunteers(client: Any,
         await claim(client, roster, slot, "Vol")
     assert await edit(client, "roster", roster["editToken"], {"shifts": [
         {"label": "Setup 7-9am", "capacity": 2}, {"label": "Pack down", "capacity": 2}]}) == (
-        409, {"error": SHRUNK.format(name="Setup 7-9am", taken=3), "field": "shifts"})
+        409, {"error": SHRUNK.format(name="Setup 7-9am", taken=3), "field": "shifts",
+              "confirm": True})
 
 
 async def test_the_form_is_prefilled(client: Any, roster: dict[str, str]) -> None:
