@@ -3,10 +3,13 @@ create rules and messages; no claim is ever lost (409 instead)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from groupkit import Instance
 from groupkit_testing import edit
 
 WHERE = "Bellbird Cottage, 7 Wattle Lane"
@@ -20,10 +23,11 @@ async def read(client: Any, planner: dict[str, str]) -> dict[str, Any]:
     return dict(await (await client.get(f"/api/hens/{planner['slug']}")).get_json())
 
 
-async def claim(client: Any, planner: dict[str, str], slot_id: str, name: str) -> None:
+async def claim(client: Any, planner: dict[str, str], slot_id: str, name: str) -> str:
     response = await client.post("/api/hens/claim", json={
         "slug": planner["slug"], "slotId": slot_id, "name": name, "message": "on it"})
     assert response.status_code == 201
+    return str((await response.get_json())["secret"])
 
 
 @pytest.mark.parametrize(("field", "sent", "stored"), [
@@ -89,12 +93,54 @@ async def test_a_held_list_stays_until_its_spots_are_freed(client: Any,
     await claim(client, planner, "c1-1", "Ava")
     body = {"categories": [{"name": "Decorations", "capacity": 3, "was": 0}]}
     assert await edit(client, "hens", planner["editToken"], body) == (
-        409, {"error": HELD.format(name="Games"), "field": "categories"})
+        409, {"error": HELD.format(name="Games"), "field": "categories", "confirm": True})
     assert len((await read(client, planner))["categories"]) == 2
     freed = await client.post(f"/api/hens/{planner['editToken']}/remove",
                               json={"slotId": "c1-1"})
     assert freed.status_code == 200
     assert (await edit(client, "hens", planner["editToken"], body))[0] == 200
+
+
+def version(planner: dict[str, str]) -> int:
+    return int(Instance.get(Instance.slug == planner["slug"]).version)
+
+
+async def party_in_feed(client: Any, planner: dict[str, str], slot_id: str,
+                        secret: str) -> Callable[[], Awaitable[int]]:
+    """Subscribe to a spot's calendar feed; returns how to count the events in it now."""
+    response = await client.post("/api/hens/feed", json={
+        "slug": planner["slug"], "slotId": slot_id, "secret": secret})
+    assert response.status_code == 201
+    path = "/" + (await response.get_json())["feedUrl"].split("/", 3)[3]
+
+    async def count() -> int:
+        return (await (await client.get(path)).get_data(as_text=True)).count("BEGIN:VEVENT")
+    return count
+
+
+async def test_a_held_list_goes_once_confirmed_and_its_feeds_empty(
+        client: Any, planner: dict[str, str]) -> None:
+    await edit(client, "hens", planner["editToken"], {"when": "13 March 2027, 2pm"})
+    ava = await party_in_feed(client, planner, "c0-1", await claim(client, planner, "c0-1", "Ava"))
+    bea = await party_in_feed(client, planner, "c1-1", await claim(client, planner, "c1-1", "Bea"))
+    cat = await claim(client, planner, "c1-2", "Cat")
+    body = {"categories": [{"name": "Decorations", "capacity": 3, "was": 0}]}
+    before, unchanged = version(planner), await read(client, planner)
+    assert (await edit(client, "hens", planner["editToken"], body))[1]["confirm"] is True
+    assert (await read(client, planner), version(planner), await bea()) == (unchanged, before, 1)
+    assert await edit(client, "hens", planner["editToken"], {**body, "confirm": True}) == (
+        200, {"ok": True, "changed": ["categories"]})
+    [decorations] = (await read(client, planner))["categories"]
+    assert (decorations["taken"], decorations["spots"][0]["slotId"],
+            decorations["spots"][0]["name"]) == (1, "c0-1", "Ava")
+    assert (version(planner), await ava(), await bea()) == (before + 1, 1, 0)
+    assert (await client.post("/api/hens/unclaim", json={
+        "slug": planner["slug"], "slotId": "c1-2", "secret": cat})).status_code == 404
+    # A list added later takes the number Games had; Bea's feed never shows its claims.
+    assert (await edit(client, "hens", planner["editToken"], {"categories": [
+        {"name": "Decorations", "capacity": 3}, {"name": "Music", "capacity": 1}]}))[0] == 200
+    await claim(client, planner, "c1-1", "Dee")
+    assert await bea() == 0
 
 
 async def test_a_list_cannot_shrink_below_its_claims(client: Any,
@@ -103,7 +149,8 @@ async def test_a_list_cannot_shrink_below_its_claims(client: Any,
     await claim(client, planner, "c0-3", "Bea")
     assert await edit(client, "hens", planner["editToken"], {"categories": [
         {"name": "Decorations", "capacity": 1}, {"name": "Games", "capacity": 2}]}) == (
-        409, {"error": SHRUNK.format(name="Decorations", taken=2), "field": "categories"})
+        409, {"error": SHRUNK.format(name="Decorations", taken=2), "field": "categories",
+              "confirm": True})
     assert (await edit(client, "hens", planner["editToken"], {"categories": [
         {"name": "Decorations", "capacity": 2}, {"name": "Games", "capacity": 2}]}))[0] == 200
     spots = (await read(client, planner))["categories"][0]["spots"]

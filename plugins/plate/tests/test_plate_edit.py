@@ -4,8 +4,11 @@ refused with the spec's tone; create's own rules and messages apply to each fiel
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
+
+from groupkit import Instance
 
 
 async def claimed(client: Any, slug: str, slot_id: str, name: str, dish: str) -> str:
@@ -61,8 +64,6 @@ async def test_an_empty_title_falls_back_like_create(client: Any, board: dict[st
 
 
 async def test_version_bumps_so_open_pages_refresh(client: Any, board: dict[str, str]) -> None:
-    from groupkit import Instance
-
     before = Instance.get(Instance.slug == board["slug"]).version
     await edit(client, board, note="x")
     assert Instance.get(Instance.slug == board["slug"]).version == before + 1
@@ -160,27 +161,88 @@ async def test_the_claimer_keeps_their_release_button_when_categories_move(
         "slug": board["slug"], "slotId": "c0-1", "name": "Cy", "dish": "Chips"})).status_code == 400
 
 
-async def test_a_held_category_cannot_be_left_out(client: Any, board: dict[str, str]) -> None:
-    await claimed(client, board["slug"], "c1-1", "Bo", "Pavlova")
-    payload = await refused(await edit(client, board, title="New", categories=[
-        {"name": "Mains", "capacity": 4, "was": 0}]), 409)
-    assert payload == {"error": HELD.format(name="Desserts"), "field": "categories"}
+def version(board: dict[str, str]) -> int:
+    return int(Instance.get(Instance.slug == board["slug"]).version)
+
+
+async def test_a_held_category_goes_only_once_confirmed(client: Any,
+                                                        board: dict[str, str]) -> None:
+    """Asked first, nothing changed; sent again with `confirm`, the category goes with its
+    claims (the secret releases nothing any more) and every other claim stays put."""
+    await claimed(client, board["slug"], "c0-2", "Ann", "Lasagne")
+    secret = await claimed(client, board["slug"], "c1-1", "Bo", "Pavlova")
+    body = {"title": "New", "categories": [{"name": "Mains", "capacity": 4, "was": 0}]}
+    before, unchanged = version(board), await read(client, board["slug"])
+    payload = await refused(await edit(client, board, **body), 409)
+    assert payload == {"error": HELD.format(name="Desserts"), "field": "categories",
+                       "confirm": True}
+    assert (await read(client, board["slug"]), version(board)) == (unchanged, before)
+    response = await edit(client, board, **body, confirm=True)
+    assert await response.get_json() == {"ok": True, "changed": ["categories", "title"]}
     view = await read(client, board["slug"])
-    assert view["title"] == "Street party" and names(view)[1] == ("Desserts", 2, 1)
+    assert (view["title"], names(view), version(board)) == ("New", [("Mains", 4, 1)], before + 1)
+    assert view["categories"][0]["spots"][1] == {"slotId": "c0-2", "taken": True, "name": "Ann",
+                                                 "dish": "Lasagne"}
+    released = await client.post("/api/plate/unclaim", json={
+        "slug": board["slug"], "slotId": "c1-1", "secret": secret})
+    assert released.status_code == 404
 
 
-async def test_a_category_cannot_shrink_below_its_claims(client: Any,
-                                                         board: dict[str, str]) -> None:
+async def test_a_category_cannot_shrink_below_its_claims_unasked(client: Any,
+                                                                 board: dict[str, str]) -> None:
     for slot in ("c0-1", "c0-3", "c0-4"):
         await claimed(client, board["slug"], slot, "Ann", "Dish")
     payload = await refused(await edit(client, board, categories=[
         {"name": "Mains", "capacity": 2}, {"name": "Desserts", "capacity": 2}]), 409)
-    assert payload == {"error": SHRUNK.format(name="Mains", taken=3), "field": "categories"}
+    assert payload == {"error": SHRUNK.format(name="Mains", taken=3), "field": "categories",
+                       "confirm": True}
     # Down to exactly what is taken: the claims beyond the new size move into free spots.
     assert (await edit(client, board, categories=[
         {"name": "Mains", "capacity": 3}, {"name": "Desserts", "capacity": 2}])).status_code == 200
     spots = (await read(client, board["slug"]))["categories"][0]["spots"]
     assert [spot["taken"] for spot in spots] == [True, True, True]
+
+
+async def test_a_confirmed_cut_lets_the_latest_claims_go(client: Any,
+                                                         board: dict[str, str]) -> None:
+    """First come, first served: Cy claimed last, so Cy goes, though on the first spot;
+    Bo moves into it, Ann and the desserts keep their spots."""
+    for slot, name in (("c0-2", "Ann"), ("c0-4", "Bo"), ("c0-1", "Cy"), ("c1-2", "Di")):
+        await claimed(client, board["slug"], slot, name, f"{name}'s dish")
+    body = {"categories": [{"name": "Mains", "capacity": 2}, {"name": "Desserts", "capacity": 2}]}
+    before, unchanged = version(board), await read(client, board["slug"])
+    assert (await refused(await edit(client, board, **body), 409))["confirm"] is True
+    assert (await read(client, board["slug"]), version(board)) == (unchanged, before)
+    assert (await edit(client, board, **body, confirm=True)).status_code == 200
+    view = await read(client, board["slug"])
+    assert [[(spot["slotId"], spot["name"]) for spot in c["spots"]]
+            for c in view["categories"]] == [[("c0-1", "Bo"), ("c0-2", "Ann")],
+                                             [("c1-1", None), ("c1-2", "Di")]]
+    assert view["categories"][0]["spots"][0]["dish"] == "Bo's dish"
+    assert version(board) == before + 1
+
+
+async def test_the_organiser_form_asks_and_goes_ahead_without_a_script(
+        client: Any, board: dict[str, str]) -> None:
+    """The edit form sent with the desserts row emptied, as a browser without a script
+    sends it: the page asks with a box to tick; sent again ticked, the category goes."""
+    await claimed(client, board["slug"], "c1-1", "Bo", "Pavlova")
+    page, form = f"/e/{board['editToken']}", f"/api/plate/{board['editToken']}/edit"
+    fields = [("title", "Street party"), ("eventDate", "Sat 6 Dec, 4pm"),
+              ("note", "Bring a chair."), ("categories.0.name", "Mains"),
+              ("categories.0.capacity:number", "4"), ("categories.0.was:number", "0"),
+              ("categories.1.name", ""), ("categories.1.capacity:number", ""),
+              ("categories.1.was:number", "1"), ("groupkit-spare", "categories")]
+    headers = {"Content-Type": "application/x-www-form-urlencoded",
+               "Sec-Fetch-Site": "same-origin", "Referer": f"http://localhost{page}"}
+    await client.post(form, data=urlencode(fields), headers=headers)
+    html = await (await client.get(page)).get_data(as_text=True)
+    assert HELD.format(name="Desserts") in html
+    assert '<input type="checkbox" name="confirm:bool" value="true"> Yes, go ahead' in html
+    assert len((await read(client, board["slug"]))["categories"]) == 2
+    await client.post(form, data=urlencode([*fields, ("confirm:bool", "true")]),
+                      headers=headers)
+    assert names(await read(client, board["slug"])) == [("Mains", 4, 0)]
 
 
 async def test_remove_then_shrink_is_the_explicit_way(client: Any, board: dict[str, str]) -> None:

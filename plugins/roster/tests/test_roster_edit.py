@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import icalendar
 import pytest
 
+from groupkit import Instance
 from groupkit_testing import edit
 
 CAPACITY = "Spots per shift must be a whole number from 1 to 30."
@@ -19,10 +21,15 @@ async def organiser(client: Any, roster: dict[str, str]) -> dict[str, Any]:
     return dict((await response.get_json())["data"])
 
 
-async def claim(client: Any, roster: dict[str, str], slot_id: str, name: str) -> None:
+async def claim(client: Any, roster: dict[str, str], slot_id: str, name: str) -> str:
     response = await client.post("/api/roster/claim", json={
         "slug": roster["slug"], "slotId": slot_id, "name": name, "message": "call me"})
     assert response.status_code == 201
+    return str((await response.get_json())["secret"])
+
+
+def version(roster: dict[str, str]) -> int:
+    return int(Instance.get(Instance.slug == roster["slug"]).version)
 
 
 def shifts(view: dict[str, Any]) -> list[tuple[str, int, int]]:
@@ -87,7 +94,7 @@ async def test_a_shift_someone_holds_cannot_be_removed(client: Any,
     await claim(client, roster, "s1-2", "Bo")
     body = {"shifts": [{"label": "Setup 7-9am", "capacity": 3}]}
     assert await edit(client, "roster", roster["editToken"], body) == (
-        409, {"error": HELD.format(name="Pack down"), "field": "shifts"})
+        409, {"error": HELD.format(name="Pack down"), "field": "shifts", "confirm": True})
     assert len((await organiser(client, roster))["shifts"]) == 2
     await client.post(f"/api/roster/{roster['editToken']}/remove", json={"slotId": "s1-2"})
     assert (await edit(client, "roster", roster["editToken"], body))[0] == 200
@@ -99,7 +106,47 @@ async def test_spots_cannot_drop_below_the_volunteers(client: Any,
         await claim(client, roster, slot, "Vol")
     assert await edit(client, "roster", roster["editToken"], {"shifts": [
         {"label": "Setup 7-9am", "capacity": 2}, {"label": "Pack down", "capacity": 2}]}) == (
-        409, {"error": SHRUNK.format(name="Setup 7-9am", taken=3), "field": "shifts"})
+        409, {"error": SHRUNK.format(name="Setup 7-9am", taken=3), "field": "shifts",
+              "confirm": True})
+
+
+async def feed_path(client: Any, roster: dict[str, str], slot_id: str, secret: str) -> str:
+    response = await client.post("/api/roster/feed", json={
+        "slug": roster["slug"], "slotId": slot_id, "secret": secret})
+    assert response.status_code == 201
+    return "/" + str((await response.get_json())["feedUrl"]).split("/", 3)[3]
+
+
+async def shifts_in(client: Any, path: str) -> list[str]:
+    """The summaries of the events a calendar feed holds now."""
+    calendar = icalendar.Calendar.from_ical(await (await client.get(path)).get_data())
+    return [str(event["SUMMARY"]) for event in calendar.walk("VEVENT")]
+
+
+async def test_a_confirmed_cut_lets_the_latest_volunteers_go(client: Any,
+                                                             roster: dict[str, str]) -> None:
+    """Cy signed up last, so Cy goes, though on the first spot; Bo, beyond the new size,
+    moves into it. Cy's feed empties for good (Bo now holds its slot id), Bo's follows Bo,
+    and Pack down is untouched."""
+    secret_of = {name: await claim(client, roster, slot, name)
+               for slot, name in (("s0-2", "Ann"), ("s0-3", "Bo"), ("s0-1", "Cy"), ("s1-1", "Di"))}
+    bo = await feed_path(client, roster, "s0-3", secret_of["Bo"])
+    cy = await feed_path(client, roster, "s0-1", secret_of["Cy"])
+    body = {"shifts": [{"label": "Setup 7-9am", "capacity": 2}, {"label": "Pack down",
+                                                                 "capacity": 2}]}
+    before, unchanged = version(roster), await organiser(client, roster)
+    assert (await edit(client, "roster", roster["editToken"], body))[1]["confirm"] is True
+    assert (await organiser(client, roster), version(roster)) == (unchanged, before)
+    assert await shifts_in(client, cy) == ["Setup 7-9am — Working bee"]
+    assert await edit(client, "roster", roster["editToken"], {**body, "confirm": True}) == (
+        200, {"ok": True, "changed": ["shifts"]})
+    view = await organiser(client, roster)
+    assert [[(spot["slotId"], spot["name"]) for spot in shift["spots"]]
+            for shift in view["shifts"]] == [[("s0-1", "Bo"), ("s0-2", "Ann")],
+                                             [("s1-1", "Di"), ("s1-2", None)]]
+    assert version(roster) == before + 1
+    assert await shifts_in(client, bo) == ["Setup 7-9am — Working bee"]
+    assert await shifts_in(client, cy) == []
 
 
 async def test_the_form_is_prefilled(client: Any, roster: dict[str, str]) -> None:

@@ -22,6 +22,7 @@ from groupkit.core._credentials import digest
 from groupkit.core._credentials import looks_like_token
 from groupkit.core._credentials import new_claim_secret
 from groupkit.core._errors import ApiError
+from groupkit.core._errors import conflict
 from groupkit.core._fields import Raw
 from groupkit.core._fields import whole_number
 from groupkit.core._storage import BaseModel
@@ -83,7 +84,9 @@ def release_slot(instance: Instance, slot_id: object, secret: object,
 
 
 def remove_slot(instance: Instance, slot_id: str) -> bool:
-    """Organiser force-clear; True when a claim was there."""
+    """Organiser force-clear; True when a claim was there. The claim's calendar feeds stay
+    and empty: they are bound to its secret, so a later claim of the spot never shows in
+    them (`groupkit.blocks._feeds`), and a subscribed calendar drops the event."""
     return bool(SlotClaim.delete()
                 .where((SlotClaim.instance == instance) & (SlotClaim.slot_id == slot_id))
                 .execute())
@@ -193,20 +196,34 @@ def _continued(entry: Mapping[str, Any], position: int, old_count: int) -> int |
     return number if number is not None and 0 <= number < old_count else None
 
 
+def _claimed_order(claim: SlotClaim) -> tuple[dt.datetime, int]:
+    """Earliest claim first; at the same time the lower spot number first."""
+    return claim.created, int(claim.slot_id.rsplit("-", 1)[1])
+
+
 def regroup_slots(instance: Instance, old_groups: Sequence[Mapping[str, Any]],
                   new_groups: Sequence[Mapping[str, Any]], prefix: str, *,
-                  removed: str, shrunk: str, field: str,
-                  name_key: str = "name") -> list[dict[str, Any]]:
+                  removed: str, shrunk: str, field: str, name_key: str = "name",
+                  confirmed: bool | None = None) -> list[dict[str, Any]]:
     """Apply an organiser's edit of a sign-up board's groups (categories, shifts) without
-    losing a claim; returns the new groups to store, each without its `was` key.
+    losing a claim unasked; returns the new groups to store, each without its `was` key.
 
     Each new entry may carry `was`: the index of the old group it continues, so a rename or
     resize keeps that group's claims; without `was` an entry continues the old group at its
     own position; `was: null` (or anything else) starts a new group. An old group nobody
     continues is removed: 409 `removed` (formatted with the group's `name`) while anyone
     holds one of its spots. A group cut below its claimed spots: 409 `shrunk` (formatted
-    with `name` and `taken`; the name is the group's `name_key`). Both 409s name `field`.
-    The organiser frees a spot with the tool's remove first, explicitly.
+    with `name` and `taken`; the name is the group's `name_key`). Both 409s name `field`;
+    removals are checked first, and nothing changes before every check has passed.
+
+    Given `confirmed` (the edit's `call.confirmed`, True or False), the 409s ask to confirm
+    (`confirm: true`); once True, every claim the edit would lose goes, each freed exactly
+    as the organiser's `remove` frees a spot (`remove_slot`): all of a removed group's, and
+    of a cut group the latest claimed beyond its new size (at the same moment: the higher
+    spot number first). First come, first served: who signed up first keeps their spot,
+    whichever row they picked. One confirmation covers every such loss in the edit. Without
+    `confirmed` (None, a caller that does not pass it on) the 409s cannot be confirmed, as
+    before: the organiser frees a spot with the tool's remove first.
 
     Slot ids stay put: a continued group keeps its number wherever it moves (stored under
     `SLOT_NUMBER` when it differs from the new position); a new group takes its position as
@@ -227,9 +244,13 @@ def regroup_slots(instance: Instance, old_groups: Sequence[Mapping[str, Any]],
         old = _continued(entry, position, len(old_groups))
         if old is not None and old not in continued:
             continued[old] = position
+    asks = confirmed is not None
+    released: list[SlotClaim] = []
     for index, group in enumerate(old_groups):
         if index not in continued and by_group.get(index):
-            raise ApiError(409, removed.format(name=group[name_key]), field=field)
+            if not confirmed:
+                raise conflict(removed.format(name=group[name_key]), field, confirm=asks)
+            released.extend(by_group[index])
     numbers: dict[int, int] = {position: old_numbers[index]
                                for index, position in continued.items()}
     fresh = max([*old_numbers, len(new_groups) - 1], default=-1) + 1
@@ -238,14 +259,20 @@ def regroup_slots(instance: Instance, old_groups: Sequence[Mapping[str, Any]],
         held = by_group.get(index, [])
         capacity = int(new_groups[position]["capacity"])
         if len(held) > capacity:
-            raise ApiError(409, shrunk.format(name=old_groups[index][name_key],
-                                              taken=len(held)), field=field)
+            if not confirmed:
+                raise conflict(shrunk.format(name=old_groups[index][name_key],
+                                             taken=len(held)), field, confirm=asks)
+            held = sorted(held, key=_claimed_order)
+            released.extend(held[capacity:])
+            held = held[:capacity]
         spots = {claim.slot_id: int(claim.slot_id.rsplit("-", 1)[1]) for claim in held}
         kept = {n for n in spots.values() if n <= capacity}
         free = (n for n in range(1, capacity + 1) if n not in kept)
         for slot_id, spot in spots.items():
             spot = spot if spot <= capacity else next(free)
             moves[slot_id] = f"{prefix}{numbers[position]}-{spot}"
+    for claim in released:
+        remove_slot(instance, claim.slot_id)
     _rekey(instance, {before: after for before, after in moves.items() if before != after})
     stored = []
     for position, entry in enumerate(new_groups):
@@ -274,13 +301,15 @@ def was_field() -> Raw:
 def board_edit(field: str, prefix: str, *, removed: str, shrunk: str,
                name_key: str = "name") -> Callable[[Call], dict[str, Any]]:
     """An `Edit.apply` for a sign-up board: the groups in `field` go through
-    `regroup_slots`, every other change is stored the default way."""
+    `regroup_slots` (a confirmed call frees the spots the edit takes away), every other
+    change is stored the default way."""
     def apply(call: Call) -> dict[str, Any]:
         changes = dict(call.data)
         if field in changes:
             changes[field] = regroup_slots(call.instance, call.instance.data[field],
                                            changes[field], prefix, removed=removed,
-                                           shrunk=shrunk, field=field, name_key=name_key)
+                                           shrunk=shrunk, field=field, name_key=name_key,
+                                           confirmed=call.confirmed)
         return changes
     return apply
 

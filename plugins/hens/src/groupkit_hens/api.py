@@ -94,4 +94,7 @@ EDIT = Edit(fields=("title", *DETAILS, "activities", "categories"),
             schema=EditHens, errors={
                 409: "Would take away someone's spot: a list someone holds a spot in was "
                      f"left out (`{LIST_HELD}`), or cut below its taken spots "
-                     f"(`{LIST_SHRUNK}`); `field` is `categories`."})
+                     f"(`{LIST_SHRUNK}`); `field` is `categories`, and `confirm: true`. "
+                     "With `\"confirm\": true` the edit goes ahead, freeing those spots as "
+                     "`remove` does: every spot of a list left out, the latest claims of a "
+                     "list cut."})

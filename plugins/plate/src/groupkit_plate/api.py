@@ -73,4 +73,7 @@ EDIT = Edit(fields=("title", "eventDate", "note", "categories"),
             schema=EditPlate, errors={
                 409: "Would take away someone's spot: a category someone holds a spot in "
                      f"was left out (`{CATEGORY_HELD}`), or cut below its taken spots "
-                     f"(`{CATEGORY_SHRUNK}`); `field` is `categories`."})
+                     f"(`{CATEGORY_SHRUNK}`); `field` is `categories`, and `confirm: true`: "
+                     "sent again with `\"confirm\": true`, the edit goes ahead and frees "
+                     "those spots as `remove` does (all of a category left out; of a "
+                     "category cut, the latest claims)."})

@@ -208,7 +208,10 @@ EDIT = Edit(fields=("title", "eventDate", "note", "shifts"),
             schema=EditRoster, errors={
                 409: "Would take away someone's shift: a shift someone is on was left out "
                      f"(`{SHIFT_HELD}`), or cut below its volunteers (`{SHIFT_SHRUNK}`); "
-                     "`field` is `shifts`."},
+                     "`field` is `shifts`, and `confirm: true`. Once the organiser sends it "
+                     "again with `\"confirm\": true`, those volunteers come off as with "
+                     "`remove`: everyone on a shift left out, whoever signed up last on a "
+                     "shift cut."},
             description="Volunteers stay with their shift, and so do its slot ids (a "
                         "volunteer's browser knows its spot by id), wherever the shift moves; "
                         "its calendar link `s<position>` follows its position.")
