@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
+from lxml import html as lxml_html
 
 from groupkit import Instance
 from groupkit_testing import edit
@@ -22,6 +24,7 @@ TWO_CLAIMED = ("Bo and Cy have already claimed their names. Taking them off the 
                "any fact they sent, takes it off everyone's guessing grid along with the "
                "guesses about it, and their private links stop working. Go ahead?")
 NOT_ON_LIST = "That name isn't on this list."
+REVEALED = "The answers are out — the names can't change while they're showing."
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 
 
@@ -173,6 +176,53 @@ async def test_the_form_is_prefilled_and_shows_nothing_about_facts(board: Any) -
         after.split("<main")[1].split("fact-board")[0]
     create = await board.page("/new/fact")
     assert 'id="names" name="names:lines" data-lines required></textarea>' in create
+
+
+@pytest.mark.parametrize("names", [
+    ["Ann", "Bo", "Cy", "Di", "Eve"], ["Ann", "Bo", "Cy"], ["Ann", "Bo", "Cy", "Dee"],
+    ["ann", "Bo", "Cy", "Di"], ["Bo", "Ann", "Cy", "Di"]])
+async def test_revealed_answers_keep_their_names(board: Any, names: list[str]) -> None:
+    """Adding, taking off, respelling or reordering a name would change the answer key."""
+    await board.write("Ann", "I have met a moose")
+    await board.done("reveal", {"reveal": True})
+    before = (await board.export(), await board.public())
+    payload = await refused(board, 409, names=names, note="changed", confirm=True)
+    assert payload == {"error": REVEALED, "field": "names"}
+    assert (await board.export(), await board.public()) == before
+
+
+async def test_revealed_answers_keep_the_rest_editable(board: Any) -> None:
+    await board.write("Ann", "I have met a moose")
+    await board.done("reveal", {"reveal": True})
+    before = await board.public()
+    assert await changed(board, title="Offsite day", prompt="Your strangest job",
+                         note="Well played.", names=NAMES) == {
+        "ok": True, "changed": ["names", "note", "prompt", "title"]}
+    after = await board.public()
+    assert (after["heading"], after["prompt"], after["note"]) == (
+        "Offsite day", "Your strangest job", "Well played.")
+    assert after["answers"] == before["answers"] and after["names"] == NAMES
+    # Hidden again, the game is open to changes again.
+    await board.done("reveal", {"reveal": False})
+    await changed(board, names=[*NAMES, "Eve"])
+    assert (await board.public())["names"] == [*NAMES, "Eve"]
+
+
+async def test_revealed_answers_leave_the_names_out_of_the_form(board: Any) -> None:
+    await board.done("reveal", {"reveal": True})
+    html = await board.page(f"/e/{board.edit}")
+    form = lxml_html.fromstring(html).xpath(f'//form[@action="/api/fact/{board.edit}/edit"]')[0]
+    assert [name for name, _ in form.form_values()] == ["title", "prompt", "note"]
+    assert "The answers are out, so the names stay as they are while they're showing." in html
+    # Without the script the form posts the fields it shows, and they save.
+    posted = await board.client.post(
+        f"/api/fact/{board.edit}/edit", data=urlencode([*form.form_values()[:2], ("note", "Hi")]),
+        headers={"Content-Type": "application/x-www-form-urlencoded",
+                 "Sec-Fetch-Site": "same-origin"})
+    assert posted.status_code == 303
+    assert (await board.public())["note"] == "Hi"
+    await board.done("reveal", {"reveal": False})
+    assert 'id="edit-names" name="names:lines"' in await board.page(f"/e/{board.edit}")
 
 
 async def test_the_edit_is_in_the_openapi_document(client: Any) -> None:

@@ -8,8 +8,10 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
+from lxml import html as lxml_html
 
 from groupkit_testing import edit
 
@@ -17,6 +19,7 @@ START = dt.datetime(2026, 11, 23, 9, 0, tzinfo=dt.UTC)
 TOO_MANY = "Thirty options is the limit — trim the list a bit."
 TOO_FEW = "Give people at least two options to choose between."
 CLOSED_DEADLINE = "This poll has closed — its closing time can't change now."
+CLOSED_OPTIONS = "This poll has closed — its options can't change now."
 REMOVE_VOTED = ("People voted for {options}. Remove anyway? Those votes go; every ballot keeps "
                 "its other picks.")
 REMOVE_SECRET = ("It's a secret ballot, so you can't see every vote yet: removing {options} "
@@ -108,6 +111,89 @@ async def test_a_closed_polls_closing_time_stays(api: Any, client: Any, clock: A
     assert await edit(client, "poll", closed["editToken"], {
         "closesAt": "2026-11-24T10:00:00Z"}) == (
         409, {"error": CLOSED_DEADLINE, "field": "closesAt"})
+
+
+async def closed_poll(api: Any, clock: Any, how: str) -> dict[str, str]:
+    """A poll with a vote for Pub, closed by the organiser or by its closing time."""
+    made = await api.make(closesAt="2026-11-23T10:00:00Z")
+    ids = await api.ids(made["slug"])
+    await api.voted(made["slug"], [ids["Pub"]], voterName="Ann")
+    if how == "organiser":
+        await api.organiser(made["editToken"], "close")
+    else:
+        clock.now = START + dt.timedelta(hours=2)
+    return made
+
+
+#: Changes to a closed poll's options, from its option ids by text.
+CHANGES: dict[str, Callable[[dict[str, str]], list[Any]]] = {
+    "renamed": lambda ids: [{"id": ids["Thai"], "text": "Thai"},
+                            {"id": ids["Pub"], "text": "Pub bistro"},
+                            {"id": ids["Picnic"], "text": "Picnic"}],
+    "recased": lambda ids: ["Thai", "pub", "Picnic"],
+    "reordered": lambda ids: ["Pub", "Thai", "Picnic"],
+    "removed": lambda ids: [{"id": ids["Thai"], "text": "Thai"},
+                            {"id": ids["Picnic"], "text": "Picnic"}],
+    "added": lambda ids: ["Thai", "Pub", "Picnic", "Sushi"],
+    "replaced": lambda ids: ["Thai", "Sushi", "Picnic"],
+}
+
+
+@pytest.mark.parametrize("how", ["organiser", "clock"])
+@pytest.mark.parametrize("change", sorted(CHANGES))
+async def test_a_closed_polls_options_stay(api: Any, client: Any, clock: Any, how: str,
+                                           change: str) -> None:
+    made = await closed_poll(api, clock, how)
+    ids = await api.ids(made["slug"])
+    before = await organiser(api, made)
+    body = {"question": "Lunch?", "options": CHANGES[change](ids), "confirm": True}
+    assert await edit(client, "poll", made["editToken"], body) == (
+        409, {"error": CLOSED_OPTIONS, "field": "options"})
+    assert await organiser(api, made) == before  # the question did not change either
+
+
+@pytest.mark.parametrize("how", ["organiser", "clock"])
+async def test_a_closed_poll_takes_its_options_as_they_are(api: Any, client: Any,
+                                                          clock: Any, how: str) -> None:
+    """The question stays editable, and options and closing time sent unchanged (as a
+    form that posts every field would) are no change."""
+    made = await closed_poll(api, clock, how)
+    ids = await api.ids(made["slug"])
+    before = await organiser(api, made)
+    same = [{"id": option_id, "text": text} for text, option_id in ids.items()]
+    for options in (same, list(ids)):
+        assert await edit(client, "poll", made["editToken"], {
+            "question": "Lunch on Friday?", "options": options,
+            "closesAt": "2026-11-23T21:00:00+11:00"}) == (
+            200, {"ok": True, "changed": ["closesAt", "options", "question"]})
+    after = await organiser(api, made)
+    assert after["question"] == "Lunch on Friday?"
+    assert {key: value for key, value in after.items() if key != "question"} == \
+        {key: value for key, value in before.items() if key != "question"}
+
+
+async def test_a_closed_polls_organiser_page_offers_no_option_changes(
+        api: Any, client: Any) -> None:
+    made = await api.make()
+    await api.organiser(made["editToken"], "close")
+    html = await api.page(f"/e/{made['editToken']}")
+    form = html[html.index('class="edit-details"'):]
+    form = form[:form.index("</section>")]
+    assert 'name="options.' not in form and "data-add-row" not in form
+    assert "data-remove-row" not in form
+    assert "Voting has closed, so the options and the closing time stay as they are." in form
+    assert "/removeOption" not in html and "/addOption" not in html
+    assert "Voting has closed, so the options stay as they are." in html
+    # Without the script the form posts what it shows: the question, which still saves.
+    fields = lxml_html.fromstring(html).xpath(
+        f'//form[@action="/api/poll/{made["editToken"]}/edit"]')[0].form_values()
+    assert [name for name, _ in fields] == ["question"]
+    posted = await client.post(
+        f"/api/poll/{made['editToken']}/edit", data=urlencode([("question", "Lunch?")]),
+        headers={"Content-Type": "application/x-www-form-urlencoded",
+                 "Sec-Fetch-Site": "same-origin"})
+    assert posted.status_code == 303
+    assert (await api.read(made["slug"]))["question"] == "Lunch?"
 
 
 async def test_options_renamed_added_and_reordered_keep_their_votes(api: Any,

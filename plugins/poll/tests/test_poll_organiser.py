@@ -18,6 +18,7 @@ UNKNOWN = "That option isn't on this poll."
 LAST_TWO = "A poll needs at least two options — add another before removing this one."
 OPTIONS_FULL = "This poll has 100 options already — pick from those."
 EMPTY = "Pick an option before you vote."
+CLOSED_OPTIONS = "This poll has closed — its options can't change now."
 
 
 async def add(api: Any, edit: str, body: Any) -> Any:
@@ -72,9 +73,22 @@ async def test_add_option_is_cut_to_80(api: Any, poll: dict[str, str]) -> None:
     assert reply["option"]["text"] == "z" * 80
 
 
-async def test_add_option_to_a_closed_poll(api: Any, poll: dict[str, str]) -> None:
-    await api.organiser(poll["editToken"], "close")
-    assert (await add(api, poll["editToken"], {"text": "Late idea"})).status_code == 200
+async def test_a_closed_polls_options_are_neither_added_nor_removed(
+        api: Any, poll: dict[str, str]) -> None:
+    """Closing makes the result final: adding or removing an option is refused (after the
+    body's own 400s), and the tally stays as it closed."""
+    slug, edit = poll["slug"], poll["editToken"]
+    ids = await api.ids(slug)
+    await api.voted(slug, [ids["Pub"]])
+    await api.organiser(edit, "close")
+    before = await api.read(slug)
+    assert await api.error_of(await add(api, edit, {"text": "Late idea"}), 409) == \
+        CLOSED_OPTIONS
+    assert await api.error_of(await remove(api, edit, {"optionId": ids["Pub"]}), 409) == \
+        CLOSED_OPTIONS
+    assert await api.error_of(await add(api, edit, {"text": " "}), 400) == NO_TEXT
+    assert await api.error_of(await remove(api, edit, {"optionId": "zzzzzz"}), 400) == UNKNOWN
+    assert await api.read(slug) == before
 
 
 async def test_one_hundred_options_in_all(api: Any) -> None:

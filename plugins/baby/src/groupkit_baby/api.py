@@ -275,5 +275,25 @@ def result(call: Call) -> dict[str, Any]:
     return {"ok": True, "open": recorded is None, "result": recorded, "leaderboard": board}
 
 
-EDIT = Edit(fields=("parents", "dueDate", "note"),
-            description="Every guess stays as it was; so does a recorded result.")
+#: Once bub is here the due date is what every guess was made against: it stays.
+DUE_DATE_SET = "Bub's already here — the due date can't change now."
+
+
+def apply_edit(call: Call) -> dict[str, Any]:
+    """Once the result is in, the pool is settled: the due date everyone guessed against
+    is part of that story, so changing it is refused (sending it as it is is no change),
+    until the organiser reopens the pool. Whose bub it is and the note only label the
+    pool and stay editable."""
+    data = call.instance.data
+    if data.get("result") is not None and call.data.get("dueDate", data["dueDate"]) != \
+            data["dueDate"]:
+        raise conflict(DUE_DATE_SET, "dueDate")
+    return call.data
+
+
+EDIT = Edit(fields=("parents", "dueDate", "note"), apply=apply_edit,
+            errors={409: f"`dueDate` changed while a result is recorded: `{DUE_DATE_SET}` "
+                         "(reopening the pool makes it editable again)."},
+            description="Every guess stays as it was; so does a recorded result. While a "
+                        "result is recorded the due date stays as it is (sent unchanged it "
+                        "is accepted); parents and note stay editable.")

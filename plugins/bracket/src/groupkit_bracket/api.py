@@ -172,6 +172,8 @@ def result(call: Call) -> dict[str, Any]:
 
 DRAW_MADE = ("The draw is made for {count} — rename anyone you like, but to add or drop a "
              "name, start a new bracket.")
+#: A finished bracket's names are its result (the champion among them): they stay.
+FINISHED = "The final's been decided — the names can't change now."
 
 
 def current(instance: Instance) -> dict[str, Any]:
@@ -181,10 +183,20 @@ def current(instance: Instance) -> dict[str, Any]:
 
 def apply_edit(call: Call) -> dict[str, Any]:
     """Names are renamed in place, by their place in the draw: every match and recorded
-    result follows. The field stays the same size (no redraw under results)."""
+    result follows. The field stays the same size (no redraw under results).
+
+    Once the final is decided the bracket is finished and its names are the result: a
+    rename there would rename the champion, or hand the title to someone else by swapping
+    two names, so the names must come back exactly as they are (the form sends them all)
+    or are refused, until the final's result is cleared. The title only labels the
+    bracket and stays editable."""
     changes, data = dict(call.data), dict(call.instance.data)
     if "entrants" in changes:
         names = changes.pop("entrants")
+        if names == data["seeds"]:
+            return changes
+        if Bracket(data).champion is not None:
+            raise conflict(FINISHED, "entrants")
         if len(names) != len(data["seeds"]):
             raise conflict(DRAW_MADE.format(count=len(data["seeds"])), "entrants")
         renamed = dict(zip(data["seeds"], names, strict=True))
@@ -197,7 +209,12 @@ def apply_edit(call: Call) -> dict[str, Any]:
 
 
 EDIT = Edit(fields=("title", "entrants"), current=current, apply=apply_edit,
-            errors={409: f"A different number of names: `{DRAW_MADE}`; `field` is `entrants`."},
+            errors={409: f"Checked in this order, `field` `entrants` for both: the final is "
+                         f"decided and the names differ from the draw's: `{FINISHED}`; a "
+                         f"different number of names: `{DRAW_MADE}`."},
             description="`entrants` lists the names in draw order (seed order, as `current` "
                         "pre-fills it): each replaces the name at its place, in every match "
-                        "and result; the bracket's `version` moves on.")
+                        "and result; the bracket's `version` moves on. The names exactly as "
+                        "they are change nothing (the version stays). Once the final is "
+                        "decided the names are the result and no longer change (until the "
+                        "final's result is cleared); the title stays editable.")

@@ -324,6 +324,8 @@ BOARD_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
 
 # --- the organiser's edit -----------------------------------------------------------------
 
+#: The answer key is out: the names in it no longer change (until the answers are hidden).
+REVEALED_NAMES = "The answers are out — the names can't change while they're showing."
 REMOVE_CLAIMED = ("{names} {have} already claimed {their} name{s}. Taking {them} off the list "
                   "wipes any fact {they} sent, takes it off everyone's guessing grid along "
                   "with the guesses about it, and {their} private link{s} stop{verb_s} "
@@ -390,10 +392,18 @@ def _regroup(call: Call, names: list[str]) -> None:
 
 def apply_edit(call: Call) -> dict[str, Any]:
     """The names list is reconciled with the people; title, prompt and note are stored as
-    sent (the default way)."""
+    sent (the default way).
+
+    Once the answers are out the names are the answer key everyone has seen: adding,
+    taking off, respelling or reordering one would change it, so the list must come back
+    exactly as it is (the form sends it whole) or is refused until the answers are hidden
+    again. The title, prompt and note only frame the game and stay editable."""
     names = call.data.get("names")
     if names is not None:
-        _regroup(call, names)
+        if not call.instance.data["revealed"]:
+            _regroup(call, names)
+        elif names != [person.name for person in people_of(call.instance)]:
+            raise conflict(REVEALED_NAMES, "names")
     return {field: value for field, value in call.data.items() if field != "names"}
 
 
@@ -402,8 +412,13 @@ EDIT = Edit(fields=("title", "prompt", "note", "names"), current=edit_current,
                 "Names left out of `names` that someone has already claimed: "
                 f"`{REMOVE_CLAIMED}` (formatted with the names), with `confirm: true`. Sent "
                 "again with `\"confirm\": true`, they go: their facts leave the grid, their "
-                "links stop working, and the board tells everyone (`notices`, `removed`).")},
+                "links stop working, and the board tells everyone (`notices`, `removed`). "
+                f"While the answers are revealed, `names` other than the list as it is: "
+                f"`{REVEALED_NAMES}` (`field` `names`, no confirming).")},
             description="`names` is the whole list: names not on it yet join (each with an "
                         "empty fact and a fresh private link to claim), names left out go "
                         "(ignoring case, as a claim does). Everyone else keeps their claim, "
-                        "link and fact.")
+                        "link and fact. Once the answers are revealed the names are the "
+                        "answer key: only the list exactly as it is (same names, spelling "
+                        "and order) is accepted until the answers are hidden again; title, "
+                        "prompt and note stay editable.")

@@ -19,6 +19,7 @@ from groupkit.entries import token_schema
 
 from . import ballots
 from .ballots import CLOSED
+from .ballots import CLOSED_OPTIONS
 from .ballots import EMPTY_BALLOT
 from .ballots import FULL
 from .ballots import MAX_BALLOTS
@@ -315,8 +316,8 @@ def close(call: Call) -> dict[str, Any]:
     """Close the poll: no more votes or changes.
 
     Closing is final (the spec names no reopening); closing a closed poll again is a harmless 200.
-    Votes and ballot changes are then refused with 409; the organiser may still add or remove
-    options.
+    Votes and ballot changes are then refused with 409, and so is any change to the options
+    (adding, removing, or editing them): the result stands as it closed.
     """
     data = dict(call.instance.data)
     data["closed"] = True
@@ -336,12 +337,14 @@ ADD_REPLY: dict[str, Any] = {"type": "object", "properties": {
 @ops.organiser("addOption", body=AddOptionBody, returns=ADD_REPLY, errors={
     400: f"Empty after C(80): `{NO_OPTION_TEXT}`; equal to an option ignoring case: "
          f"`{DUPLICATE_OPTION}`",
-    409: f"The poll already has 100 options: `{OPTIONS_FULL}`"})
+    409: f"Checked after the 400s, in this order: the poll is closed (its result is final): "
+         f"`{CLOSED_OPTIONS}`; the poll already has 100 options: `{OPTIONS_FULL}`"})
 def add(call: Call) -> dict[str, Any]:
     """Add an option.
 
     Body `{text}`; `{option: "..."}` or `{option: {text}}` is read when text is empty. The new
-    option gets a fresh 6-character id and goes last, with no votes. Allowed on a closed poll.
+    option gets a fresh 6-character id and goes last, with no votes. Refused once the poll is
+    closed: a new option would change the final result.
     """
     text = call.data["text"] or option_text(call.data.get("option"))
     if not text:
@@ -349,6 +352,7 @@ def add(call: Call) -> dict[str, Any]:
     options = options_of(call.instance)
     if any(option.text.casefold() == text.casefold() for option in options):
         raise bad_request(DUPLICATE_OPTION)
+    ensure_open(call.instance.data, call.now, CLOSED_OPTIONS)
     option = add_option(call.instance, options, text, suggested=False)
     if call.instance.data["secret"]:
         call.instance.data = organiser_edit(
@@ -361,13 +365,15 @@ def add(call: Call) -> dict[str, Any]:
 
 @ops.organiser("removeOption", body=RemoveOptionBody, returns=STATE_REPLY, errors={
     400: f"No option with that id: `{UNKNOWN_OPTION}`",
-    409: f"Only two options are left: `{LAST_OPTIONS}`"})
+    409: f"Checked after the 400, in this order: the poll is closed (its result is final): "
+         f"`{CLOSED_OPTIONS}`; only two options are left: `{LAST_OPTIONS}`"})
 def remove(call: Call) -> dict[str, Any]:
     """Remove an option and its votes.
 
     Body `{optionId}` (`{option: "<id>"}` is read too). The option and its votes go; every ballot
     that picked it loses that pick and keeps the rest. A ballot left with no picks still counts
-    towards the 2000 votes (it was cast) and its voter can pick again with their token.
+    towards the 2000 votes (it was cast) and its voter can pick again with their token. Refused
+    once the poll is closed: its result is final.
     """
     instance = call.instance
     option_id = call.data["optionId"] or call.data["option"]
@@ -375,6 +381,7 @@ def remove(call: Call) -> dict[str, Any]:
     target = next((option for option in options if option.option_id == option_id), None)
     if target is None:
         raise bad_request(UNKNOWN_OPTION)
+    ensure_open(instance.data, call.now, CLOSED_OPTIONS)
     if len(options) <= 2:
         raise conflict(LAST_OPTIONS)
     # A rare organiser action over at most 2000 small rows: read them, rewrite the holders.

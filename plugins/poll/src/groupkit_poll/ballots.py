@@ -23,6 +23,8 @@ from .schema import RANKED
 EMPTY_BALLOT = "Pick an option before you vote."
 TOO_MANY_PICKS = "This vote lets each person pick up to {n} — untick one first."
 CLOSED = "This poll has closed — the organiser has stopped the voting."
+#: A closed poll's result is final: its options no longer change (edit, add or remove).
+CLOSED_OPTIONS = "This poll has closed — its options can't change now."
 FULL = "This poll is chockers — 2000 votes is the limit."
 OPTIONS_FULL = "This poll has 100 options already — pick from those."
 
@@ -113,9 +115,9 @@ def is_closed(data: dict[str, Any], now: dt.datetime) -> bool:
     return bool(data.get("closed")) or (moment is not None and now >= moment)
 
 
-def ensure_open(data: dict[str, Any], now: dt.datetime) -> None:
+def ensure_open(data: dict[str, Any], now: dt.datetime, message: str = CLOSED) -> None:
     if is_closed(data, now):
-        raise conflict(CLOSED)
+        raise conflict(message)
 
 
 def add_option(instance: Instance, options: list[PollOption], text: str,

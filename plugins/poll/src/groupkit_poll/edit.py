@@ -1,5 +1,11 @@
 """Group Vote: the organiser's edit of the question, the options and the closing time.
 
+A closed poll's result is final: its options (which ones, their words, their order) and its
+closing time no longer change, since either would rewrite the result everyone saw close.
+Its question still does: rewording it fixes a typo and moves no vote. An edit that sends
+the options or closing time exactly as they are is no change, so the organiser page's
+form (which posts every field it shows) still saves a new question.
+
 A vote is never dropped silently: an option that holds votes goes only once the organiser
 confirms. On a secret ballot the organiser does not see every vote yet (the published tally
 moves in batches), so whether to ask must not tell them more: there it asks before
@@ -19,6 +25,7 @@ from groupkit import conflict
 from groupkit import request_time
 
 from .api import _recount_first_choices
+from .ballots import CLOSED_OPTIONS
 from .ballots import add_option
 from .ballots import closes_at
 from .ballots import is_closed
@@ -32,6 +39,7 @@ from .schema import MAX_OPTIONS
 from .schema import RANKED
 from .schema import TOO_MANY_OPTIONS
 from .schema import EditPoll
+from .schema import out_of_window
 
 REMOVE_VOTED = ("People voted for {options}. Remove anyway? Those votes go; every ballot "
                 "keeps its other picks.")
@@ -46,9 +54,13 @@ DESCRIPTION = (
     "a plain text is the option of that text ignoring case or a new one, the list's order "
     "becomes the poll's, and options left out are removed. The create rules apply (2 to 30 "
     "options; a poll that already has more, through suggestions, may keep as many): "
-    f"growing past that is `{TOO_MANY_OPTIONS}`. Refused: changing the closing time of a "
-    f"closed poll, 409 `{CLOSED_DEADLINE}`. Confirmations (409 with `confirm: true`; go "
-    "ahead by resending with `\"confirm\": true`): removing options that hold votes, "
+    f"growing past that is `{TOO_MANY_OPTIONS}`. Refused once the poll is closed (by the "
+    "organiser or its closing time), since the result is final: changing its closing "
+    f"time, 409 `{CLOSED_DEADLINE}`, and changing its options in any way (adding, "
+    f"removing, renaming or reordering), 409 `{CLOSED_OPTIONS}`; sending them exactly as "
+    "they are is no change and is accepted, and the question stays editable. "
+    "Confirmations (409 with `confirm: true`; go ahead by resending with "
+    "`\"confirm\": true`): removing options that hold votes, "
     f"`{REMOVE_VOTED}` (then each ballot loses that pick and keeps the rest, as "
     "`removeOption` does); on a secret ballot, removing any option once anyone has voted, "
     f"`{REMOVE_SECRET}` (the organiser cannot see every vote, and the question must not "
@@ -86,24 +98,38 @@ def apply_edit(call: Call) -> None:
         if value != data.get("closesAt"):
             if is_closed(data, call.now):
                 raise conflict(CLOSED_DEADLINE, "closesAt")
+            refused = out_of_window(moment) if moment else None
+            if refused:
+                raise bad_request(refused, "closesAt")
             data.pop("closesAt", None)
             if value:
                 data["closesAt"] = value
     if "options" in changes:
-        data = _edit_options(call, data, changes["options"])
+        if is_closed(data, call.now):
+            _keep_options(call, changes["options"])
+        else:
+            data = _edit_options(call, data, changes["options"])
     if "question" in changes:
         instance.title = changes["question"]
     instance.data = data
 
 
-def _edit_options(call: Call, data: dict[str, Any], sent: list[dict[str, Any]]
-                  ) -> dict[str, Any]:
-    instance = call.instance
-    every = options_of(instance)
-    options = _visible(instance, every, call.now)
+def _keep_options(call: Call, sent: list[dict[str, Any]]) -> None:
+    """A closed poll's options stay as they closed: the same list, word for word and in
+    order, passes (nothing to store); anything else is refused."""
+    every = options_of(call.instance)
+    options = _visible(call.instance, every, call.now)
     hidden = [option for option in every if option not in options]
-    if len(sent) > max(MAX_OPTIONS, len(options)):
-        raise bad_request(TOO_MANY_OPTIONS, "options")
+    plan = _match(options, hidden, sent)
+    if plan != options or any(entry["text"] != option.text
+                              for entry, option in zip(sent, options, strict=True)):
+        raise conflict(CLOSED_OPTIONS, "options")
+
+
+def _match(options: list[PollOption], hidden: list[PollOption], sent: list[dict[str, Any]]
+           ) -> list[PollOption | None]:
+    """The option each sent entry continues (None: a new one): by id first, then a plain
+    text finds the option of that text ignoring case, a waiting suggestion included."""
     by_id = {option.option_id: option for option in options}
     plan: list[PollOption | None] = []
     taken: set[str] = set()
@@ -122,6 +148,19 @@ def _edit_options(call: Call, data: dict[str, Any], sent: list[dict[str, Any]]
             if match is not None:
                 taken.add(match.option_id)
                 plan[place] = match
+    return plan
+
+
+def _edit_options(call: Call, data: dict[str, Any], sent: list[dict[str, Any]]
+                  ) -> dict[str, Any]:
+    instance = call.instance
+    every = options_of(instance)
+    options = _visible(instance, every, call.now)
+    hidden = [option for option in every if option not in options]
+    if len(sent) > max(MAX_OPTIONS, len(options)):
+        raise bad_request(TOO_MANY_OPTIONS, "options")
+    plan = _match(options, hidden, sent)
+    taken = {option.option_id for option in plan if option is not None}
     removed = [option for option in options if option.option_id not in taken]
     gone = {option.option_id for option in removed}
     rows = [row for row in PollBallot.select(PollBallot.id, PollBallot.choices).where(
@@ -173,5 +212,5 @@ def _edit_options(call: Call, data: dict[str, Any], sent: list[dict[str, Any]]
 
 EDIT = Edit(fields=("question", "options", "closesAt"), current=current, apply=apply_edit,
             schema=EditPoll, description=DESCRIPTION,
-            errors={409: f"`{CLOSED_DEADLINE}`; with `confirm: true`: `{REMOVE_VOTED}` or "
-                         f"`{REMOVE_SECRET}` (see above)."})
+            errors={409: f"`{CLOSED_DEADLINE}`; `{CLOSED_OPTIONS}`; with `confirm: true`: "
+                         f"`{REMOVE_VOTED}` or `{REMOVE_SECRET}` (see above)."})

@@ -113,11 +113,23 @@ CLOSING_LIMIT = 40
 CLOSING_HORIZON = dt.timedelta(days=366)
 
 
+def out_of_window(moment: dt.datetime) -> str | None:
+    """Why a closing time cannot be set now (passed, or more than a year away), or None."""
+    now = request_time()
+    if moment <= now:
+        return PAST_CLOSING
+    if moment > now + CLOSING_HORIZON:
+        return FAR_CLOSING
+    return None
+
+
 class ClosingTime(SpecField):
     """An optional closing time: absent, null or an empty string for none; otherwise an
     ISO 8601 date and time with its offset (`Z` or `+11:00`: a time without a zone would be
     read differently by each reader), still to come and within a year. Kept in UTC to the
     second."""
+
+    windowed = True
 
     def clean(self, value: Any) -> dt.datetime | None:
         if value is ma.missing or value is None or value == "":
@@ -133,11 +145,9 @@ class ClosingTime(SpecField):
         if moment is None:
             raise ma.ValidationError(BAD_CLOSING)
         moment = moment.replace(microsecond=0)
-        now = request_time()
-        if moment <= now:
-            raise ma.ValidationError(PAST_CLOSING)
-        if moment > now + CLOSING_HORIZON:
-            raise ma.ValidationError(FAR_CLOSING)
+        refused = out_of_window(moment) if self.windowed else None
+        if refused:
+            raise ma.ValidationError(refused)
         return moment
 
     def openapi(self) -> dict[str, Any]:
@@ -239,9 +249,17 @@ class EditedOptions(OptionList):
                            "case) or a new one; options left out are removed"}
 
 
+class EditedClosingTime(ClosingTime):
+    """The closing time an edit sends: read as at creation, but whether it is still to come
+    and within a year is checked (`out_of_window`) only when it differs from the stored one,
+    so a closed poll's own closing time, sent back unchanged, is no error."""
+
+    windowed = False
+
+
 class EditPoll(Schema):
     """What the organiser may change: the question, the options and the closing time."""
 
     question = Line(QUESTION_LIMIT, required=NO_QUESTION)
     options = EditedOptions()
-    closesAt = ClosingTime()
+    closesAt = EditedClosingTime()

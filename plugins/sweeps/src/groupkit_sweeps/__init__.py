@@ -6,6 +6,7 @@ from groupkit import Tool
 
 from . import api
 from .api import DRAW_SCHEMA
+from .api import REDRAWN_SCHEMA
 from .schema import CreateSweep
 
 groupkit_tool = Tool.hook(
@@ -13,5 +14,5 @@ groupkit_tool = Tool.hook(
     public_schema={"type": "object", "properties": {
         "heading": {"type": "string"}, "kind": {"type": "string"},
         "draw": DRAW_SCHEMA["properties"]["draw"],
-        "surplus": DRAW_SCHEMA["properties"]["surplus"]}},
+        "surplus": DRAW_SCHEMA["properties"]["surplus"], "redrawn": REDRAWN_SCHEMA}},
 )
