@@ -53,7 +53,7 @@ def bad_request(message: str, field: str | None = None) -> ApiError:
 
 def conflict(message: str, field: str | None = None, *, confirm: bool = False) -> ApiError:
     """A 409; `confirm=True` when the organiser may go ahead by resending with
-    `"confirm": true` (an edit that redraws, say), never for losing someone's claim."""
+    `"confirm": true` (a redraw, or an edit that frees the claims it takes away, say)."""
     return ApiError(409, message, field=field, confirm=confirm)
 
 

@@ -224,8 +224,10 @@ class Edit:
              reconciles the change with what participants did, inside the operation's
              transaction and instance lock: it applies it, or raises `conflict(message,
              field)` when it would lose someone's claim, vote, message or guess (never drop
-             one silently; the organiser frees it with the tool's explicit remove first). A
-             change the organiser may accept (a redraw) raises `conflict(..., confirm=True)`
+             one silently; the organiser frees it with the tool's explicit remove first, or,
+             where the tool offers it, by confirming) or change an outcome that is final (a
+             closed poll, a revealed game). A change the organiser may accept (a redraw, a
+             board group taken away with its claims) raises `conflict(..., confirm=True)`
              until `call.confirmed`. It returns the changes left to store the default
              way, or None when it stored everything itself. The default way (and the
              default `apply`): each value replaces `instance.data[field]`; `title` sets
