@@ -122,3 +122,41 @@ def test_a_conflict_is_shown_at_the_field_with_and_without_the_script(
     with scripted.page.expect_navigation():
         box.get_by_role("button", name="Keep theirs").click()
     expect(field_of(scripted.page, fix.field)).to_have_value(typed.replace(fix.typo, "Plain"))
+
+
+@pytest.mark.parametrize("tool", sorted(name for name, fix in FIXES.items() if fix.add))
+def test_one_tab_adds_while_another_fixes_and_both_stay(
+        tool: str, api: httpx.Client, open_context: Callable[..., Watched]) -> None:
+    """Edits of different fields from two tabs merge without a word: the tab that added a
+    spot, option or name while the other fixed a typo keeps both."""
+    fix = FIXES[tool]
+    assert fix.add is not None
+    made = api.post(f"/api/{tool}", json=fix.create).json()
+    token = made["editToken"]
+    if fix.take:  # someone took part first, as `fix.added` counts them
+        operation, body, _ = fix.take
+        api.post(f"/api/{tool}/{operation}", json={"slug": made["slug"], **body}
+                 ).raise_for_status()
+    adding = open_context(viewport=PHONE)
+    open_form(adding.page, token)
+    fix.add(adding.page)
+
+    fixing = open_context(viewport=PHONE)
+    open_form(fixing.page, token)
+    typed = field_of(fixing.page, fix.field).input_value()
+    fixed = typed.replace(fix.typo, fix.fixed)
+    field_of(fixing.page, fix.field).fill(fixed)
+    save(fixing.page)
+
+    expect(field_of(adding.page, fix.field)).to_have_value(fixed)  # followed, untouched
+    save(adding.page)
+    if fix.asks:  # the refused first try is the one console error; the confirmed one saved
+        assert len(adding.problems) == 1 and "status of 409" in adding.problems[0]
+        adding.problems.clear()
+    expect(adding.page.get_by_text("Someone else")).to_have_count(0)
+    guest = open_context(viewport=PHONE)
+    guest.page.goto(f"/s/{made['slug']}")
+    expect(guest.page.get_by_text(fix.fixed).filter(visible=True).first).to_be_visible()
+    for text in fix.added:
+        expect(guest.page.get_by_text(text).filter(visible=True).first).to_be_visible()
+    adding.check(f"two-tabs-{tool}-merged")
