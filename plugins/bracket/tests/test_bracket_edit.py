@@ -132,7 +132,8 @@ async def test_a_finished_brackets_form_leaves_the_names_out(client: Any) -> Non
     assert 'id="edit-entrants"' not in html
     assert "The final's been decided, so the names stay as they are." in html
     form = lxml_html.fromstring(html).xpath(f'//form[@action="/api/bracket/{token}/edit"]')[0]
-    assert [name for name, _ in form.form_values()] == ["title"]
+    assert [name for name, _ in form.form_values() if not name.startswith("groupkit-")] == [
+        "title"]
     # Without the script the form posts what it shows, and it saves.
     posted = await client.post(
         f"/api/bracket/{token}/edit", data=urlencode([("title", "Office final")]),
