@@ -9,6 +9,7 @@ field declaration order, so declaration order is check order.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import unicodedata
@@ -225,7 +226,12 @@ class Choice(SpecField):
         return value if isinstance(value, str) and value in self.choices else self.default_value
 
     def openapi(self) -> dict[str, Any]:
-        return {"type": "string", "enum": list(self.choices), "default": self.default_value}
+        """Every value with a meaning, the default among them (a default outside its own
+        enum makes client generators drop the operation); the rest is said in words."""
+        named = [*self.choices, *([] if self.default_value in self.choices
+                                  else [self.default_value])]
+        return {"type": "string", "enum": named, "default": self.default_value,
+                "description": f"any other value reads as {json.dumps(self.default_value)}"}
 
 
 class Flag(SpecField):

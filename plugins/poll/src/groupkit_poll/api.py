@@ -187,7 +187,7 @@ PUBLIC_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     "allowSuggestions": {"type": "boolean"}, "secret": {"type": "boolean"},
     "closed": {"type": "boolean"},
     "ballots": {"type": "integer", "description": "ballots cast so far"},
-    "voteLimit": {"type": "integer", "const": MAX_BALLOTS},
+    "voteLimit": {"type": "integer", "enum": [MAX_BALLOTS]},
     "tally": TALLY_SCHEMA,
     "closesAt": {"type": "string", "format": "date-time",
                  "description": "present when the poll has a closing time (UTC); `closed` "
@@ -202,7 +202,7 @@ PUBLIC_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     "tallyBallots": {"type": ["integer", "null"],
                      "description": "secret ballots: how many ballots the published tally "
                                     "counts (it moves in batches; see tallyBatch)"},
-    "tallyBatch": {"type": "integer", "const": BATCH,
+    "tallyBatch": {"type": "integer", "enum": [BATCH],
                    "description": "secret ballots: the published tally moves only once this "
                                   "many ballots have been cast or changed since it last "
                                   "moved, so no single ballot shows; closing shows all"},

@@ -184,7 +184,8 @@ ORGANISER_CLAIM: dict[str, Any] = {"type": "object", "properties": {
 REGISTRY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     "title": {"type": "string"}, "heading": {"type": "string"},
     "coupleNames": {"type": "string"}, "tagline": {"type": "string"},
-    "weddingDate": {"type": "string"}, "sections": {"type": "array"},
+    "weddingDate": {"type": "string"},
+    "sections": {"type": "array", "items": {"type": "string"}},
     "parts": {"type": "array", "items": PART_SCHEMA, "minItems": 126, "maxItems": 126},
     "partsClaimed": {"type": "integer"}, "partsTotal": {"type": "integer"},
     "overflow": {"type": "object", "properties": {
