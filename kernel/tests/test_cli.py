@@ -5,6 +5,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from plugin_dist import OTHER_API
+from plugin_dist import install_plugin
+from plugin_dist import on_path
 
 from groupkit.ops._cli import main
 
@@ -102,3 +105,16 @@ def test_backup_copies_a_live_sqlite_database(tmp_path: Path, capsys: Any) -> No
         "SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"instance", "credential"} <= tables
     assert main(["backup", "--config", str(path), str(copy)]) == 1  # never overwrites
+
+
+def test_check_refuses_a_plugin_that_serve_would_refuse(tmp_path: Path, capsys: Any) -> None:
+    """Serve refuses it too (tests/test_operations.py), with this very line."""
+    path = tmp_path / "groupkit.toml"
+    path.write_text(f'[database]\nurl = "sqlite:///{tmp_path}/g.db"\n[tools]\n'
+                    'enabled = ["plate", "future"]\n', encoding="utf-8")
+    with on_path(install_plugin(tmp_path / "site", "future", OTHER_API)):
+        assert main(["check", "--config", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"{path}:4: tool plugin 'future' is refused: tool 'future' 9.9 supports groupkit "
+        "plugin API 2 to 3, but this groupkit provides plugin API 1: install a release of the "
+        "plugin made for API 1 (or leave it out of tools.enabled)"]
