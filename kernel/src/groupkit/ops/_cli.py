@@ -274,6 +274,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_backup(args: argparse.Namespace) -> int:
     """A consistent copy of a SQLite database while the service runs (SQLite's online
     backup API); PostgreSQL has pg_dump for that."""
+    import contextlib
     import sqlite3
     from urllib.parse import unquote
     from urllib.parse import urlsplit
@@ -291,13 +292,25 @@ def cmd_backup(args: argparse.Namespace) -> int:
     if os.path.exists(args.destination):
         print(f"groupkit: {args.destination} exists; choose a new file", file=sys.stderr)
         return 1
+    folder = os.path.dirname(os.path.abspath(args.destination))
+    if not os.path.isdir(folder):
+        print(f"groupkit: there is no folder {folder}; create it first, or choose a file in "
+              f"a folder that exists", file=sys.stderr)
+        return 1
     source = sqlite3.connect(source_path)
-    target = sqlite3.connect(args.destination)
     try:
-        with target:
-            source.backup(target)
+        target = sqlite3.connect(args.destination)
+        try:
+            with target:
+                source.backup(target)
+        finally:
+            target.close()
+    except sqlite3.Error as error:
+        with contextlib.suppress(OSError):  # no half-written copy left to mistake for one
+            os.unlink(args.destination)
+        print(f"groupkit: cannot write {args.destination}: {error}", file=sys.stderr)
+        return 1
     finally:
-        target.close()
         source.close()
     print(f"backed up {source_path} to {args.destination}")
     return 0
@@ -386,9 +399,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _bad_input(error: Exception) -> str | None:
+    """One line for what the operator can fix (a folder or file that is not there or not
+    theirs, a database that does not answer), instead of a traceback; None for a bug."""
+    import sqlite3
+
+    import peewee
+    import psycopg2
+
+    from groupkit.core._storage import DatabaseUrlError
+
+    first = (str(error).strip().splitlines() or [""])[0]
+    if isinstance(error, DatabaseUrlError):
+        return first
+    if isinstance(error, (peewee.OperationalError, peewee.InterfaceError,
+                          sqlite3.OperationalError, psycopg2.OperationalError)):
+        return f"cannot use the database: {first}"
+    if isinstance(error, OSError):
+        reason = error.strerror or first
+        return f"{error.filename}: {reason}" if error.filename else reason
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    result: int = args.run(args)
+    try:
+        result: int = args.run(args)
+    except Exception as error:
+        message = _bad_input(error)
+        if message is None:
+            raise
+        print(f"groupkit: {message}", file=sys.stderr)
+        return 1
     return result
 
 
