@@ -1,8 +1,9 @@
 """contrib/deploy/ works as written: its nginx.conf, run by Debian's nginx with a self-signed
 certificate, in front of two groupkit processes on one database (as two hosts would be),
 serves TLS with HTTP/2, gives each client its own rate limit, replaces a spoofed
-X-Forwarded-For, streams live updates from either process, and lets groupkit answer an
-oversized body with its JSON 413. groupkit.service passes `systemd-analyze verify`.
+X-Forwarded-For, streams live updates from either process, lets groupkit answer an
+oversized body with its JSON 413, and keeps every token out of nginx's own logs (access and
+error, with the app hosts up and down). groupkit.service passes `systemd-analyze verify`.
 
 Everything listens on loopback ports; nginx is started and stopped here by its PID. Without
 nginx the nginx tests skip, or fail under $GROUPKIT_REQUIRE_EXTERNAL=1 (CI installs it)."""
@@ -73,15 +74,18 @@ class Nginx:
                     str(self.cert))
         site = swap(site, "/etc/letsencrypt/live/groups.example.org/privkey.pem",
                     str(self.key))
+        site = site.replace("/var/log/nginx/", f"{directory}/")  # its own logs, if it names any
         (directory / "groupkit.conf").write_text(site, encoding="utf-8")
         temp = "\n".join(f"    {kind}_temp_path {directory / kind};"
                          for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
         # As root the workers would run as nobody, who cannot read pytest's directories.
         user = "user root;\n" if os.geteuid() == 0 else ""
+        # Logging as Debian's /etc/nginx/nginx.conf sets it, for the site to override: an
+        # error log at level error, an access log of every request.
         (directory / "nginx.conf").write_text(
             f"{user}worker_processes 1;\npid {directory / 'nginx.pid'};\n"
             f"error_log {directory / 'error.log'};\nevents {{ worker_connections 256; }}\n"
-            f"http {{\n{temp}\n    access_log off;\n"
+            f"http {{\n{temp}\n    access_log {directory / 'access.log'};\n"
             f"    include {directory / 'groupkit.conf'};\n}}\n", encoding="utf-8")
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -117,6 +121,11 @@ class Nginx:
     def log(self) -> str:
         path = self.directory / "error.log"
         return path.read_text(errors="replace") if path.exists() else ""
+
+    def logs(self) -> dict[str, str]:
+        """Every log nginx wrote here (Debian's two, and any the site names)."""
+        return {path.name: path.read_text(errors="replace")
+                for path in sorted(self.directory.glob("*.log"))}
 
     def tls(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=str(self.cert))
@@ -222,6 +231,42 @@ def test_an_oversized_body_gets_groupkits_json_413(deployment: tuple[Any, Any, N
                                headers={"Content-Type": "application/json"})
     assert response.status_code == 413
     assert response.json() == {"error": "That request is too large."}
+
+
+def test_nginx_keeps_no_capability_url_in_its_own_logs(
+        deployment: tuple[Any, Any, Nginx], tmp_path: Path) -> None:
+    """groupkit logs requests with credentials redacted; nginx must not undo that with its
+    access log (in either server block) or its error log, which names the request of every
+    error: a body over its own limit, an upstream that is down."""
+    _, _, nginx = deployment
+    with nginx.client("127.0.0.7") as client:
+        board = client.post("/api/poker", json={"team": "Logs", "story": "One"})
+        assert board.status_code == 201, board.text
+        edit, slug = board.json()["editToken"], board.json()["slug"]
+        joined = client.post("/api/poker/join", json={"slug": slug, "name": "Ann"})
+        assert joined.status_code == 201, joined.text
+        voter = joined.json()["token"]
+        paths = [f"/e/{edit}", f"/p/{voter}", f"/api/poker/{edit}", f"/api/poker/v/{voter}",
+                 f"/api/poker/{edit}/events"]
+        for path in paths[:2]:
+            assert client.get(path).status_code == 200
+        too_large = client.post(f"/api/poker/{edit}/next", content=b"x" * (2 << 20),
+                                headers={"Content-Type": "application/json"})
+        assert too_large.status_code == 413  # nginx's own answer: over client_max_body_size
+    for path in paths:
+        plain = httpx.get(f"http://127.0.0.1:{nginx.http_port}{path}", follow_redirects=False)
+        assert plain.status_code == 301
+    down = Nginx(tmp_path, (free_port(), free_port())).start()  # both hosts down
+    try:
+        with down.client() as client:
+            for path in paths:
+                assert client.get(path).status_code == 502
+    finally:
+        down.stop()
+    for proxy in (nginx, down):
+        for name, text in proxy.logs().items():
+            for token in (edit, voter):
+                assert token not in text, f"{name}:\n{text}"
 
 
 def test_metrics_stay_private_behind_nginx(deployment: tuple[Any, Any, Nginx]) -> None:

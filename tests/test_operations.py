@@ -18,6 +18,9 @@ from typing import Any
 
 import httpx
 import pytest
+from plugin_dist import NOT_IMPORTED
+from plugin_dist import OTHER_API
+from plugin_dist import install_plugin
 
 from groupkit_testing import server_backends
 
@@ -167,3 +170,41 @@ def test_a_service_that_cannot_start_exits_non_zero_with_one_json_line(
     assert entry["message"].startswith("groupkit cannot start: ")
     assert "\n" not in entry["message"] and entry["hint"] and "Traceback" in entry["traceback"]
     assert not re.search(r":p@|password", entry["message"])
+
+
+KERNEL_TESTS = Path(__file__).resolve().parents[1] / "kernel" / "tests"
+
+
+@pytest.mark.parametrize(("enabled", "plugin", "requires", "problem"), [
+    ('["plate", "karaoke"]', None, (), "tools.enabled names 'karaoke', which is not installed"),
+    (None, OTHER_API, ("groupkit>=0.1",), "tool plugin 'karaoke' is refused: tool 'karaoke' 9.9 "
+                                          "supports groupkit plugin API 2 to 3"),
+    ('["plate", "karaoke"]', NOT_IMPORTED, ("groupkit>=2,<3",),
+     "tool plugin 'karaoke' is refused: groupkit-karaoke 0.1.0 requires groupkit<3,>=2"),
+], ids=["not-installed", "other-plugin-api", "other-groupkit"])
+def test_serve_refuses_to_start_with_the_line_check_prints(
+        tmp_path: Path, enabled: str | None, plugin: str | None, requires: tuple[str, ...],
+        problem: str) -> None:
+    """One verdict on the enabled tools: an unknown name, a plugin refused by its declaration
+    (here under the default "*") or by the groupkit range it requires (installed with
+    --no-deps, so pip never checked it) stop both, with the same line."""
+    site = tmp_path / "site"
+    site.mkdir()
+    if plugin is not None:
+        install_plugin(site, "karaoke", plugin, requires)
+    text = f'[database]\nurl = "sqlite:///{tmp_path}/g.db"\n'
+    if enabled is not None:
+        text += f"[tools]\nenabled = {enabled}\n"
+    env = {"PYTHONPATH": os.pathsep.join([str(site), str(KERNEL_TESTS)])}
+    served = serve_once(tmp_path, text, env)
+    checked = subprocess.run(
+        [sys.executable, "-m", "groupkit", "--config", str(tmp_path / "groupkit.toml"),
+         "check"], cwd=tmp_path, env={**os.environ, **env}, capture_output=True, text=True,
+        timeout=120)
+    assert checked.returncode == 1 and checked.stderr == "", checked.stderr
+    [line] = checked.stdout.splitlines()
+    assert problem in line and line.startswith(str(tmp_path / "groupkit.toml"))
+    assert served.returncode == 1
+    [logged] = (served.stdout + served.stderr).strip().splitlines()
+    assert json.loads(logged)["message"] == f"groupkit cannot start: {line}"
+    assert not (tmp_path / "g.db").exists()  # refused before it migrated anything

@@ -46,6 +46,42 @@ def test_the_generated_plugins_own_tests_pass(generated: Path) -> None:
     assert "5 passed" in result.stdout
 
 
+def kit_suites() -> list[str]:
+    """Every suite class the kit defines (`...Suite`, `...Suites`), by its public name."""
+    import groupkit_testing._browser
+    import groupkit_testing._suites
+
+    return sorted(name for module in (groupkit_testing._suites, groupkit_testing._browser)
+                  for name, value in vars(module).items()
+                  if isinstance(value, type) and name.endswith(("Suite", "Suites"))
+                  and value.__module__ == module.__name__)
+
+
+def test_the_generated_plugin_and_every_kit_suite_pass_mypy_strict(generated: Path,
+                                                                    tmp_path: Path) -> None:
+    """As its author runs it, in the new package (its pyproject.toml is mypy's whole
+    configuration), installed or not: its tests (test_kit.py subclasses the kit's suites),
+    the source they import, and a subclass of each suite the kit offers, which must all be
+    explicit exports of groupkit_testing."""
+    import groupkit_testing
+
+    suites = kit_suites()
+    assert {"ToolSuites", "BrowserSuites"} <= set(suites)
+    every = tmp_path / "test_every_suite.py"
+    every.write_text("from __future__ import annotations\n\n" + "".join(
+        f"from groupkit_testing import {name}\n" for name in suites) + "".join(
+        f"\n\nclass TestKaraoke{name}({name}):\n    tools = (\"karaoke\",)\n"
+        for name in suites), encoding="utf-8")
+    # `tests` alone: the package is found through the generated configuration's mypy_path,
+    # and checked as the tests import it.
+    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir",
+                             str(tmp_path / "cache"), "tests", str(every)],
+                            cwd=generated, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues found in 4 source files" in result.stdout
+    assert set(suites) <= set(groupkit_testing.__all__)
+
+
 def test_once_installed_the_kernel_serves_it(generated: Path, tmp_path: Path) -> None:
     uv = shutil.which("uv")
     if uv is None:

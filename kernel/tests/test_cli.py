@@ -5,6 +5,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from plugin_dist import OTHER_API
+from plugin_dist import install_plugin
+from plugin_dist import on_path
 
 from groupkit.ops._cli import main
 
@@ -102,3 +105,58 @@ def test_backup_copies_a_live_sqlite_database(tmp_path: Path, capsys: Any) -> No
         "SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"instance", "credential"} <= tables
     assert main(["backup", "--config", str(path), str(copy)]) == 1  # never overwrites
+
+
+def test_check_refuses_a_plugin_that_serve_would_refuse(tmp_path: Path, capsys: Any) -> None:
+    """Serve refuses it too (tests/test_operations.py), with this very line."""
+    path = tmp_path / "groupkit.toml"
+    path.write_text(f'[database]\nurl = "sqlite:///{tmp_path}/g.db"\n[tools]\n'
+                    'enabled = ["plate", "future"]\n', encoding="utf-8")
+    with on_path(install_plugin(tmp_path / "site", "future", OTHER_API)):
+        assert main(["check", "--config", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"{path}:4: tool plugin 'future' is refused: tool 'future' 9.9 supports groupkit "
+        "plugin API 2 to 3, but this groupkit provides plugin API 1: install a release of the "
+        "plugin made for API 1 (or leave it out of tools.enabled)"]
+
+
+def test_a_backup_it_cannot_write_is_one_clear_line(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "groupkit.toml"
+    path.write_text(f'[database]\nurl = "sqlite:///{tmp_path}/live.db"\n', encoding="utf-8")
+    assert main(["migrate", "--config", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["backup", "--config", str(path), str(tmp_path / "typo" / "copy.db")]) == 1
+    assert capsys.readouterr().err == (
+        f"groupkit: there is no folder {tmp_path / 'typo'}; create it first, or choose a file "
+        "in a folder that exists\n")
+    assert not (tmp_path / "typo").exists()
+    unwritable = tmp_path / ("a" * 300)  # a name no file system takes, even from root
+    assert main(["backup", "--config", str(path), str(unwritable)]) == 1
+    assert capsys.readouterr().err == (
+        f"groupkit: cannot write {unwritable}: unable to open database file\n")
+
+
+@pytest.mark.parametrize("command", ["migrate", "prune"])
+def test_a_database_that_does_not_answer_is_one_clear_line(
+        tmp_path: Path, capsys: Any, command: str) -> None:
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    path = tmp_path / "groupkit.toml"
+    path.write_text(f'[database]\nurl = "postgresql://u:secret@127.0.0.1:{port}/g"\n',
+                    encoding="utf-8")
+    assert main([command, "--config", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "secret" not in err, err
+    assert err.startswith("groupkit: cannot use the database: connection to server at "
+                          f'"127.0.0.1", port {port} failed')
+
+
+def test_a_new_plugin_where_no_folder_can_be_is_one_clear_line(tmp_path: Path,
+                                                                capsys: Any) -> None:
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    dest = tmp_path / "a-file"
+    assert main(["new-plugin", "karaoke", "--dest", str(dest)]) == 1
+    assert capsys.readouterr().err == f"groupkit: {dest / 'groupkit-karaoke'}: Not a directory\n"

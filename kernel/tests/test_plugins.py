@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib.metadata
 import logging
 import tomllib
 import types
@@ -11,13 +12,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from plugin_dist import NOT_IMPORTED
+from plugin_dist import install_plugin
+from plugin_dist import on_path
 
 import demo_plugin
 from groupkit import PLUGIN_API_VERSION
 from groupkit import Tool
 from groupkit import hookimpl
 from groupkit.core._config import Settings
+from groupkit.ops._plugins import kernel_range_problem
 from groupkit.ops._plugins import load_tools
+from groupkit.ops._plugins import tool_problems
 from groupkit.ops._plugins import validate
 
 REPO = Path(__file__).resolve().parents[2]
@@ -140,6 +146,61 @@ def test_a_declaration_without_plugin_api_is_refused_in_one_line_without_traceba
     assert report.problem == expected and not report.enabled
     assert [(record.getMessage(), record.exc_info) for record in caplog.records] == [
         (f"tool plugin old refused: {expected}", None)]
+
+
+@pytest.mark.parametrize(("requires", "kernel", "refused"), [
+    (["groupkit>=2,<3"], "0.2.1", True),
+    (["groupkit>=2,<3"], "2.0.0", False),
+    (["Groupkit (>=0.1)"], "0.2.1", False),
+    (["groupkit<0.2"], "0.2.1", True),
+    (["groupkit>=0.3.0a1"], "0.3.0a1", False),  # a pre-release kernel counts as its version
+    (['groupkit>=2; extra == "test"', "groupkit-testing>=9"], "0.2.1", False),
+    (["groupkit-testing>=2"], "0.2.1", False),  # the kit is not the kernel
+    ([], "0.2.1", False),
+])
+def test_a_plugin_is_refused_exactly_when_the_kernel_is_outside_its_requires_dist(
+        tmp_path: Path, requires: list[str], kernel: str, refused: bool) -> None:
+    install_plugin(tmp_path, "karaoke", NOT_IMPORTED, requires)
+    dist = importlib.metadata.PathDistribution(tmp_path / "groupkit_karaoke-0.1.0.dist-info")
+    problem = kernel_range_problem(dist, kernel)
+    assert (problem is not None) is refused
+    if problem:
+        assert problem.startswith("groupkit-karaoke 0.1.0 requires groupkit")
+        assert problem.endswith(f"but this is groupkit {kernel}: install a release of the "
+                                f"plugin made for groupkit {kernel}")
+
+
+def test_a_plugin_installed_without_its_kernel_range_is_refused_before_it_is_imported(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`pip install --no-deps` (or a kernel upgraded under the plugin) skips pip's check."""
+    install_plugin(tmp_path, "karaoke", NOT_IMPORTED, ["groupkit<3,>=2"])
+    named = Settings(enabled_tools=("karaoke", "plate"))
+    with on_path(tmp_path), caplog.at_level(logging.ERROR, logger="groupkit.plugins"):
+        registry = load_tools(Settings())
+        quiet = load_tools(named, quiet=True)
+    kernel = importlib.metadata.version("groupkit")
+    expected = (f"groupkit-karaoke 0.1.0 requires groupkit<3,>=2, but this is groupkit "
+                f"{kernel}: install a release of the plugin made for groupkit {kernel}")
+    report = next(item for item in registry.installed if item.name == "karaoke")
+    assert report.problem == expected and not report.enabled
+    assert "karaoke" not in registry.tools and {"plate", "sweeps"} <= set(registry.tools)
+    assert [record.getMessage() for record in caplog.records] == [
+        f"tool plugin karaoke refused: {expected}"]  # once: quiet leaves it to the caller
+    assert tool_problems(Settings(), registry) == [("tools.enabled", (
+        f"tool plugin 'karaoke' is refused: {expected} (or uninstall it, or list only the "
+        f"tools to serve in tools.enabled)"))]
+    assert tool_problems(named, quiet) == [("tools.enabled", (
+        f"tool plugin 'karaoke' is refused: {expected} (or leave it out of tools.enabled)"))]
+
+
+def test_an_enabled_tool_that_is_not_installed_is_a_problem() -> None:
+    settings = Settings(enabled_tools=("plate", "karaoke"))
+    problems = tool_problems(settings, load_tools(settings))
+    assert len(problems) == 1
+    key, message = problems[0]
+    assert key == "tools.enabled" and message.startswith(
+        "tools.enabled names 'karaoke', which is not installed (installed: ")
+    assert tool_problems(Settings(), load_tools(Settings())) == []
 
 
 #: The calls that declare a tool.

@@ -8,10 +8,15 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from groupkit.core._config import DEFAULT_CONFIG_PATH
 from groupkit.core._config import ConfigError
 from groupkit.core._config import Settings
 from groupkit.core._config import load_settings
+
+if TYPE_CHECKING:
+    from groupkit.ops._plugins import Registry
 
 
 def _settings(args: argparse.Namespace, create_directory: bool = False) -> Settings:
@@ -19,6 +24,32 @@ def _settings(args: argparse.Namespace, create_directory: bool = False) -> Setti
         return load_settings(args.config, create_directory=create_directory)
     except ConfigError as exc:
         raise SystemExit(f"groupkit: {exc}") from None
+
+
+def _config_path(chosen: str | None) -> Path | None:
+    """The file `load_settings` reads: the one given, else $GROUPKIT_CONFIG, else the
+    default when present (else none: the defaults)."""
+    chosen = chosen or os.environ.get("GROUPKIT_CONFIG")
+    if chosen:
+        return Path(chosen)
+    return DEFAULT_CONFIG_PATH if DEFAULT_CONFIG_PATH.is_file() else None
+
+
+def enabled_tools(path: Path | None, settings: Settings) -> tuple[Registry, list[str]]:
+    """The enabled tools loaded, with every reason they cannot be served as configured, as
+    `file:line: message`: what `check` prints and `serve` refuses to start with."""
+    from groupkit.core._config import line_of
+    from groupkit.ops._plugins import load_tools
+    from groupkit.ops._plugins import tool_problems
+
+    registry = load_tools(settings, quiet=True)
+    text = path.read_text(encoding="utf-8") if path is not None else ""
+    lines = []
+    for key, message in tool_problems(settings, registry):
+        line = line_of(text, key)
+        where = f"{path}:{line}: " if line else f"{path}: " if path is not None else ""
+        lines.append(where + message)
+    return registry, lines
 
 
 def _database_label(url: str) -> str:
@@ -50,9 +81,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     metrics_dir = None
     try:
         settings = load_settings(args.config)
+        registry, problems = enabled_tools(_config_path(args.config), settings)
+        if problems:  # the very lines `groupkit check` prints
+            more = f" ({len(problems) - 1} more: run `groupkit check`)" if problems[1:] else ""
+            raise ConfigError(problems[0] + more)
         if args.config:
             os.environ["GROUPKIT_CONFIG"] = os.path.abspath(args.config)
-        _migrate(settings, create_directory=not settings.production)
+        _migrate(settings, registry, create_directory=not settings.production)
         os.environ["GROUPKIT_MIGRATED"] = "1"
         if settings.metrics_enabled and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
             # Every worker writes its samples here; /metrics in any worker adds them up.
@@ -133,7 +168,8 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
-def _migrate(settings: Settings, *, create_directory: bool = False) -> dict[str, list[str]]:
+def _migrate(settings: Settings, registry: Registry | None = None, *,
+             create_directory: bool = False) -> dict[str, list[str]]:
     from groupkit.core._storage import Storage
     from groupkit.core._storage import open_database
     from groupkit.ops._app import migrate
@@ -143,7 +179,7 @@ def _migrate(settings: Settings, *, create_directory: bool = False) -> dict[str,
                                     create_directory=create_directory), 1)
     storage.bind()
     try:
-        return migrate(storage, load_tools(settings))
+        return migrate(storage, registry or load_tools(settings))
     finally:
         storage.close()
 
@@ -210,14 +246,11 @@ def _connection_problem(settings: Settings) -> str | None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Report every problem of a config file with its line, with the environment's overrides
-    applied as `serve` applies them; exit 1 if there is any. Tools that are not installed
-    are named only when nothing else is wrong (a broken file may not mean its tool list)."""
-    import importlib.metadata
-
-    from groupkit.core._config import DEFAULT_CONFIG_PATH
+    applied as `serve` applies them; exit 1 if there is any. The enabled tools are loaded
+    and judged (`enabled_tools`, as `serve` does) only when nothing else is wrong (a broken
+    file may not mean its tool list)."""
     from groupkit.core._config import check_file
     from groupkit.core._config import line_of
-    from groupkit.ops._plugins import ENTRY_POINT_GROUP
 
     path = args.config or os.environ.get("GROUPKIT_CONFIG") or str(DEFAULT_CONFIG_PATH)
     problems = check_file(path)
@@ -230,10 +263,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         if unreachable:
             problems = [f"{where}: {unreachable}"]
     if not problems:
-        installed = {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
-        problems = [f"{path}:{line_of(text, 'tools.enabled')}: tools.enabled names {name!r}, "
-                    f"which is not installed (installed: {', '.join(sorted(installed))})"
-                    for name in settings.enabled_tools if name != "*" and name not in installed]
+        _, problems = enabled_tools(Path(path), settings)
     for problem in problems:
         print(problem)
     if not problems:
@@ -244,6 +274,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_backup(args: argparse.Namespace) -> int:
     """A consistent copy of a SQLite database while the service runs (SQLite's online
     backup API); PostgreSQL has pg_dump for that."""
+    import contextlib
     import sqlite3
     from urllib.parse import unquote
     from urllib.parse import urlsplit
@@ -261,13 +292,25 @@ def cmd_backup(args: argparse.Namespace) -> int:
     if os.path.exists(args.destination):
         print(f"groupkit: {args.destination} exists; choose a new file", file=sys.stderr)
         return 1
+    folder = os.path.dirname(os.path.abspath(args.destination))
+    if not os.path.isdir(folder):
+        print(f"groupkit: there is no folder {folder}; create it first, or choose a file in "
+              f"a folder that exists", file=sys.stderr)
+        return 1
     source = sqlite3.connect(source_path)
-    target = sqlite3.connect(args.destination)
     try:
-        with target:
-            source.backup(target)
+        target = sqlite3.connect(args.destination)
+        try:
+            with target:
+                source.backup(target)
+        finally:
+            target.close()
+    except sqlite3.Error as error:
+        with contextlib.suppress(OSError):  # no half-written copy left to mistake for one
+            os.unlink(args.destination)
+        print(f"groupkit: cannot write {args.destination}: {error}", file=sys.stderr)
+        return 1
     finally:
-        target.close()
         source.close()
     print(f"backed up {source_path} to {args.destination}")
     return 0
@@ -356,9 +399,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _bad_input(error: Exception) -> str | None:
+    """One line for what the operator can fix (a folder or file that is not there or not
+    theirs, a database that does not answer), instead of a traceback; None for a bug."""
+    import sqlite3
+
+    import peewee
+    import psycopg2
+
+    from groupkit.core._storage import DatabaseUrlError
+
+    first = (str(error).strip().splitlines() or [""])[0]
+    if isinstance(error, DatabaseUrlError):
+        return first
+    if isinstance(error, (peewee.OperationalError, peewee.InterfaceError,
+                          sqlite3.OperationalError, psycopg2.OperationalError)):
+        return f"cannot use the database: {first}"
+    if isinstance(error, OSError):
+        reason = error.strerror or first
+        return f"{error.filename}: {reason}" if error.filename else reason
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    result: int = args.run(args)
+    try:
+        result: int = args.run(args)
+    except Exception as error:
+        message = _bad_input(error)
+        if message is None:
+            raise
+        print(f"groupkit: {message}", file=sys.stderr)
+        return 1
     return result
 
 

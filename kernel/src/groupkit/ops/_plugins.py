@@ -11,6 +11,9 @@ from collections.abc import Iterable
 from typing import Any
 
 import pluggy
+from packaging.requirements import InvalidRequirement
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from groupkit import hookspecs
 from groupkit.core._config import Settings
@@ -97,22 +100,67 @@ def _dist_version(entry_point: importlib.metadata.EntryPoint) -> str:
     return dist.version if dist is not None else "?"
 
 
+def _kernel_version() -> str | None:
+    try:
+        return importlib.metadata.version("groupkit")
+    except importlib.metadata.PackageNotFoundError:  # run from a bare source tree
+        return None
+
+
+def kernel_range_problem(dist: importlib.metadata.Distribution | None,
+                         kernel_version: str | None) -> str | None:
+    """Why this groupkit is outside the range the plugin's distribution requires of it
+    (`Requires-Dist: groupkit>=2,<3`), or None. pip enforces the range, but not for a plugin
+    installed with --no-deps, nor when the kernel is upgraded under an installed plugin."""
+    if dist is None or kernel_version is None:
+        return None
+    for line in dist.requires or ():
+        try:
+            requirement = Requirement(line)
+        except InvalidRequirement:
+            continue
+        if canonicalize_name(requirement.name) != "groupkit":
+            continue
+        if requirement.marker is not None and not requirement.marker.evaluate({"extra": ""}):
+            continue
+        if not requirement.specifier.contains(kernel_version, prereleases=True):
+            return (f"{dist.metadata['Name']} {dist.version} requires "
+                    f"groupkit{requirement.specifier}, but this is groupkit {kernel_version}: "
+                    f"install a release of the plugin made for groupkit {kernel_version}")
+    return None
+
+
 @functools.cache
-def _installed_entry_points() -> tuple[tuple[importlib.metadata.EntryPoint, str], ...]:
-    """The tool entry points installed, each with its distribution's version: read once per
-    process (scanning every installed distribution's metadata cost more than the rest of
-    building an app for one tool; installing a plugin needs a restart anyway)."""
-    return tuple((entry_point, _dist_version(entry_point))
+def _installed_entry_points() -> tuple[tuple[importlib.metadata.EntryPoint, str, str | None],
+                                       ...]:
+    """The tool entry points installed, each with its distribution's version and why that
+    distribution does not fit this kernel (or None): read once per process (scanning every
+    installed distribution's metadata cost more than the rest of building an app for one
+    tool; installing a plugin needs a restart anyway)."""
+    kernel = _kernel_version()
+    return tuple((entry_point, _dist_version(entry_point),
+                  kernel_range_problem(getattr(entry_point, "dist", None), kernel))
                  for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
 
 
 def load_tools(settings: Settings, extra_plugins: Iterable[object] = (),
-               entry_points: bool = True) -> Registry:
+               entry_points: bool = True, *, quiet: bool = False) -> Registry:
     """Load enabled entry points (and `extra_plugins`, used by tests), ask each for its
-    declaration, and keep the valid ones. One broken plugin never stops the others."""
+    declaration, and keep the valid ones. One broken plugin never stops the others here;
+    `check` and `serve` refuse them all the same (`tool_problems`). `quiet` leaves the
+    refusals to the caller, which reports them in its own words."""
     manager = make_manager()
     installed: list[Installed] = []
     tools: dict[str, Tool] = {}
+
+    def refuse(name: str, version: str, problem: str, trace: bool = False) -> None:
+        if quiet:
+            pass
+        elif trace:  # a plugin's bug: where it happened
+            log.exception("tool plugin %s %s", name, problem)
+        else:
+            log.error("tool plugin %s refused: %s", name, problem)
+        installed.append(Installed(name, version, False, problem=problem))
 
     def admit(plugin: object, expected: str | None, version: str) -> None:
         name = str(expected or getattr(plugin, "__name__", repr(plugin)))
@@ -120,39 +168,36 @@ def load_tools(settings: Settings, extra_plugins: Iterable[object] = (),
             manager.register(plugin, name=f"groupkit-tool-{name}")
             declaration = plugin.groupkit_tool()  # type: ignore[attr-defined]
         except DeclarationError as exc:
-            log.error("tool plugin %s refused: %s", name, exc)
-            installed.append(Installed(name, version, False, problem=str(exc)))
+            refuse(name, version, str(exc))
             return
         except Exception as exc:  # a plugin bug must not take the service down
             if isinstance(exc, TypeError) and "plugin_api" in str(exc):
                 # A declaration without its version range: one clear line, no traceback.
-                log.error("tool plugin %s refused: %s", name, MISSING_API)
-                installed.append(Installed(name, version, False, problem=MISSING_API))
+                refuse(name, version, MISSING_API)
                 return
-            log.exception("tool plugin %s failed to load", name)
-            installed.append(Installed(name, version, False, problem=f"failed to load: {exc}"))
+            refuse(name, version, f"failed to load: {exc}", trace=True)
             return
         problem = validate(declaration, expected)
         if problem is None and declaration.name in tools:
             problem = f"tool {declaration.name!r} is provided twice"
         if problem:
-            log.error("tool plugin %s refused: %s", name, problem)
-            installed.append(Installed(name, version, False, problem=problem))
+            refuse(name, version, problem)
             return
         tools[declaration.name] = declaration
         installed.append(Installed(declaration.name, declaration.version, True, declaration))
 
     if entry_points:
-        for entry_point, version in _installed_entry_points():
+        for entry_point, version, misfit in _installed_entry_points():
             if not settings.tool_enabled(entry_point.name):
                 installed.append(Installed(entry_point.name, version, False))
+                continue
+            if misfit:  # made for another kernel: not even imported
+                refuse(entry_point.name, version, misfit)
                 continue
             try:
                 plugin = entry_point.load()
             except Exception as exc:
-                log.exception("tool plugin %s failed to import", entry_point.name)
-                installed.append(Installed(entry_point.name, version, False,
-                                           problem=f"failed to import: {exc}"))
+                refuse(entry_point.name, version, f"failed to import: {exc}", trace=True)
                 continue
             admit(plugin, entry_point.name, version)
     for plugin in extra_plugins:
@@ -160,3 +205,22 @@ def load_tools(settings: Settings, extra_plugins: Iterable[object] = (),
     manager.check_pending()
     installed.sort(key=lambda item: item.name)
     return Registry(tools=dict(sorted(tools.items())), installed=installed, manager=manager)
+
+
+def tool_problems(settings: Settings, registry: Registry) -> list[tuple[str, str]]:
+    """(dotted key, message) for each reason the enabled tools cannot be served as
+    configured: a name in tools.enabled that no installed plugin provides, and an enabled
+    plugin that was refused. `groupkit check` prints them; `groupkit serve` refuses to start
+    with the first (one code path, so whatever `check` passes `serve` starts with)."""
+    available = sorted({item.name for item in registry.installed})
+    problems = [("tools.enabled", f"tools.enabled names {name!r}, which is not installed "
+                                  f"(installed: {', '.join(available)})")
+                for name in settings.enabled_tools if name != "*" and name not in available]
+    way_out = ("or uninstall it, or list only the tools to serve in tools.enabled"
+               if "*" in settings.enabled_tools else "or leave it out of tools.enabled")
+    for item in registry.installed:
+        if item.problem:
+            reason = (item.problem.strip().splitlines() or [""])[0]
+            problems.append(("tools.enabled", f"tool plugin {item.name!r} is refused: "
+                                              f"{reason} ({way_out})"))
+    return problems
