@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from groupkit_pulse.models import PulseComments
+from groupkit_pulse.models import PulseHeld
+from groupkit_pulse.models import PulseHeldWords
 from groupkit_pulse.models import PulseTally
 from groupkit_testing import prune_now
 from groupkit_testing import run_command
@@ -28,7 +30,8 @@ def prune(app: Any, now: dt.datetime) -> int:
 
 
 def stored_weeks() -> list[str]:
-    weeks = {row.week for row in PulseTally.select()} | {row.week for row in PulseComments.select()}
+    weeks = {row.week for table in (PulseTally, PulseComments, PulseHeld, PulseHeldWords)
+             for row in table.select(table.week)}
     return sorted(weeks)
 
 
@@ -78,8 +81,10 @@ async def test_prune_spans_every_pulse_and_keeps_recent_weeks(app: Any, api: Any
         clock.set(wednesday + dt.timedelta(weeks=week))
         for slug in slugs:
             await api.responded(slug, week % 5 + 1, f"week {week}")
-    # 30 weeks stored, 26 kept: the first four go for each of the three pulses.
-    assert prune(app, clock()) == 4 * 2 * 3
+    # 30 weeks stored, 26 kept: the first four go for each of the three pulses. A lone
+    # response is held, never in the results: its count and score go with its week, its
+    # words (kept apart) with the week's end, as with every ended week.
+    assert prune(app, clock()) == 4 * 3 + 29 * 3
     weeks = stored_weeks()
     assert len(weeks) == 26
     assert (weeks[0], weeks[-1]) == ("2026-12-14", "2027-06-07")
@@ -119,5 +124,26 @@ async def test_the_prune_command_drops_old_weeks(app: Any, api: Any, pulse: dict
     finally:
         app.config["GROUPKIT_STORAGE"].bind()  # the command bound its own database
     assert capsys.readouterr().out.splitlines() == ["pruned pulse: 5 row(s)"]
-    assert [(row.score, row.count) for row in PulseTally.select()] == [(5, 1)]
-    assert [row.texts for row in PulseComments.select()] == [["today"]]
+    assert PulseTally.select().count() == PulseComments.select().count() == 0
+    # This week's lone response, waiting for its batch.
+    assert [(row.responses, row.scores) for row in PulseHeld.select()] == [(1, [5])]
+    assert [row.texts for row in PulseHeldWords.select()] == [["today"]]
+
+
+async def test_prune_forgets_what_an_ended_week_held_back(app: Any, api: Any,
+                                                          pulse: dict[str, str],
+                                                          clock: Any) -> None:
+    """The responses a week ends with never show: once it is over, the retention task keeps
+    how many they were and drops their scores and words (the view stays the same)."""
+    for score in (1, 2, 3, 4, 5, 1):
+        await api.responded(pulse["slug"], score, f"said {score}")
+    clock.advance(days=7)
+    await api.responded(pulse["slug"], 3, "this week")
+    before = await api.read(pulse["slug"])
+    assert prune(app, clock()) == 1  # the ended week's held words
+    held = {row.week: (row.responses, row.scores) for row in PulseHeld.select()}
+    assert held == {"2026-11-16": (2, []), "2026-11-23": (1, [3])}
+    assert [(row.week, row.texts) for row in PulseHeldWords.select()] == [
+        ("2026-11-23", ["this week"])]
+    assert await api.read(pulse["slug"]) == before
+    assert before["weeks"][1]["responses"] == 6

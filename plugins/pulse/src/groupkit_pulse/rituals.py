@@ -1,7 +1,8 @@
 """Weekly Pulse in the team's chat: a reminder on Friday, and last week's result on Monday,
 both from the hour the organiser chose (Sydney time, like the weeks). The result is posted
 only for a week that passed the anonymity threshold, and only as the public page shows it
-in numbers: the count, the average and the spread, never a single response or comment."""
+in numbers: the results' count, average and spread (its full batches: the few after the
+last one never show), never a single response or comment."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def due_posts(instance: Instance, when: ChatTime) -> Iterator[tuple[str, str]]:
                                for entry in reversed(week["scores"]))
             yield (f"result-{last_week}",
                    f"Last week's pulse ({week['label']}): {week['average']} on average from "
-                   f"{week['responses']} responses ({spread}). More: {when.link}")
+                   f"{week['inResults']} responses ({spread}). More: {when.link}")
 
 
 RITUAL = ChatRitual(what="a reminder on Friday, and last week's result on Monday once it has "
