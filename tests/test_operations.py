@@ -18,11 +18,11 @@ from typing import Any
 
 import httpx
 import pytest
+
+from groupkit_testing import server_backends
 from plugin_dist import NOT_IMPORTED
 from plugin_dist import OTHER_API
 from plugin_dist import install_plugin
-
-from groupkit_testing import server_backends
 
 pytestmark = pytest.mark.server
 

@@ -5,11 +5,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from groupkit.ops._cli import main
 from plugin_dist import OTHER_API
 from plugin_dist import install_plugin
 from plugin_dist import on_path
-
-from groupkit.ops._cli import main
 
 
 @pytest.fixture

@@ -12,9 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from plugin_dist import NOT_IMPORTED
-from plugin_dist import install_plugin
-from plugin_dist import on_path
 
 import demo_plugin
 from groupkit import PLUGIN_API_VERSION
@@ -25,6 +22,9 @@ from groupkit.ops._plugins import kernel_range_problem
 from groupkit.ops._plugins import load_tools
 from groupkit.ops._plugins import tool_problems
 from groupkit.ops._plugins import validate
+from plugin_dist import NOT_IMPORTED
+from plugin_dist import install_plugin
+from plugin_dist import on_path
 
 REPO = Path(__file__).resolve().parents[2]
 
