@@ -502,13 +502,13 @@ class LiveRegionsSuite(KitSuite):
 
     @classmethod
     def cases(cls, tool: str) -> dict[str, OrganiserStep]:
-        """The tool's cases: declared ones, then generic ones for what they leave out."""
+        """The tool's cases: declared ones, then the suite's own under the labels they leave
+        free (a declared "edit.question emptied" adds to the suite's "edit.question")."""
         declared = {label: step if isinstance(step, OrganiserStep) else OrganiserStep(step)
                     for label, step in cls.organiser_steps.get(tool, {}).items()}
-        covered = {label.split()[0] for label in declared}
-        generic = {label: step for label, step in generic_steps(installed_tools()[tool]).items()
-                   if label not in covered}
-        return {**declared, **generic}
+        generic = generic_steps(installed_tools()[tool])
+        return {**declared, **{label: step for label, step in generic.items()
+                               if label not in declared}}
 
     @classmethod
     def suite_cases(cls) -> list[LiveCase]:
