@@ -15,6 +15,7 @@ import pytest
 from browsing import Watched
 from browsing import code_of
 from playwright.sync_api import Page
+from playwright.sync_api import Route
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -161,12 +162,31 @@ def test_registry_create_claim_chip_in_and_organise(
     surfboard = next(part for part in pup if part["name"] == "Surfboard nose")
     other.page.select_option("#partId", surfboard["id"])
     other.page.fill("#claim-name", "Uncle Bo")
-    api.post("/api/registry/claim", json={
-        "slug": slug, "partId": surfboard["id"], "name": "Quick Cousin"}).raise_for_status()
+
+    def cousin_first(route: Route) -> None:
+        """Another guest's claim of the same part lands just before this one."""
+        api.post("/api/registry/claim", json={
+            "slug": slug, "partId": surfboard["id"], "name": "Quick Cousin"}).raise_for_status()
+        route.continue_()
+
+    other.page.route(re.compile(r"/api/registry/claim$"), cousin_first, times=1)
     other.page.get_by_role("button", name="Build it").click()
     expect(other.page.locator("#claim [data-error]")).to_have_text(TAKEN)
     refused(other, 409, "/api/registry/claim")
+    # The open page hears of it too: the part shows as built, by whom.
+    expect(other.page.locator("#registry-picked")).to_contain_text(
+        "Already built by Quick Cousin")
     other.check("registry-public-phone-taken")
+    # A part picked stays picked while others on the roof are built around it.
+    ladder, tail = (next(part for part in pup if part["name"] == name)
+                    for name in ("Roof ladder", "Surfboard tail"))
+    other.page.select_option("#partId", ladder["id"])
+    built = api.post("/api/registry/claim", json={
+        "slug": slug, "partId": tail["id"], "name": "Quick Cousin"}).raise_for_status()
+    expect(other.page.locator(f"#sheet-{tail['id']}")).to_have_class("built")
+    expect(other.page.locator("#partId")).to_have_value(ladder["id"])
+    api.post(f"/api/registry/{edit_token}/release",
+             json={"reference": built.json()["reference"]}).raise_for_status()
 
     # The organiser: every claim with its reference; mark one paid, release the pup.
     page.goto(f"/e/{edit_token}")

@@ -74,10 +74,14 @@ class KitSuite:
 
 
 def parametrize_suites(metafunc: pytest.Metafunc) -> None:
-    """`pytest_generate_tests` of the kit: a suite's tests run once per tool."""
+    """`pytest_generate_tests` of the kit: a suite's tests run once per tool (`kit_tool`),
+    or once per case of a suite that has cases (`kit_case`, from its `suite_cases()`)."""
     cls = metafunc.cls
     if cls is not None and issubclass(cls, KitSuite) and "kit_tool" in metafunc.fixturenames:
         metafunc.parametrize("kit_tool", cls.suite_tools())
+    cases = getattr(cls, "suite_cases", None)
+    if cases is not None and "kit_case" in metafunc.fixturenames:
+        metafunc.parametrize("kit_case", cases(), ids=str)
 
 
 def _expected_version(tool: str) -> str | None:

@@ -139,7 +139,8 @@ async def test_player_page_shows_the_role_with_its_briefing_under_it(
                   and secret not in briefs.get(role, "")]
         assert [secret for secret in others if secret in text] == []
         assert f"{name}, this is your secret role." in text
-        assert f'data-slug="{slug}" data-token="{token}" data-game="1" data-round="1"' in text
+        assert f'<div data-roles-player data-slug="{slug}" data-token="{token}">' in text
+        assert 'aria-label="Your role" data-game="1" data-round="1">' in text
         assert '<script src="/static/roles/roles.js" defer></script>' in text
         assert f'data-live="/api/roles/{slug}/events"' in text
         assert "data-live-region" not in text  # roles.js follows the game itself

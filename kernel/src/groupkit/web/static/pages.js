@@ -1,4 +1,5 @@
-/* groupkit pages: times in the viewer's own zone and the home page's tool filter.
+/* groupkit pages: times in the viewer's own zone, the tab's title kept with live updates
+   and the home page's tool filter.
    Without script, times read in UTC (and say so) and every tool is listed. */
 (function () {
   "use strict";
@@ -52,8 +53,15 @@
     });
   }
 
+  /* The tab's title follows the page's: groupkit/base.html writes it again in a live region
+     (#groupkit-title), which a live update brings up to date. */
+  function retitle() {
+    var title = document.getElementById("groupkit-title");
+    if (title && document.title !== title.textContent) document.title = title.textContent;
+  }
+
   function ready() { localise(document); startFilter(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
-  document.addEventListener("groupkit:live", function () { localise(document); });
+  document.addEventListener("groupkit:live", function () { localise(document); retitle(); });
 })();

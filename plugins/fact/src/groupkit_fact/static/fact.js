@@ -75,8 +75,9 @@
     markAnswers(board, guesses);
   });
 
-  function ready() {
-    document.querySelectorAll("[data-fact-board]").forEach(setUp);
+  /* The way back to this browser's fact page; again after a live update, which brings the
+     claim form back (hidden) when the organiser hides the answers again. */
+  function showMine() {
     document.querySelectorAll("[data-fact-mine]").forEach(function (box) {
       var token = localStorage.getItem(box.dataset.factMine);
       if (!token) return;
@@ -85,8 +86,14 @@
     });
   }
 
+  function ready() {
+    document.querySelectorAll("[data-fact-board]").forEach(setUp);
+    showMine();
+  }
+
   document.addEventListener("groupkit:live", function () {
     document.querySelectorAll("[data-fact-board]").forEach(setUp);
+    showMine();
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();

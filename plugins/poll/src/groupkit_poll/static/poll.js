@@ -4,7 +4,9 @@
    2. The closing time's zone is the browser's own (the page says UTC without the script);
       the kernel's `closesAt:local` / `closesAt:zone` fields send it in UTC.
    3. A closing time shows in the reader's time zone with a countdown; at zero the page
-      reloads, and the server (which closes the poll by the clock) shows it closed. */
+      reloads, and the server (which closes the poll by the clock) shows it closed. Both are
+      read again after each live update ("groupkit:live"), which may bring a new closing
+      time or take it away. */
 (function () {
   "use strict";
 
@@ -14,8 +16,10 @@
       if (!token || !/^[a-z0-9]{22}$/.test(token)) return;
       box.querySelector("[data-poll-mine-link]").href = "/p/" + encodeURIComponent(token);
       box.hidden = false;
-      /* The ballot this browser cast stands in for a fresh one (poll.css folds the form). */
+      /* The ballot this browser cast stands in for a fresh one (poll.css folds the form),
+         unless someone else is voting here now (a live update redraws the box). */
       if (!again) document.documentElement.setAttribute("data-poll-voted", "");
+      else box.querySelector("[data-poll-again]").closest("p").hidden = true;
     });
   }
   var again = false;
@@ -93,4 +97,7 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
+  /* A live update swapped regions in: the closing time (new, gone, or moved) is read again at
+     once, not a second later, and the way back to this browser's vote shows again. */
+  document.addEventListener("groupkit:live", function () { showMine(); tick(); });
 })();

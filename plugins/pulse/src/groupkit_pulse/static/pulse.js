@@ -4,7 +4,8 @@
 (function () {
   "use strict";
 
-  function done() { return document.querySelector("[data-pulse-done]"); }
+  /* The notice (not <html>, which carries data-pulse-done too while it shows). */
+  function done() { return document.querySelector("div[data-pulse-done]"); }
   function pendingKey(box) { return box.dataset.pulseDone + ":sending"; }
 
   document.addEventListener("submit", function (event) {
@@ -14,14 +15,28 @@
     }
   }, true);
 
+  var again = false;
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("button[data-pulse-again]");
     if (!button) return;
-    document.documentElement.removeAttribute("data-pulse-done");
-    done().hidden = true;
+    again = true;
+    show();
     var first = document.querySelector("form.pulse-form input[name=score]");
     if (first) first.focus();
   });
+
+  /* Checked in this week (the week the page shows now: a live update brings the next one
+     when it turns over), and nobody else is checking in on this device: say so. */
+  function show() {
+    var box = done();
+    if (!box) return;
+    var checked = !again && localStorage.getItem(box.dataset.pulseDone) === box.dataset.week;
+    if (checked) document.documentElement.setAttribute("data-pulse-done", "");
+    else document.documentElement.removeAttribute("data-pulse-done");
+    box.hidden = !checked;
+    /* Just thanked: the server's notice says it already. */
+    if (checked && document.querySelector(".pulse-thanks")) box.querySelector(".pulse-done-line").hidden = true;
+  }
 
   function start() {
     var box = done();
@@ -31,12 +46,9 @@
     if (sent && new URLSearchParams(window.location.search).get("thanks") === "1") {
       localStorage.setItem(box.dataset.pulseDone, sent);
     }
-    if (localStorage.getItem(box.dataset.pulseDone) !== box.dataset.week) return;
-    document.documentElement.setAttribute("data-pulse-done", "");
-    box.hidden = false;
-    /* Just thanked: the server's notice says it already. */
-    if (document.querySelector(".pulse-thanks")) box.querySelector(".pulse-done-line").hidden = true;
+    show();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
+  document.addEventListener("groupkit:live", show);
 })();

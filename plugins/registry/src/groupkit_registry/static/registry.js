@@ -93,7 +93,10 @@
   });
 
   document.addEventListener("change", function (event) {
-    if (event.target.id === "partId" && event.target.value) pick(event.target.value, false);
+    if (event.target.id !== "partId") return;
+    if (event.target.value) { pick(event.target.value, false); return; }
+    picked = null;  // "Choose a part…" again
+    highlight();
   });
 
   /* --- claiming and chipping in -------------------------------------------------------- */
@@ -238,7 +241,17 @@
     if (select && select.value) pick(select.value, false);  // arrived with ?part= chosen
     highlight();
   }
-  document.addEventListener("groupkit:live", function () { highlight(); restoreSections(); });
+  /* A live update may redraw the claim form's list of parts (a part built or released): the
+     part picked stays picked while it is still there, and is described again (built by
+     someone else meanwhile, the description says so). */
+  document.addEventListener("groupkit:live", function () {
+    var select = document.getElementById("partId");
+    if (picked && select && !select.value &&
+        select.querySelector('option[value="' + picked + '"]')) select.value = picked;
+    if (picked) describe(picked);
+    highlight();
+    restoreSections();
+  });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();

@@ -107,6 +107,7 @@
       new EventSource(document.body.dataset.live) : null;
     var seen = document.body.dataset.liveVersion;
     var notice = root.querySelector("[data-roles-notice]");
+    var game = document.getElementById("roles-hand").dataset.game;
     var busy = false, again = false, stopped = false;
 
     function say(message) { notice.textContent = message; notice.hidden = false; }
@@ -130,7 +131,7 @@
           if (reply.status === 404) {
             out("The organiser deleted this game.");
           } else if (reply.ok && !reply.data.held) {
-            out(String(reply.data.game) !== root.dataset.game ?
+            out(String(reply.data.game) !== game ?
               "The organiser restarted the game, so this role is gone. Join again from the game's page." :
               "The organiser took you out of the game, so this role is gone. Join again from the game's page if you're still playing.");
             root.querySelector("[data-roles-rejoin]").hidden = false;
@@ -149,26 +150,25 @@
           if (!response.ok) { whyGone(); return; }
           return response.text().then(function (html) {
             var fresh = new DOMParser().parseFromString(html, "text/html");
-            var freshRoot = fresh.querySelector("[data-roles-player]");
             var freshHand = fresh.getElementById("roles-hand");
             var hand = document.getElementById("roles-hand");
-            if (!freshRoot || !freshHand || !hand) return;
-            if (freshRoot.dataset.round !== root.dataset.round ||
-                freshRoot.dataset.game !== root.dataset.game) {
+            if (!freshHand || !hand) return;
+            if (freshHand.dataset.round !== hand.dataset.round ||
+                freshHand.dataset.game !== hand.dataset.game) {
               hand.replaceWith(document.importNode(freshHand, true));
-              root.dataset.round = freshRoot.dataset.round;
-              root.dataset.game = freshRoot.dataset.game;
+              game = freshHand.dataset.game;
               say("The organiser re-dealt the roles — this is your role now.");
             } else if (freshHand.innerHTML !== hand.innerHTML) {
               hand.replaceWith(document.importNode(freshHand, true));  // a fixed typo or briefing
             }
-            /* The organiser's edit: the title and note follow. */
+            /* The organiser's edit: the title (the tab's too) and note follow. */
             ["roles-heading", "roles-from-organiser"].forEach(function (id) {
               var mine = document.getElementById(id), theirs = fresh.getElementById(id);
               if (mine && theirs && mine.innerHTML !== theirs.innerHTML) {
                 mine.replaceWith(document.importNode(theirs, true));
               }
             });
+            if (fresh.title && document.title !== fresh.title) document.title = fresh.title;
           });
         })
         .finally(function () {
