@@ -19,7 +19,6 @@ from groupkit_testing import create
 from groupkit_testing import edit
 from groupkit_testing._live_regions import ORGANISER
 from groupkit_testing._live_regions import PARTICIPANT
-from groupkit_testing._live_regions import PENDING_KERNEL_FRAME
 from groupkit_testing._live_regions import PUBLIC
 from groupkit_testing._live_regions import live_problems
 from groupkit_testing._live_regions import outside_regions
@@ -201,18 +200,3 @@ async def test_an_edit_reaches_the_open_public_page(make_app: Callable[..., Any]
     assert shown in after and shown not in outside_regions(after)
     assert live_problems(PUBLIC, before, after, await scripts(client, before)) == []
 
-
-async def test_the_kernel_frame_still_to_make_live(make_app: Callable[..., Any]) -> None:
-    """The organiser page's heading, share links and "Change details" form are not live
-    regions yet: the suite reads them as regions (`PENDING_KERNEL_FRAME`) until
-    groupkit/organiser.html makes them so. When it does, each leaves the list."""
-    client = make_app(tools=["plate"]).test_client()
-    made = await create(client, "plate", dict(installed_tools()["plate"].example))
-    html = await read(client, f"/e/{made['editToken']}")
-    regions = regions_of(html)
-    for what, start in PENDING_KERNEL_FRAME:
-        found = start.search(html)
-        assert found is not None, f"the organiser page has no {what} ({start.pattern})"
-        assert not any(region.start <= found.start() < region.end for region in regions), (
-            f"groupkit/organiser.html now makes the {what} live: take it out of "
-            f"PENDING_KERNEL_FRAME")

@@ -503,6 +503,7 @@
       if (!current.isEqualNode(fresh)) current.replaceWith(document.importNode(fresh, true));
       return true;
     }
+    if (current.matches("select")) return false;  /* a busy select waits whole */
     var mine = current.childNodes, theirs = fresh.childNodes;
     if (current.tagName !== fresh.tagName || mine.length !== theirs.length) return false;
     syncAttributes(current, fresh);
