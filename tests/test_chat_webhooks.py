@@ -7,10 +7,8 @@ names with the loopback opt-in."""
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import logging
 from collections.abc import Callable
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,19 +20,6 @@ from groupkit_testing import FakeClock as Clock
 from groupkit_testing import create
 
 SECRET_PATH = "/services/T000/B000/qzsecretwebhookpath"
-
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    chat = Receiver()
-    yield chat
-    chat.close()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    # Wednesday 18 November 2026, 08:30 in Sydney (UTC+11).
-    return Clock(dt.datetime(2026, 11, 17, 21, 30, tzinfo=dt.UTC))
 
 
 @pytest.fixture

@@ -9,6 +9,10 @@ notice it is due. Posts wait in the `chat_post` table (an outbox: they survive a
 each server process runs `deliver_forever`, which claims due rows in a write transaction
 (`FOR UPDATE SKIP LOCKED` on PostgreSQL, the database write lock on SQLite) and pushes the
 claim's lease forward before sending, so one post goes out once across workers and hosts.
+Links: a post's link to the tool's page starts with the operator's `base_url`, else (in
+development: production refuses to start without one while webhooks are on) with the
+origin the organiser connected the webhook on. Never with the address of whoever caused
+the post: a participant's Host header must not choose where the team's chat links to.
 
 Safety: a webhook URL is a secret (it lets anyone post to the channel), so it is kept only
 here, shown only on the organiser's page (masked), and never logged, exported or posted.
@@ -101,7 +105,8 @@ class ChatHook(BaseModel):
     format = pw.CharField(max_length=20)
     #: The local hour (the tool's time zone) of morning posts such as today's question.
     hour = pw.IntegerField(default=9)
-    #: The origin the organiser connected on: links in scheduled posts start with it.
+    #: The origin the organiser connected on: a post's link starts with it when the operator
+    #: set no `base_url` (development).
     base_url = pw.CharField(max_length=300, default="")
     created = UTCDateTimeField(default=utcnow)
 
@@ -144,24 +149,45 @@ def hook_of(instance: Instance) -> ChatHook | None:
     return ChatHook.get_or_none(ChatHook.instance == instance)
 
 
+def page_link(hook: ChatHook, instance: Instance, settings: Settings | None) -> str:
+    """The instance's public page as a post links to it: the operator's `base_url`, else the
+    origin the organiser connected the webhook on; never a request's Host header."""
+    origin = (settings.base_url if settings is not None else "") or hook.base_url
+    return f"{origin}/s/{instance.slug}"
+
+
+def _app_settings() -> Settings | None:
+    """The running app's settings, when there is one (a post queued outside an app, as a
+    test may, takes the webhook's recorded origin)."""
+    from quart import has_app_context
+
+    return _settings() if has_app_context() else None
+
+
 def post_to_chat(instance: Instance, text: str, key: str | None = None,
-                 now: dt.datetime | None = None) -> bool:
+                 now: dt.datetime | None = None, *, link: bool = False) -> bool:
     """Queue `text` for the instance's chat webhook, inside the caller's transaction; no
     webhook, no post. `key` makes it once-only (a second post with the same key is dropped).
+    `link=True` ends the text with the instance's public page: build it no other way
+    (`call.base_url` is the address the request came in on, which a participant chooses).
     Returns whether it was queued. Never pass a hidden value: the channel is public to the
     team."""
-    if hook_of(instance) is None:
+    hook = hook_of(instance)
+    if hook is None:
         return False
+    ending = page_link(hook, instance, _app_settings()) if link else ""
     when = now if now is not None else utcnow()
     inserted = (ChatPost.insert(instance=instance, key=key or f"event-{secrets.token_hex(8)}",
-                                text=text[:TEXT_LIMIT], due=when, created=when)
+                                text=text[:TEXT_LIMIT - len(ending)] + ending, due=when,
+                                created=when)
                 .on_conflict_ignore().execute())
     return bool(inserted)
 
 
-def queue_scheduled(tools: Mapping[str, Tool], now: dt.datetime) -> int:
+def queue_scheduled(tools: Mapping[str, Tool], now: dt.datetime,
+                    settings: Settings | None = None) -> int:
     """Queue every scheduled post now due, on every instance with a webhook; returns how
-    many were new."""
+    many were new. `settings` gives the links their `base_url`."""
     queued = 0
     for tool in tools.values():
         ritual = getattr(tool, "chat", None)
@@ -171,7 +197,7 @@ def queue_scheduled(tools: Mapping[str, Tool], now: dt.datetime) -> int:
                  .where(Instance.tool == tool.name))
         for hook in hooks:
             when = ChatTime(now=now, hour=hook.hour,
-                            link=f"{hook.base_url}/s/{hook.instance.slug}")
+                            link=page_link(hook, hook.instance, settings))
             for key, text in ritual.schedule(hook.instance, when):
                 queued += post_to_chat(hook.instance, text, key, now)
     return queued
@@ -398,11 +424,23 @@ async def deliver_forever(storage: Storage, settings: Settings, tools: Mapping[s
     """The server's chat task: queue what the clock made due, send what is queued, sleep."""
     while True:
         try:
-            await storage.write(queue_scheduled, tools, clock())
+            await storage.write(queue_scheduled, tools, clock(), settings)
             await deliver_once(storage, settings, clock)
         except Exception:
             log.exception("chat delivery failed; will retry")
         await asyncio.sleep(settings.webhook_every_seconds)
+
+
+def base_url_problem(settings: Settings, tools: Iterable[Tool]) -> str | None:
+    """Why the service must not start: production without `base_url` while chat webhooks
+    are on (an allow list and a tool that posts). Posts link to the service, and without
+    `base_url` nothing but a request's Host header could say where it is."""
+    if settings.production and not settings.base_url and settings.webhook_hosts and any(
+            getattr(tool, "chat", None) is not None for tool in tools):
+        return ("base_url must be set in production while chat webhooks are on: chat posts "
+                "link to it (set base_url = \"https://your.server\", or [webhooks] hosts = "
+                "[] to turn chat webhooks off)")
+    return None
 
 
 # --- the organiser's operations -------------------------------------------------------------
@@ -498,6 +536,8 @@ def chat_operations(ops: Operations, ritual: ChatRitual) -> ChatRitual:
         if hour is None or not 0 <= hour <= 23:
             raise bad_request(BAD_HOUR)
         fmt = call.data.get("format") or guess_format(url)
+        # The origin the organiser connected on (or the configured base_url): where posts
+        # link to when the operator set none. Never a participant's: this is the organiser's.
         base = call.base_url[:300]
         if existing is None:
             ChatHook.create(instance=call.instance, url=url, format=fmt, hour=hour,

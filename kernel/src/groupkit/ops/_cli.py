@@ -8,10 +8,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from groupkit.core._config import ConfigError
 from groupkit.core._config import Settings
 from groupkit.core._config import load_settings
+
+if TYPE_CHECKING:
+    from groupkit.ops._plugins import Registry
 
 
 def _settings(args: argparse.Namespace, create_directory: bool = False) -> Settings:
@@ -40,6 +44,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from hypercorn.config import Config
 
     from groupkit.core import _logs as logs
+    from groupkit.ops._plugins import load_tools
     from groupkit.ops._supervisor import StartFailed
     from groupkit.ops._supervisor import Supervisor
 
@@ -52,7 +57,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings = load_settings(args.config)
         if args.config:
             os.environ["GROUPKIT_CONFIG"] = os.path.abspath(args.config)
-        _migrate(settings, create_directory=not settings.production)
+        registry = load_tools(settings)
+        refused = _link_problem(settings, registry)
+        if refused:
+            raise ConfigError(refused)
+        _migrate(settings, create_directory=not settings.production, registry=registry)
         os.environ["GROUPKIT_MIGRATED"] = "1"
         if settings.metrics_enabled and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
             # Every worker writes its samples here; /metrics in any worker adds them up.
@@ -133,7 +142,8 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
-def _migrate(settings: Settings, *, create_directory: bool = False) -> dict[str, list[str]]:
+def _migrate(settings: Settings, *, create_directory: bool = False,
+             registry: Registry | None = None) -> dict[str, list[str]]:
     from groupkit.core._storage import Storage
     from groupkit.core._storage import open_database
     from groupkit.ops._app import migrate
@@ -143,9 +153,17 @@ def _migrate(settings: Settings, *, create_directory: bool = False) -> dict[str,
                                     create_directory=create_directory), 1)
     storage.bind()
     try:
-        return migrate(storage, load_tools(settings))
+        return migrate(storage, registry or load_tools(settings))
     finally:
         storage.close()
+
+
+def _link_problem(settings: Settings, registry: Registry) -> str | None:
+    """What the app would refuse to start on beyond the config file alone: links that
+    need `base_url` (`groupkit.blocks._webhooks.base_url_problem`)."""
+    from groupkit.blocks._webhooks import base_url_problem
+
+    return base_url_problem(settings, registry.tools.values())
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
@@ -210,8 +228,10 @@ def _connection_problem(settings: Settings) -> str | None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Report every problem of a config file with its line, with the environment's overrides
-    applied as `serve` applies them; exit 1 if there is any. Tools that are not installed
-    are named only when nothing else is wrong (a broken file may not mean its tool list)."""
+    applied as `serve` applies them; exit 1 if there is any. Then what the app refuses to
+    start on with the enabled tools (production without `base_url` while chat webhooks are
+    on). Tools that are not installed are named only when nothing else is wrong (a broken
+    file may not mean its tool list)."""
     import importlib.metadata
 
     from groupkit.core._config import DEFAULT_CONFIG_PATH
@@ -229,6 +249,13 @@ def cmd_check(args: argparse.Namespace) -> int:
         unreachable = None if args.offline else _connection_problem(settings)
         if unreachable:
             problems = [f"{where}: {unreachable}"]
+    if not problems:
+        from groupkit.ops._plugins import load_tools
+
+        refused = _link_problem(settings, load_tools(settings))
+        if refused:
+            line = line_of(text, "base_url") or line_of(text, "mode")
+            problems = [f"{path}:{line}: {refused}" if line else f"{path}: {refused}"]
     if not problems:
         installed = {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
         problems = [f"{path}:{line_of(text, 'tools.enabled')}: tools.enabled names {name!r}, "
