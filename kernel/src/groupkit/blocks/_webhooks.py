@@ -9,6 +9,11 @@ notice it is due. Posts wait in the `chat_post` table (an outbox: they survive a
 each server process runs `deliver_forever`, which claims due rows in a write transaction
 (`FOR UPDATE SKIP LOCKED` on PostgreSQL, the database write lock on SQLite) and pushes the
 claim's lease forward before sending, so one post goes out once across workers and hosts.
+Each send has one deadline (`DEADLINE`, well inside the lease) and reads only the answer's
+status and headers; a process sends up to `PARALLEL` posts at once, one per instance at a
+time, so a slow or hostile chat host holds one slot for at most the deadline and never
+another team's post.
+
 Links: a post's link to the tool's page starts with the operator's `base_url`, else (in
 development: production refuses to start without one while webhooks are on) with the
 origin the organiser connected the webhook on. Never with the address of whoever caused
@@ -77,11 +82,15 @@ FORMATS = ("slack", "teams", "discord", "mattermost")
 MAX_ATTEMPTS = 6
 BACKOFF = dt.timedelta(seconds=2)
 BACKOFF_CAP = dt.timedelta(hours=1)
-#: How long a claimed post is left to the process that claimed it (it sends within TIMEOUT).
+#: How long a claimed post is left to the process that claimed it (it sends within DEADLINE).
 LEASE = dt.timedelta(seconds=60)
-#: Seconds a post may take in all, and to connect.
-TIMEOUT, CONNECT_TIMEOUT = 10.0, 5.0
-BATCH = 20
+#: Seconds one send may take in all (name lookup, connection, post, answer), and to connect.
+#: Well inside LEASE: no other process takes the post while it is being sent.
+DEADLINE, CONNECT_TIMEOUT = 15.0, 5.0
+#: Posts one process sends at once (at most one per instance).
+PARALLEL = 8
+#: Seconds between looks for newly due posts while sends are under way.
+CLAIM_EVERY = 1.0
 LOG_ENTRIES = 20
 URL_LIMIT = 500
 TEXT_LIMIT = 1500
@@ -311,12 +320,44 @@ class Outcome(Exception):
         self.message, self.retry = message, retry
 
 
+LATE = "no answer in time; not tried again (the chat may have posted it)"
+
+
 async def send(url: str, format: str, text: str, settings: Settings,
                resolver: Resolver = system_resolver,
                transport: httpx.AsyncBaseTransport | None = None) -> None:
     """POST one message, or raise `Outcome`. Connects to the address it checked (the name
     goes only into the Host header and TLS server name); no redirects, no proxies from the
-    environment."""
+    environment. All of it, the name lookup too, within DEADLINE; of the answer only the
+    status line and headers are read, never the body (a chat host that drips or floods its
+    answer costs one slot for the deadline and a few KiB). Once the whole post went out, a
+    late answer is final: the chat may have posted it, and a second try would post it
+    twice."""
+    went_out = False
+
+    async def trace(event: str, info: Mapping[str, Any]) -> None:
+        nonlocal went_out
+        went_out = went_out or event.endswith("send_request_body.complete")
+
+    try:
+        async with asyncio.timeout(DEADLINE):
+            status = await _post(url, payload(format, text), settings, resolver, transport,
+                                 trace)
+    except TimeoutError:
+        raise Outcome(LATE if went_out else "timed out", retry=not went_out) from None
+    if 200 <= status < 300:
+        return
+    if 300 <= status < 400:
+        raise Outcome(f"refused: redirect (HTTP {status})", retry=False)
+    raise Outcome(f"HTTP {status}", retry=status == 429 or status >= 500)
+
+
+Trace = Callable[[str, Mapping[str, Any]], Awaitable[None]]
+
+
+async def _post(url: str, body: dict[str, Any], settings: Settings, resolver: Resolver,
+                transport: httpx.AsyncBaseTransport | None, trace: Trace) -> int:
+    """The answer's status; `send` holds the deadline."""
     # Imported here: httpx (with its command line, rich and pygments) is a third of a
     # second of every server process's start-up, and most services never send a post.
     import httpx
@@ -331,21 +372,16 @@ async def send(url: str, format: str, text: str, settings: Settings,
     target = urlunsplit((scheme, f"{literal}:{port}", parts.path or "/", parts.query, ""))
     headers = {"Host": parts.netloc.rsplit("@", 1)[-1], "User-Agent": "groupkit"}
     try:
-        timeout = httpx.Timeout(TIMEOUT, connect=CONNECT_TIMEOUT)
+        timeout = httpx.Timeout(DEADLINE, connect=CONNECT_TIMEOUT)
         async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False,
-                                     transport=transport) as client:
-            response = await client.post(target, json=payload(format, text), headers=headers,
-                                         extensions={"sni_hostname": host})
+                                     transport=transport) as client, \
+                client.stream("POST", target, json=body, headers=headers,
+                              extensions={"sni_hostname": host, "trace": trace}) as response:
+            return response.status_code  # the body is never read
     except httpx.TimeoutException:
         raise Outcome("timed out", retry=True) from None
     except httpx.HTTPError as error:
         raise Outcome(f"connection failed ({type(error).__name__})", retry=True) from None
-    status = response.status_code
-    if 200 <= status < 300:
-        return
-    if 300 <= status < 400:
-        raise Outcome(f"refused: redirect (HTTP {status})", retry=False)
-    raise Outcome(f"HTTP {status}", retry=status == 429 or status >= 500)
 
 
 # --- the delivery loop ----------------------------------------------------------------------
@@ -353,22 +389,33 @@ async def send(url: str, format: str, text: str, settings: Settings,
 @dataclasses.dataclass(frozen=True)
 class Claimed:
     id: int
+    instance_id: int
     url: str
     format: str
     text: str
     attempts: int
 
 
-def claim(now: dt.datetime, limit: int = BATCH) -> list[Claimed]:
-    """Take up to `limit` due posts for this process (call in a write transaction): their
-    `due` moves a lease ahead, so no other process takes them meanwhile. Posts whose
+def claim(now: dt.datetime, limit: int = PARALLEL,
+          busy: Iterable[int] = ()) -> list[Claimed]:
+    """Take up to `limit` due posts for this process (call in a write transaction), at most
+    one per instance and none of the `busy` instances (whose post this process is sending):
+    their `due` moves a lease ahead, so no other process takes them meanwhile. Posts whose
     webhook was removed are dropped."""
-    query = (ChatPost.select(ChatPost.id)
-             .where((ChatPost.state == "pending") & (ChatPost.due <= now))
-             .order_by(ChatPost.due, ChatPost.id).limit(limit))
+    condition = (ChatPost.state == "pending") & (ChatPost.due <= now)
+    busy = list(busy)
+    if busy:
+        condition &= ChatPost.instance.not_in(busy)
+    query = (ChatPost.select(ChatPost.instance, ChatPost.id).where(condition)
+             .order_by(ChatPost.due, ChatPost.id).limit(limit * 4).tuples())
     if is_postgres():
         query = query.for_update(skip_locked=True)
-    ids = [row.id for row in query]
+    first: dict[int, int] = {}  # instance id -> its first due post
+    candidates: list[Any] = list(query)
+    for instance_id, post_id in candidates:
+        first.setdefault(instance_id, post_id)
+    instance_of = {post_id: instance_id for instance_id, post_id in list(first.items())[:limit]}
+    ids = list(instance_of)
     if not ids:
         return []
     rows = list(ChatPost.select(ChatPost, ChatHook).join(
@@ -383,7 +430,8 @@ def claim(now: dt.datetime, limit: int = BATCH) -> list[Claimed]:
             continue
         ChatPost.update(due=now + LEASE, attempts=ChatPost.attempts + 1).where(
             ChatPost.id == row.id).execute()
-        taken.append(Claimed(row.id, hook.url, hook.format, row.text, row.attempts + 1))
+        taken.append(Claimed(row.id, instance_of[row.id], hook.url, hook.format, row.text,
+                             row.attempts + 1))
     return taken
 
 
@@ -398,25 +446,51 @@ def record(post: Claimed, now: dt.datetime, failure: Outcome | None) -> None:
     ChatPost.update(**changes).where(ChatPost.id == post.id).execute()
 
 
+async def _deliver(post: Claimed, storage: Storage, settings: Settings,
+                   clock: Callable[[], dt.datetime], resolver: Resolver,
+                   transport: httpx.AsyncBaseTransport | None) -> bool:
+    """Send one claimed post and record how it went; whether it went out."""
+    failure: Outcome | None = None
+    try:
+        await send(post.url, post.format, post.text, settings, resolver, transport)
+    except Outcome as outcome:
+        failure = outcome
+        log.warning("chat post %d to %s not delivered (try %d): %s", post.id,
+                    urlsplit(post.url).hostname, post.attempts, outcome.message)
+    await storage.write(record, post, clock(), failure)
+    return failure is None
+
+
 async def deliver_once(storage: Storage, settings: Settings, clock: Callable[[], dt.datetime],
                        resolver: Resolver = system_resolver,
                        transport: httpx.AsyncBaseTransport | None = None) -> int:
-    """Send every post due now (in batches); returns how many went out."""
+    """Send every post due now, and those that fall due meanwhile; returns how many went
+    out. Up to PARALLEL sends at once, one per instance (a channel gets its posts in
+    order); a free slot takes the next due post at once, so a slow chat host delays only
+    its own team's next post."""
+    running: dict[asyncio.Task[bool], int] = {}  # send -> its instance
     sent = 0
-    while True:
-        batch = await storage.write(claim, clock())
-        if not batch:
-            return sent
-        for post in batch:
-            failure: Outcome | None = None
-            try:
-                await send(post.url, post.format, post.text, settings, resolver, transport)
-                sent += 1
-            except Outcome as outcome:
-                failure = outcome
-                log.warning("chat post %d to %s not delivered (try %d): %s", post.id,
-                            urlsplit(post.url).hostname, post.attempts, outcome.message)
-            await storage.write(record, post, clock(), failure)
+    try:
+        while True:
+            room = PARALLEL - len(running)
+            batch = (await storage.write(claim, clock(), room, list(running.values()))
+                     if room else [])
+            for post in batch:
+                task = asyncio.create_task(
+                    _deliver(post, storage, settings, clock, resolver, transport))
+                running[task] = post.instance_id
+            if batch:
+                continue  # more may be due for other instances
+            if not running:
+                return sent
+            done, _ = await asyncio.wait(running, timeout=CLAIM_EVERY,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                del running[task]
+                sent += task.result()
+    finally:
+        for task in running:
+            task.cancel()
 
 
 async def deliver_forever(storage: Storage, settings: Settings, tools: Mapping[str, Tool],
