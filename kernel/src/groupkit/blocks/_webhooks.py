@@ -22,9 +22,10 @@ the post: a participant's Host header must not choose where the team's chat link
 Safety: a webhook URL is a secret (it lets anyone post to the channel), so it is kept only
 here, shown only on the organiser's page (masked), and never logged, exported or posted.
 Delivery refuses hosts outside the operator's allow list, any address that is not public
-after DNS resolution (private, loopback, link-local...) and every redirect; it connects to
-the very address it checked, so a resolver that answers differently the second time
-(DNS rebinding) cannot steer it.
+after DNS resolution (private, loopback, link-local..., also when an IPv6 address embeds
+one: NAT64, 6to4, IPv4-compatible) and every redirect; it connects to the very address it
+checked, so a resolver that answers differently the second time (DNS rebinding) cannot
+steer it.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import hashlib
 import ipaddress
 import json
 import logging
+import re
 import secrets
 from collections.abc import Awaitable
 from collections.abc import Callable
@@ -256,10 +258,35 @@ def check_url(url: str, settings: Settings) -> tuple[str, str, int]:
     return parts.scheme, host, port or (443 if parts.scheme == "https" else 80)
 
 
+#: IPv6 ranges whose last 32 bits are an IPv4 address the packets end up at: IPv4-translated
+#: (SIIT), the well-known NAT64 prefix (DNS64 answers with it on IPv6-only networks) and
+#: IPv4-compatible addresses. The IPv4 address is checked instead.
+_LAST_32_BITS = tuple(ipaddress.IPv6Network(net) for net in (
+    "::ffff:0:0:0/96", "64:ff9b::/96", "::/96"))
+#: IPv6 ranges refused outright: site-local (deprecated, private in practice) and the
+#: local-use NAT64 prefix (a private IPv4 address hides in it).
+_REFUSED_V6 = tuple(ipaddress.IPv6Network(net) for net in ("fec0::/10", "64:ff9b:1::/48"))
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address stands for (mapped, translated, NAT64, 6to4,
+    IPv4-compatible), or None."""
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if any(ip in net for net in _LAST_32_BITS) and int(ip) > 1:  # not :: nor ::1
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
 def address_allowed(address: str, settings: Settings) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(
+        address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address):
+        if any(ip in net for net in _REFUSED_V6):
+            return False
+        ip = _embedded_ipv4(ip) or ip
     if ip.is_loopback:
         return settings.webhook_allow_loopback
     return ip.is_global and not ip.is_multicast
@@ -287,18 +314,27 @@ def _escape_markup(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+#: An `@` before a word: a mention (`@channel`, `@ALL`, `@sam`), wherever it stands.
+_MENTION = re.compile(r"@(?=\w)")
+
+
+def _defuse_mentions(text: str) -> str:
+    """A zero-width space after every `@` that could start a mention: it reads the same and
+    pings nobody, in any letter case (Mattermost reads `@Channel` and `@ALL` as `@channel`
+    and `@all`) and whatever the app's own settings (Slack's `link_names`). An email
+    address in a post gets one too: it still reads right."""
+    return _MENTION.sub("@\u200b", text)
+
+
 def payload(format: str, text: str) -> dict[str, Any]:
-    """The JSON body each chat app's incoming webhook expects; mentions never ping."""
+    """The JSON body each chat app's incoming webhook expects; mentions never ping (Discord:
+    `allowed_mentions` turns every kind off, `@everyone` too)."""
     if format == "discord":
         return {"content": text, "allowed_mentions": {"parse": []}}
     if format == "teams":
         return {"@type": "MessageCard", "@context": "https://schema.org/extensions",
                 "summary": text.split("\n", 1)[0][:80], "text": text.replace("\n", "\n\n")}
-    safe = _escape_markup(text)
-    if format == "mattermost":
-        for mention in ("@all", "@channel", "@here"):
-            safe = safe.replace(mention, "@\u200b" + mention[1:])
-    return {"text": safe}
+    return {"text": _defuse_mentions(_escape_markup(text))}
 
 
 def guess_format(url: str) -> str:
