@@ -1,17 +1,23 @@
 """Cross-tool fixtures. `live_server` (real `groupkit serve` processes on loopback, on SQLite
 or PostgreSQL) comes from the kit, `groupkit_testing`, as it does for any plugin's tests;
-this file adds the screenshot helper and its summary.
+this file adds the screenshot helper and its summary, and the chat tests' local receiver
+and clock.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import time
 from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from chat_receiver import Receiver
+
+from groupkit_testing import FakeClock
 
 REPO = Path(__file__).resolve().parents[1]
 SCREENSHOT_DIR = REPO / "artifacts" / "screenshots"
@@ -42,6 +48,21 @@ def screenshot() -> Callable[[Any, str], Path]:
         return path
 
     return save
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    """A local chat receiver (127.0.0.1) for webhook posts."""
+    chat = Receiver()
+    yield chat
+    chat.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """Wednesday 18 November 2026, 08:30 in Sydney (UTC+11): half an hour before the chat
+    tools' default morning hour."""
+    return FakeClock(dt.datetime(2026, 11, 17, 21, 30, tzinfo=dt.UTC))
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

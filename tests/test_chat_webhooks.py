@@ -7,10 +7,9 @@ names with the loopback opt-in."""
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import logging
+import re
 from collections.abc import Callable
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,19 +21,6 @@ from groupkit_testing import FakeClock as Clock
 from groupkit_testing import create
 
 SECRET_PATH = "/services/T000/B000/qzsecretwebhookpath"
-
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    chat = Receiver()
-    yield chat
-    chat.close()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    # Wednesday 18 November 2026, 08:30 in Sydney (UTC+11).
-    return Clock(dt.datetime(2026, 11, 17, 21, 30, tzinfo=dt.UTC))
 
 
 @pytest.fixture
@@ -347,7 +333,7 @@ async def test_pulse_reminds_on_friday_and_posts_a_result_only_past_the_threshol
 
 
 @pytest.mark.parametrize(("fmt", "expected"), [
-    ("slack", {"text": "Hi &lt;!channel&gt; @channel"}),
+    ("slack", {"text": "Hi &lt;!channel&gt; @\u200bchannel"}),
     ("mattermost", {"text": "Hi &lt;!channel&gt; @\u200bchannel"}),
     ("discord", {"content": "Hi <!channel> @channel", "allowed_mentions": {"parse": []}}),
     ("teams", {"@type": "MessageCard", "@context": "https://schema.org/extensions",
@@ -356,6 +342,21 @@ async def test_pulse_reminds_on_friday_and_posts_a_result_only_past_the_threshol
 def test_payloads_match_each_chat_apps_format_and_never_ping(fmt: str,
                                                              expected: dict[str, Any]) -> None:
     assert webhooks.payload(fmt, "Hi <!channel> @channel") == expected
+
+
+MENTIONS = "@Channel @ALL @Here @here @EVERYONE @sam (@all) ping:@channel done@Here"
+
+
+@pytest.mark.parametrize("fmt", ["slack", "mattermost"])
+def test_no_mention_pings_in_any_letter_case(fmt: str) -> None:
+    text = webhooks.payload(fmt, MENTIONS)["text"]
+    assert not re.search(r"@\w", text), text
+    assert text.replace("\u200b", "") == MENTIONS  # it reads the same
+
+
+def test_discord_turns_every_mention_off_itself() -> None:
+    assert webhooks.payload("discord", MENTIONS) == {"content": MENTIONS,
+                                                     "allowed_mentions": {"parse": []}}
 
 
 @pytest.mark.parametrize(("url", "fmt"), [
@@ -383,6 +384,12 @@ PRODUCTION = Settings()  # the default allow list, no loopback
     ("127.0.0.1",), ("10.1.2.3",), ("192.168.0.10",), ("172.16.5.4",), ("169.254.169.254",),
     ("100.64.0.1",), ("0.0.0.0",), ("::1",), ("fe80::1",), ("fd00::1",), ("::ffff:127.0.0.1",),
     ("::ffff:10.0.0.1",), ("224.0.0.1",), ("93.184.216.34", "10.0.0.1"),
+    # IPv6 forms that carry an IPv4 address: NAT64 (well-known and local-use prefixes),
+    # 6to4, IPv4-compatible, IPv4-translated; and site-local.
+    ("64:ff9b::127.0.0.1",), ("64:ff9b::10.0.0.1",), ("64:ff9b::169.254.169.254",),
+    ("64:ff9b:1::a00:1",), ("64:ff9b:1::5db8:d822",), ("2002:7f00:1::1",), ("2002:a00:1::",),
+    ("2002:a9fe:a9fe::1",), ("::127.0.0.1",), ("::10.0.0.1",), ("::192.168.0.10",),
+    ("::ffff:0:7f00:1",), ("::ffff:0:a00:1",), ("fec0::1",), ("fed0:1::1",),
 ])
 async def test_a_name_resolving_to_a_non_public_address_is_refused(
         addresses: tuple[str, ...], receiver: Receiver) -> None:
@@ -392,6 +399,14 @@ async def test_a_name_resolving_to_a_non_public_address_is_refused(
     assert refused.value.message == "refused: address not public"
     assert not refused.value.retry
     assert receiver.received == []
+
+
+@pytest.mark.parametrize("address", [
+    "93.184.216.34", "2606:2800:220:1::1", "64:ff9b::93.184.216.34", "2002:5db8:d822::1"])
+def test_a_public_address_passes_in_every_form(address: str) -> None:
+    """An IPv6-only server reaches an IPv4-only chat host through NAT64 (its DNS64 answers
+    64:ff9b::<the IPv4 address>): allowed when that address is public."""
+    assert webhooks.address_allowed(address, PRODUCTION)
 
 
 async def test_the_loopback_opt_in_still_refuses_private_and_link_local_addresses() -> None:

@@ -68,8 +68,9 @@ def servers(live_server: Callable[..., Any]) -> dict[str, Any]:
     launched = {
         "development": live_server(mode="development", limits={"max_body_bytes": MAX_BODY},
                                    wait=False),
+        # Chat webhooks off: production starts with them only given a base_url.
         "production": live_server(mode="production", trusted_proxies=[f"{TRUSTED_PROXY}/32"],
-                                  wait=False)}
+                                  webhooks={"hosts": []}, wait=False)}
     return {mode: server.wait() for mode, server in launched.items()}
 
 

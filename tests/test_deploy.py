@@ -146,10 +146,11 @@ def deployment(request: pytest.FixtureRequest, live_server: Callable[..., Any],
     if not os.path.exists(NGINX):
         external_missing("nginx")
     # Host A and host B: the recipe's settings (production, nginx trusted), one database.
+    # The recipe sets base_url; the kit's servers have none, so their chat webhooks are off.
     first = live_server(database=request.param, mode="production", limits=LIMITS,
-                        trusted_proxies=["127.0.0.1"], wait=False)
+                        trusted_proxies=["127.0.0.1"], webhooks={"hosts": []}, wait=False)
     second = live_server(database=first, mode="production", limits=LIMITS,
-                         trusted_proxies=["127.0.0.1"], wait=False)
+                         trusted_proxies=["127.0.0.1"], webhooks={"hosts": []}, wait=False)
     first.wait()
     second.wait()
     nginx = Nginx(tmp_path_factory.mktemp("nginx"), (first.port, second.port)).start()

@@ -157,6 +157,8 @@ def closed_port() -> int:
     ("", {"GROUPKIT_DATABASE_URL": "postgresql://u:p@127.0.0.1:5432"}, "names no database"),
     ('mode = "production"\n[database]\nurl = "sqlite:///missing/dir/groupkit.db"\n', {},
      "does not exist"),
+    ('mode = "production"\n[database]\nurl = "sqlite:///groupkit.db"\n', {},
+     "base_url must be set in production while chat webhooks are on"),
 ])
 def test_a_service_that_cannot_start_exits_non_zero_with_one_json_line(
         tmp_path: Path, config: str, env: dict[str, str], summary: str) -> None:

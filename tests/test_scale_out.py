@@ -25,8 +25,11 @@ BOARD = {"title": "Two hosts", "categories": [{"name": "Mains", "capacity": 2}]}
 
 @pytest.fixture(scope="module", params=server_backends())
 def pair(request: pytest.FixtureRequest, live_server: Callable[..., Any]) -> tuple[Any, Any]:
-    first = live_server(database=request.param, mode="production", limits=LIMITS, wait=False)
-    second = live_server(database=first, mode="production", limits=LIMITS, wait=False)
+    # Chat webhooks off: production starts with them only given a base_url.
+    first = live_server(database=request.param, mode="production", limits=LIMITS,
+                        webhooks={"hosts": []}, wait=False)
+    second = live_server(database=first, mode="production", limits=LIMITS,
+                         webhooks={"hosts": []}, wait=False)
     return first.wait(), second.wait()
 
 

@@ -20,7 +20,9 @@ SWEEP = {"outcomes": ["Red", "Blue"], "names": ["Ann", "Bo"]}
 
 @pytest.fixture(scope="module")
 def two_workers(live_server: Callable[..., Any]) -> Any:
-    return live_server(workers=2, mode="production", limits={"post_per_hour": 30})
+    # Chat webhooks off: production starts with them only given a base_url.
+    return live_server(workers=2, mode="production", limits={"post_per_hour": 30},
+                       webhooks={"hosts": []})
 
 
 async def fire(server: Any, requests: list[tuple[str, Any]], local_address: str

@@ -242,7 +242,7 @@ def chosen_event(instance: Instance, base_url: str) -> CalendarEvent | None:
             end = dt.datetime.combine(day, dt.time.fromisoformat(slot["end"]), zone)
     return CalendarEvent(uid=f"{instance.slug}-{slot['id']}@groupkit", summary=instance.title,
                          start=start, end=end, description=data["note"],
-                         url=f"{base_url}/s/{instance.slug}")
+                         url=f"{base_url}/s/{instance.slug}" if base_url else "")
 
 
 @ops.read("ics", content_type="text/calendar", errors={409: NOT_CHOSEN})

@@ -10,6 +10,11 @@ secret>`; row ids can be reused), so once that claim is released nobody else's c
 in the old feed: it empties; or to one participant link (`p:<digest of its token>`), so a
 rotated or revoked link empties its feeds. The tool builds the events (`Tool.feed`) from the
 instance's current state at every poll.
+
+Links in a feed's events start with the operator's `base_url`, never with the Host header of
+the request that polls (whoever holds the address chooses it); without a `base_url` the
+tool is given an empty one and leaves its links out. The address itself (`feedUrl`) is an
+answer to its holder alone, on the origin they asked on.
 """
 
 from __future__ import annotations
@@ -27,9 +32,9 @@ from quart import current_app
 from groupkit.blocks._calendar import calendar_text
 from groupkit.blocks._slots import FEED
 from groupkit.blocks._slots import SlotClaim
-from groupkit.core._api import base_url
 from groupkit.core._api import storage
 from groupkit.core._clock import request_time
+from groupkit.core._config import Settings
 from groupkit.core._credentials import CLAIM_SECRET_LENGTH
 from groupkit.core._credentials import digest
 from groupkit.core._credentials import looks_like_token
@@ -48,7 +53,7 @@ from groupkit.core._tool import Operations
 from groupkit.core._tool import Tool
 
 #: `events(instance, claim, base_url)` -> the claim's events now (`FeedSource.claim`, typed
-#: here with the claim's own model).
+#: here with the claim's own model); `base_url` is the configured one, empty without it.
 Feed = Callable[[Instance, SlotClaim, str], Sequence[CalendarEvent]]
 #: `events(instance, credential, base_url)` -> the participant's events now.
 ParticipantFeed = Callable[[Instance, Credential, str], Sequence[CalendarEvent]]
@@ -183,7 +188,8 @@ def mount(app: Quart, not_found_page: Callable[[], Awaitable[Response]]) -> None
     the app's one not-found page (the web layer's, handed in by the app)."""
 
     async def feed(token: str) -> Response:
-        body = await storage().read(_events, token, base_url())
+        settings: Settings = current_app.config["GROUPKIT_SETTINGS"]
+        body = await storage().read(_events, token, settings.base_url)
         if body is None:
             return await not_found_page()
         return Response(body, content_type="text/calendar; charset=utf-8",

@@ -9,13 +9,23 @@ notice it is due. Posts wait in the `chat_post` table (an outbox: they survive a
 each server process runs `deliver_forever`, which claims due rows in a write transaction
 (`FOR UPDATE SKIP LOCKED` on PostgreSQL, the database write lock on SQLite) and pushes the
 claim's lease forward before sending, so one post goes out once across workers and hosts.
+Each send has one deadline (`DEADLINE`, well inside the lease) and reads only the answer's
+status and headers; a process sends up to `PARALLEL` posts at once, one per instance at a
+time, so a slow or hostile chat host holds one slot for at most the deadline and never
+another team's post.
+
+Links: a post's link to the tool's page starts with the operator's `base_url`, else (in
+development: production refuses to start without one while webhooks are on) with the
+origin the organiser connected the webhook on. Never with the address of whoever caused
+the post: a participant's Host header must not choose where the team's chat links to.
 
 Safety: a webhook URL is a secret (it lets anyone post to the channel), so it is kept only
 here, shown only on the organiser's page (masked), and never logged, exported or posted.
 Delivery refuses hosts outside the operator's allow list, any address that is not public
-after DNS resolution (private, loopback, link-local...) and every redirect; it connects to
-the very address it checked, so a resolver that answers differently the second time
-(DNS rebinding) cannot steer it.
+after DNS resolution (private, loopback, link-local..., also when an IPv6 address embeds
+one: NAT64, 6to4, IPv4-compatible) and every redirect; it connects to the very address it
+checked, so a resolver that answers differently the second time (DNS rebinding) cannot
+steer it.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ import hashlib
 import ipaddress
 import json
 import logging
+import re
 import secrets
 from collections.abc import Awaitable
 from collections.abc import Callable
@@ -73,11 +84,15 @@ FORMATS = ("slack", "teams", "discord", "mattermost")
 MAX_ATTEMPTS = 6
 BACKOFF = dt.timedelta(seconds=2)
 BACKOFF_CAP = dt.timedelta(hours=1)
-#: How long a claimed post is left to the process that claimed it (it sends within TIMEOUT).
+#: How long a claimed post is left to the process that claimed it (it sends within DEADLINE).
 LEASE = dt.timedelta(seconds=60)
-#: Seconds a post may take in all, and to connect.
-TIMEOUT, CONNECT_TIMEOUT = 10.0, 5.0
-BATCH = 20
+#: Seconds one send may take in all (name lookup, connection, post, answer), and to connect.
+#: Well inside LEASE: no other process takes the post while it is being sent.
+DEADLINE, CONNECT_TIMEOUT = 15.0, 5.0
+#: Posts one process sends at once (at most one per instance).
+PARALLEL = 8
+#: Seconds between looks for newly due posts while sends are under way.
+CLAIM_EVERY = 1.0
 LOG_ENTRIES = 20
 URL_LIMIT = 500
 TEXT_LIMIT = 1500
@@ -101,7 +116,8 @@ class ChatHook(BaseModel):
     format = pw.CharField(max_length=20)
     #: The local hour (the tool's time zone) of morning posts such as today's question.
     hour = pw.IntegerField(default=9)
-    #: The origin the organiser connected on: links in scheduled posts start with it.
+    #: The origin the organiser connected on: a post's link starts with it when the operator
+    #: set no `base_url` (development).
     base_url = pw.CharField(max_length=300, default="")
     created = UTCDateTimeField(default=utcnow)
 
@@ -144,24 +160,45 @@ def hook_of(instance: Instance) -> ChatHook | None:
     return ChatHook.get_or_none(ChatHook.instance == instance)
 
 
+def page_link(hook: ChatHook, instance: Instance, settings: Settings | None) -> str:
+    """The instance's public page as a post links to it: the operator's `base_url`, else the
+    origin the organiser connected the webhook on; never a request's Host header."""
+    origin = (settings.base_url if settings is not None else "") or hook.base_url
+    return f"{origin}/s/{instance.slug}"
+
+
+def _app_settings() -> Settings | None:
+    """The running app's settings, when there is one (a post queued outside an app, as a
+    test may, takes the webhook's recorded origin)."""
+    from quart import has_app_context
+
+    return _settings() if has_app_context() else None
+
+
 def post_to_chat(instance: Instance, text: str, key: str | None = None,
-                 now: dt.datetime | None = None) -> bool:
+                 now: dt.datetime | None = None, *, link: bool = False) -> bool:
     """Queue `text` for the instance's chat webhook, inside the caller's transaction; no
     webhook, no post. `key` makes it once-only (a second post with the same key is dropped).
+    `link=True` ends the text with the instance's public page: build it no other way
+    (`call.base_url` is the address the request came in on, which a participant chooses).
     Returns whether it was queued. Never pass a hidden value: the channel is public to the
     team."""
-    if hook_of(instance) is None:
+    hook = hook_of(instance)
+    if hook is None:
         return False
+    ending = page_link(hook, instance, _app_settings()) if link else ""
     when = now if now is not None else utcnow()
     inserted = (ChatPost.insert(instance=instance, key=key or f"event-{secrets.token_hex(8)}",
-                                text=text[:TEXT_LIMIT], due=when, created=when)
+                                text=text[:TEXT_LIMIT - len(ending)] + ending, due=when,
+                                created=when)
                 .on_conflict_ignore().execute())
     return bool(inserted)
 
 
-def queue_scheduled(tools: Mapping[str, Tool], now: dt.datetime) -> int:
+def queue_scheduled(tools: Mapping[str, Tool], now: dt.datetime,
+                    settings: Settings | None = None) -> int:
     """Queue every scheduled post now due, on every instance with a webhook; returns how
-    many were new."""
+    many were new. `settings` gives the links their `base_url`."""
     queued = 0
     for tool in tools.values():
         ritual = getattr(tool, "chat", None)
@@ -171,7 +208,7 @@ def queue_scheduled(tools: Mapping[str, Tool], now: dt.datetime) -> int:
                  .where(Instance.tool == tool.name))
         for hook in hooks:
             when = ChatTime(now=now, hour=hook.hour,
-                            link=f"{hook.base_url}/s/{hook.instance.slug}")
+                            link=page_link(hook, hook.instance, settings))
             for key, text in ritual.schedule(hook.instance, when):
                 queued += post_to_chat(hook.instance, text, key, now)
     return queued
@@ -221,10 +258,35 @@ def check_url(url: str, settings: Settings) -> tuple[str, str, int]:
     return parts.scheme, host, port or (443 if parts.scheme == "https" else 80)
 
 
+#: IPv6 ranges whose last 32 bits are an IPv4 address the packets end up at: IPv4-translated
+#: (SIIT), the well-known NAT64 prefix (DNS64 answers with it on IPv6-only networks) and
+#: IPv4-compatible addresses. The IPv4 address is checked instead.
+_LAST_32_BITS = tuple(ipaddress.IPv6Network(net) for net in (
+    "::ffff:0:0:0/96", "64:ff9b::/96", "::/96"))
+#: IPv6 ranges refused outright: site-local (deprecated, private in practice) and the
+#: local-use NAT64 prefix (a private IPv4 address hides in it).
+_REFUSED_V6 = tuple(ipaddress.IPv6Network(net) for net in ("fec0::/10", "64:ff9b:1::/48"))
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address stands for (mapped, translated, NAT64, 6to4,
+    IPv4-compatible), or None."""
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if any(ip in net for net in _LAST_32_BITS) and int(ip) > 1:  # not :: nor ::1
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
 def address_allowed(address: str, settings: Settings) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(
+        address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address):
+        if any(ip in net for net in _REFUSED_V6):
+            return False
+        ip = _embedded_ipv4(ip) or ip
     if ip.is_loopback:
         return settings.webhook_allow_loopback
     return ip.is_global and not ip.is_multicast
@@ -252,18 +314,27 @@ def _escape_markup(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+#: An `@` before a word: a mention (`@channel`, `@ALL`, `@sam`), wherever it stands.
+_MENTION = re.compile(r"@(?=\w)")
+
+
+def _defuse_mentions(text: str) -> str:
+    """A zero-width space after every `@` that could start a mention: it reads the same and
+    pings nobody, in any letter case (Mattermost reads `@Channel` and `@ALL` as `@channel`
+    and `@all`) and whatever the app's own settings (Slack's `link_names`). An email
+    address in a post gets one too: it still reads right."""
+    return _MENTION.sub("@\u200b", text)
+
+
 def payload(format: str, text: str) -> dict[str, Any]:
-    """The JSON body each chat app's incoming webhook expects; mentions never ping."""
+    """The JSON body each chat app's incoming webhook expects; mentions never ping (Discord:
+    `allowed_mentions` turns every kind off, `@everyone` too)."""
     if format == "discord":
         return {"content": text, "allowed_mentions": {"parse": []}}
     if format == "teams":
         return {"@type": "MessageCard", "@context": "https://schema.org/extensions",
                 "summary": text.split("\n", 1)[0][:80], "text": text.replace("\n", "\n\n")}
-    safe = _escape_markup(text)
-    if format == "mattermost":
-        for mention in ("@all", "@channel", "@here"):
-            safe = safe.replace(mention, "@\u200b" + mention[1:])
-    return {"text": safe}
+    return {"text": _defuse_mentions(_escape_markup(text))}
 
 
 def guess_format(url: str) -> str:
@@ -285,12 +356,44 @@ class Outcome(Exception):
         self.message, self.retry = message, retry
 
 
+LATE = "no answer in time; not tried again (the chat may have posted it)"
+
+
 async def send(url: str, format: str, text: str, settings: Settings,
                resolver: Resolver = system_resolver,
                transport: httpx.AsyncBaseTransport | None = None) -> None:
     """POST one message, or raise `Outcome`. Connects to the address it checked (the name
     goes only into the Host header and TLS server name); no redirects, no proxies from the
-    environment."""
+    environment. All of it, the name lookup too, within DEADLINE; of the answer only the
+    status line and headers are read, never the body (a chat host that drips or floods its
+    answer costs one slot for the deadline and a few KiB). Once the whole post went out, a
+    late answer is final: the chat may have posted it, and a second try would post it
+    twice."""
+    went_out = False
+
+    async def trace(event: str, info: Mapping[str, Any]) -> None:
+        nonlocal went_out
+        went_out = went_out or event.endswith("send_request_body.complete")
+
+    try:
+        async with asyncio.timeout(DEADLINE):
+            status = await _post(url, payload(format, text), settings, resolver, transport,
+                                 trace)
+    except TimeoutError:
+        raise Outcome(LATE if went_out else "timed out", retry=not went_out) from None
+    if 200 <= status < 300:
+        return
+    if 300 <= status < 400:
+        raise Outcome(f"refused: redirect (HTTP {status})", retry=False)
+    raise Outcome(f"HTTP {status}", retry=status == 429 or status >= 500)
+
+
+Trace = Callable[[str, Mapping[str, Any]], Awaitable[None]]
+
+
+async def _post(url: str, body: dict[str, Any], settings: Settings, resolver: Resolver,
+                transport: httpx.AsyncBaseTransport | None, trace: Trace) -> int:
+    """The answer's status; `send` holds the deadline."""
     # Imported here: httpx (with its command line, rich and pygments) is a third of a
     # second of every server process's start-up, and most services never send a post.
     import httpx
@@ -305,21 +408,16 @@ async def send(url: str, format: str, text: str, settings: Settings,
     target = urlunsplit((scheme, f"{literal}:{port}", parts.path or "/", parts.query, ""))
     headers = {"Host": parts.netloc.rsplit("@", 1)[-1], "User-Agent": "groupkit"}
     try:
-        timeout = httpx.Timeout(TIMEOUT, connect=CONNECT_TIMEOUT)
+        timeout = httpx.Timeout(DEADLINE, connect=CONNECT_TIMEOUT)
         async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False,
-                                     transport=transport) as client:
-            response = await client.post(target, json=payload(format, text), headers=headers,
-                                         extensions={"sni_hostname": host})
+                                     transport=transport) as client, \
+                client.stream("POST", target, json=body, headers=headers,
+                              extensions={"sni_hostname": host, "trace": trace}) as response:
+            return response.status_code  # the body is never read
     except httpx.TimeoutException:
         raise Outcome("timed out", retry=True) from None
     except httpx.HTTPError as error:
         raise Outcome(f"connection failed ({type(error).__name__})", retry=True) from None
-    status = response.status_code
-    if 200 <= status < 300:
-        return
-    if 300 <= status < 400:
-        raise Outcome(f"refused: redirect (HTTP {status})", retry=False)
-    raise Outcome(f"HTTP {status}", retry=status == 429 or status >= 500)
 
 
 # --- the delivery loop ----------------------------------------------------------------------
@@ -327,22 +425,33 @@ async def send(url: str, format: str, text: str, settings: Settings,
 @dataclasses.dataclass(frozen=True)
 class Claimed:
     id: int
+    instance_id: int
     url: str
     format: str
     text: str
     attempts: int
 
 
-def claim(now: dt.datetime, limit: int = BATCH) -> list[Claimed]:
-    """Take up to `limit` due posts for this process (call in a write transaction): their
-    `due` moves a lease ahead, so no other process takes them meanwhile. Posts whose
+def claim(now: dt.datetime, limit: int = PARALLEL,
+          busy: Iterable[int] = ()) -> list[Claimed]:
+    """Take up to `limit` due posts for this process (call in a write transaction), at most
+    one per instance and none of the `busy` instances (whose post this process is sending):
+    their `due` moves a lease ahead, so no other process takes them meanwhile. Posts whose
     webhook was removed are dropped."""
-    query = (ChatPost.select(ChatPost.id)
-             .where((ChatPost.state == "pending") & (ChatPost.due <= now))
-             .order_by(ChatPost.due, ChatPost.id).limit(limit))
+    condition = (ChatPost.state == "pending") & (ChatPost.due <= now)
+    busy = list(busy)
+    if busy:
+        condition &= ChatPost.instance.not_in(busy)
+    query = (ChatPost.select(ChatPost.instance, ChatPost.id).where(condition)
+             .order_by(ChatPost.due, ChatPost.id).limit(limit * 4).tuples())
     if is_postgres():
         query = query.for_update(skip_locked=True)
-    ids = [row.id for row in query]
+    first: dict[int, int] = {}  # instance id -> its first due post
+    candidates: list[Any] = list(query)
+    for instance_id, post_id in candidates:
+        first.setdefault(instance_id, post_id)
+    instance_of = {post_id: instance_id for instance_id, post_id in list(first.items())[:limit]}
+    ids = list(instance_of)
     if not ids:
         return []
     rows = list(ChatPost.select(ChatPost, ChatHook).join(
@@ -357,7 +466,8 @@ def claim(now: dt.datetime, limit: int = BATCH) -> list[Claimed]:
             continue
         ChatPost.update(due=now + LEASE, attempts=ChatPost.attempts + 1).where(
             ChatPost.id == row.id).execute()
-        taken.append(Claimed(row.id, hook.url, hook.format, row.text, row.attempts + 1))
+        taken.append(Claimed(row.id, instance_of[row.id], hook.url, hook.format, row.text,
+                             row.attempts + 1))
     return taken
 
 
@@ -372,25 +482,51 @@ def record(post: Claimed, now: dt.datetime, failure: Outcome | None) -> None:
     ChatPost.update(**changes).where(ChatPost.id == post.id).execute()
 
 
+async def _deliver(post: Claimed, storage: Storage, settings: Settings,
+                   clock: Callable[[], dt.datetime], resolver: Resolver,
+                   transport: httpx.AsyncBaseTransport | None) -> bool:
+    """Send one claimed post and record how it went; whether it went out."""
+    failure: Outcome | None = None
+    try:
+        await send(post.url, post.format, post.text, settings, resolver, transport)
+    except Outcome as outcome:
+        failure = outcome
+        log.warning("chat post %d to %s not delivered (try %d): %s", post.id,
+                    urlsplit(post.url).hostname, post.attempts, outcome.message)
+    await storage.write(record, post, clock(), failure)
+    return failure is None
+
+
 async def deliver_once(storage: Storage, settings: Settings, clock: Callable[[], dt.datetime],
                        resolver: Resolver = system_resolver,
                        transport: httpx.AsyncBaseTransport | None = None) -> int:
-    """Send every post due now (in batches); returns how many went out."""
+    """Send every post due now, and those that fall due meanwhile; returns how many went
+    out. Up to PARALLEL sends at once, one per instance (a channel gets its posts in
+    order); a free slot takes the next due post at once, so a slow chat host delays only
+    its own team's next post."""
+    running: dict[asyncio.Task[bool], int] = {}  # send -> its instance
     sent = 0
-    while True:
-        batch = await storage.write(claim, clock())
-        if not batch:
-            return sent
-        for post in batch:
-            failure: Outcome | None = None
-            try:
-                await send(post.url, post.format, post.text, settings, resolver, transport)
-                sent += 1
-            except Outcome as outcome:
-                failure = outcome
-                log.warning("chat post %d to %s not delivered (try %d): %s", post.id,
-                            urlsplit(post.url).hostname, post.attempts, outcome.message)
-            await storage.write(record, post, clock(), failure)
+    try:
+        while True:
+            room = PARALLEL - len(running)
+            batch = (await storage.write(claim, clock(), room, list(running.values()))
+                     if room else [])
+            for post in batch:
+                task = asyncio.create_task(
+                    _deliver(post, storage, settings, clock, resolver, transport))
+                running[task] = post.instance_id
+            if batch:
+                continue  # more may be due for other instances
+            if not running:
+                return sent
+            done, _ = await asyncio.wait(running, timeout=CLAIM_EVERY,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                del running[task]
+                sent += task.result()
+    finally:
+        for task in running:
+            task.cancel()
 
 
 async def deliver_forever(storage: Storage, settings: Settings, tools: Mapping[str, Tool],
@@ -398,11 +534,23 @@ async def deliver_forever(storage: Storage, settings: Settings, tools: Mapping[s
     """The server's chat task: queue what the clock made due, send what is queued, sleep."""
     while True:
         try:
-            await storage.write(queue_scheduled, tools, clock())
+            await storage.write(queue_scheduled, tools, clock(), settings)
             await deliver_once(storage, settings, clock)
         except Exception:
             log.exception("chat delivery failed; will retry")
         await asyncio.sleep(settings.webhook_every_seconds)
+
+
+def base_url_problem(settings: Settings, tools: Iterable[Tool]) -> str | None:
+    """Why the service must not start: production without `base_url` while chat webhooks
+    are on (an allow list and a tool that posts). Posts link to the service, and without
+    `base_url` nothing but a request's Host header could say where it is."""
+    if settings.production and not settings.base_url and settings.webhook_hosts and any(
+            getattr(tool, "chat", None) is not None for tool in tools):
+        return ("base_url must be set in production while chat webhooks are on: chat posts "
+                "link to it (set base_url = \"https://your.server\", or [webhooks] hosts = "
+                "[] to turn chat webhooks off)")
+    return None
 
 
 # --- the organiser's operations -------------------------------------------------------------
@@ -498,6 +646,8 @@ def chat_operations(ops: Operations, ritual: ChatRitual) -> ChatRitual:
         if hour is None or not 0 <= hour <= 23:
             raise bad_request(BAD_HOUR)
         fmt = call.data.get("format") or guess_format(url)
+        # The origin the organiser connected on (or the configured base_url): where posts
+        # link to when the operator set none. Never a participant's: this is the organiser's.
         base = call.base_url[:300]
         if existing is None:
             ChatHook.create(instance=call.instance, url=url, format=fmt, hour=hour,

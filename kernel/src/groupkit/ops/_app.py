@@ -30,6 +30,7 @@ from groupkit.core import _live as live
 from groupkit.core import _logs as logs
 from groupkit.core import _moments as times
 from groupkit.core import _rendered as rendered
+from groupkit.core._config import ConfigError
 from groupkit.core._config import Settings
 from groupkit.core._errors import ApiError
 from groupkit.core._openapi import CATALOG_PROFILE
@@ -107,6 +108,9 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     what tests build (through `groupkit_testing.make_app`) on a database of their own."""
     settings = settings or Settings()
     registry = load_tools(settings, extra_plugins, entry_points)
+    refused = webhooks.base_url_problem(settings, registry.tools.values())
+    if refused:
+        raise ConfigError(refused)
     storage = Storage(open_database(settings.database_url, settings.database_threads),
                       settings.database_threads)
     storage.bind()

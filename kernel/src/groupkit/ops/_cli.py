@@ -87,6 +87,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise ConfigError(problems[0] + more)
         if args.config:
             os.environ["GROUPKIT_CONFIG"] = os.path.abspath(args.config)
+        refused = _link_problem(settings, registry)
+        if refused:
+            raise ConfigError(refused)
         _migrate(settings, registry, create_directory=not settings.production)
         os.environ["GROUPKIT_MIGRATED"] = "1"
         if settings.metrics_enabled and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
@@ -184,6 +187,14 @@ def _migrate(settings: Settings, registry: Registry | None = None, *,
         storage.close()
 
 
+def _link_problem(settings: Settings, registry: Registry) -> str | None:
+    """What the app would refuse to start on beyond the config file alone: links that
+    need `base_url` (`groupkit.blocks._webhooks.base_url_problem`)."""
+    from groupkit.blocks._webhooks import base_url_problem
+
+    return base_url_problem(settings, registry.tools.values())
+
+
 def cmd_migrate(args: argparse.Namespace) -> int:
     from groupkit.core._storage import DatabaseUrlError
 
@@ -248,7 +259,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Report every problem of a config file with its line, with the environment's overrides
     applied as `serve` applies them; exit 1 if there is any. The enabled tools are loaded
     and judged (`enabled_tools`, as `serve` does) only when nothing else is wrong (a broken
-    file may not mean its tool list)."""
+    file may not mean its tool list); then what the app refuses to start on with them
+    (production without `base_url` while chat webhooks are on)."""
     from groupkit.core._config import check_file
     from groupkit.core._config import line_of
 
@@ -263,7 +275,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         if unreachable:
             problems = [f"{where}: {unreachable}"]
     if not problems:
-        _, problems = enabled_tools(Path(path), settings)
+        registry, problems = enabled_tools(Path(path), settings)
+        refused = None if problems else _link_problem(settings, registry)
+        if refused:
+            line = line_of(text, "base_url") or line_of(text, "mode")
+            problems = [f"{path}:{line}: {refused}" if line else f"{path}: {refused}"]
     for problem in problems:
         print(problem)
     if not problems:

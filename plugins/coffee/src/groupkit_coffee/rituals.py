@@ -15,6 +15,5 @@ RITUAL = ChatRitual(what="each new round: that it started and where to look (nev
 def announce_round(call: Call, number: int) -> None:
     post_to_chat(call.instance, f"Coffee round {number} of {call.instance.title} is drawn. "
                                 "Open your own coffee link to see who you're meeting; "
-                                "not claimed your name yet? Start here: "
-                                f"{call.base_url}/s/{call.instance.slug}",
-                 key=f"round-{number}", now=call.now)
+                                "not claimed your name yet? Start here: ",
+                 key=f"round-{number}", now=call.now, link=True)

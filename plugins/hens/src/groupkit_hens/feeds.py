@@ -31,7 +31,7 @@ def claim_events(instance: Instance, claim: SlotClaim, base_url: str) -> list[Ca
         midnight = dt.datetime.combine(day, dt.time())
         start = midnight + dt.timedelta(minutes=hours[0])
         end = midnight + dt.timedelta(minutes=hours[1])
-    page = f"{base_url}/s/{instance.slug}"
+    page = f"{base_url}/s/{instance.slug}" if base_url else ""  # no base_url: no link
     running = "\n".join(f"{number}. {activity}"
                         for number, activity in enumerate(data["activities"], start=1))
     lines = [f"You're down for: {data['categories'][category]['name']}.",

@@ -10,5 +10,7 @@ RITUAL = ChatRitual(what="each new kudos note, as the wall shows it")
 
 
 def announce(call: Call, recipient: str, message: str, sender: str) -> None:
+    # The wall's link comes from the kernel (`link=True`): `call.base_url` is the origin the
+    # note's author asked on, and they must not choose where the team's chat points.
     post_to_chat(call.instance, f"Kudos for {recipient} from {sender}:\n{message}\n"
-                                f"The wall: {call.base_url}/s/{call.instance.slug}", now=call.now)
+                                "The wall: ", now=call.now, link=True)

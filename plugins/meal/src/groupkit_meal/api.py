@@ -345,7 +345,7 @@ def cook_event(instance: Instance, claim: SlotClaim, base_url: str) -> CalendarE
     data = instance.data
     day = dt.date.fromisoformat(data["days"][int(claim.slot_id[1:].split("-")[0])])
     dish = claim.extra.get("dish", "")
-    page = f"{base_url}/s/{instance.slug}"
+    page = f"{base_url}/s/{instance.slug}" if base_url else ""  # a feed without base_url
     lines = [f"{claim.name} is cooking" + (f": {dish}." if dish else "."),
              f"Allergies and dislikes: {data['allergies']}" if data["allergies"] else "",
              data["note"], page]

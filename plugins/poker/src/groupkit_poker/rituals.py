@@ -23,5 +23,5 @@ def announce_reveal(call: Call, data: dict[str, Any], summary: dict[str, Any]) -
                                         _end("low", summary["low"])) if part))
     story = data["story"] or "this story"
     post_to_chat(call.instance, f"Cards are up for {story}: {spread}. {ends}.\n"
-                                f"The board: {call.base_url}/s/{call.instance.slug}",
-                 key=f"reveal-{data['round']}", now=call.now)
+                                "The board: ", key=f"reveal-{data['round']}", now=call.now,
+                 link=True)

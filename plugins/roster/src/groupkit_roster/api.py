@@ -194,7 +194,7 @@ def shift_event(instance: Instance, position: int, base_url: str) -> CalendarEve
     if when is None:
         return None
     heading = instance.title or DEFAULT_HEADING
-    page = f"{base_url}/s/{instance.slug}"
+    page = f"{base_url}/s/{instance.slug}" if base_url else ""  # a feed without base_url
     details = [instance.data["eventDate"], instance.data["note"], page]
     return CalendarEvent(
         uid=f"roster-{instance.slug}-s{position}@groupkit",
