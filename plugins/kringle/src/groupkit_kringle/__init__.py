@@ -53,7 +53,8 @@ DESCRIPTION = (
     "giftee or Kris Kringle settled, are a 400 naming the problem, and the search is "
     "bounded); `personalLinks` gives each person a private link listed on the organiser "
     "page instead of claiming names (the page shows when it was first opened, so a peek "
-    "is seen by its owner); `questions` lets each Kris Kringle and their "
+    "is seen by its owner; a wishlist or question written through a link nobody has "
+    "opened counts as its first opening); `questions` lets each Kris Kringle and their "
     "giftee ask each other anonymous questions on their private pages, which the "
     "organiser never sees. Exclusions refused at create (400; `{name}`/`{names}` are filled in): "
     + "; ".join(f"`{message}`" for message in (UNKNOWN_IN_HOUSEHOLD, UNKNOWN_EXCLUDED,

@@ -195,6 +195,15 @@ def _holder(instance: Instance, credential: Credential | None) -> KringlePerson:
                            and credential.kind == TOKEN_KIND else None)
 
 
+def _used(call: Call, person: KringlePerson) -> None:
+    """With personal links, writing through a link (a wishlist, a question) goes on record
+    as its first opening when nobody had opened it, just as reading it does: whoever holds
+    a link unseen cannot act as its owner without the owner's page and the organiser's
+    list showing it. Without personal links "opened" says who has seen the current draw,
+    which a write does not show."""
+    if _personal(call.instance) and person.opened_at is None:
+        KringlePerson.update(opened_at=call.now).where(KringlePerson.id == person.id).execute()
+
 
 def _details(instance: Instance) -> dict[str, Any]:
     data = instance.data
@@ -403,10 +412,12 @@ def read_private(call: Call) -> Reply:
                  description=f"`text` is trimmed, CRLF becomes LF, and it is cut to "
                              f"{WISHLIST_LIMIT} characters (never an error); saving again "
                              "replaces it, an empty text clears it. Only the person who drew "
-                             "you sees it, on their private page.")
+                             "you sees it, on their private page. With personal links, saving "
+                             "through a link nobody has opened counts as its first opening.")
 def wishlist(call: Call) -> dict[str, Any]:
     """Save your wishlist for whoever drew you."""
     person = _holder(call.instance, call.credential)
+    _used(call, person)
     KringlePerson.update(wishlist=call.data["text"]).where(
         KringlePerson.id == person.id).execute()
     return {"ok": True, "wishlist": call.data["text"]}
@@ -426,7 +437,8 @@ def wishlist(call: Call) -> dict[str, Any]:
                              f"characters. Only the two private pages of that pair show it, "
                              f"and never with the Kris Kringle's name; the organiser never "
                              f"sees it. A redraw starts every conversation afresh; a reset "
-                             f"wipes the reset person's two.")
+                             f"wipes the reset person's two. With personal links, asking "
+                             f"through a link nobody has opened counts as its first opening.")
 def ask(call: Call) -> dict[str, Any]:
     """Ask (or answer) your giftee or your Kris Kringle, anonymously."""
     person = _holder(call.instance, call.credential)
@@ -449,6 +461,7 @@ def ask(call: Call) -> dict[str, Any]:
                                          & (KringleMessage.giftee == giftee)).count()
     if held >= MAX_QUESTIONS:
         raise conflict(CONVERSATION_FULL)
+    _used(call, person)
     KringleMessage.create(instance=call.instance, santa=santa, giftee=giftee,
                           from_santa=to == "giftee", text=call.data["text"],
                           at=call.now)
