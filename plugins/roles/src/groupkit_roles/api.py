@@ -238,8 +238,8 @@ def held(call: Call) -> dict[str, Any]:
 
 
 @ops.organiser("reset", body=ResetBody, returns=OK_REPLY, errors={
-    404: f"No player joined with that name (after cleaning, ignoring case; blank "
-         f"included): `{NOT_JOINED}`"})
+    404: f"No player joined with that name (after cleaning, ignoring case and look-alike "
+         f"letters; blank included): `{NOT_JOINED}`"})
 def reset(call: Call) -> dict[str, Any]:
     """Reset one player.
 
