@@ -268,12 +268,10 @@ def _regroup(call: Call, names: list[str]) -> None:
     instance = call.instance
     team = _team(instance)
     wanted = {text_key(name) for name in names}
-    kept: dict[str, CoffeePerson] = {}
-    # A list made before look-alike letters counted may hold two names with one key: the
-    # one spelled exactly as sent stays.
-    for person in sorted(team, key=lambda person: person.name not in names):
-        if text_key(person.name) in wanted:
-            kept.setdefault(text_key(person.name), person)
+    # Exact spellings last: of two look-alikes stored before they counted, the one spelled
+    # as sent is kept and the other leaves.
+    kept = {text_key(person.name): person for person in sorted(
+        team, key=lambda person: person.name in names) if text_key(person.name) in wanted}
     leaving = [person for person in team if person not in kept.values()]
     message = _leavers_message(leaving, instance.data["round"])
     if message is not None and not call.confirmed:
