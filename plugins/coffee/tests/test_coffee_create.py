@@ -85,6 +85,22 @@ async def test_duplicates_ignoring_case_are_refused(client: Any, names: list[str
     assert await refused(client, {"names": names}) == duplicate(quoted)
 
 
+@pytest.mark.parametrize(("names", "quoted"), [
+    (["Ann", "Bo", "\uff21nn"], "\uff21nn"),          # fullwidth
+    (["Ann", "Bo", "Cy", "\u0410NN"], "\u0410NN"),    # Cyrillic capital A
+    (["Tom", "Bo", "\u03a4\u03bfm"], "\u03a4\u03bfm"),  # Greek tau and omicron
+])
+async def test_look_alike_names_are_refused(client: Any, names: list[str],
+                                            quoted: str) -> None:
+    """Two names that look the same would have the wrong one claimed."""
+    assert await refused(client, {"names": names}) == duplicate(quoted)
+
+
+async def test_names_are_kept_as_typed(client: Any) -> None:
+    names = ["\uff21nn", "Amie", "Arnie", "Zo\u00eb", "Zoe"]
+    assert names_of(await exported(client, {"names": names})) == names
+
+
 async def test_count_is_checked_before_duplicates(client: Any) -> None:
     assert await refused(client, {"names": ["Ann", "ann"]}) == FEW
     assert await refused(client, {"names": [*people(201), "PERSON 1"]}) == MANY

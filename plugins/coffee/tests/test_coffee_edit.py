@@ -88,7 +88,9 @@ async def test_each_detail_changes_alone(client: Any, team: dict[str, str], fiel
 
 @pytest.mark.parametrize(("names", "message"), [
     (["Ann", "Bo"], FEW), ([], FEW), ("Ann", FEW), ([f"P{n}" for n in range(201)], MANY),
-    (["Ann Archer", "Bo Bramble", " bo bramble "], TWICE)])
+    (["Ann Archer", "Bo Bramble", " bo bramble "], TWICE),
+    (["Ann Archer", "Bo Bramble", "\u0410nn \u0410rcher"],
+     '"\u0410nn \u0410rcher" is on the list twice — add a surname initial to tell them apart.')])
 async def test_names_keep_the_create_rules(client: Any, team: dict[str, str], names: Any,
                                            message: str) -> None:
     payload = await refused(client, team, 400, names=names, cadence="Daily")
@@ -96,6 +98,32 @@ async def test_names_keep_the_create_rules(client: Any, team: dict[str, str], na
     view = await read(client, team["slug"])
     assert [person["name"] for person in view["people"]] == NAMES
     assert view["cadence"] == "Every second Monday"
+
+
+async def test_a_claim_matches_look_alike_letters(client: Any, team: dict[str, str]) -> None:
+    """Names compare the same way everywhere: a name typed with a Cyrillic "А" claims the
+    name it looks like, so it cannot slip past the claimed check."""
+    token = await token_for(client, team["slug"], "\u0410nn \u0410rcher")
+    assert (await private(client, token))["name"] == "Ann Archer"
+    response = await client.post("/api/coffee/claim", json={"slug": team["slug"],
+                                                            "name": "Ann Archer"})
+    assert response.status_code == 409
+
+
+async def test_a_list_made_before_look_alikes_counted_keeps_its_people_apart(
+        client: Any, team: dict[str, str]) -> None:
+    """A team stored before look-alike letters counted may hold "Ann Archer" and a Cyrillic
+    "Аnn Archer": each spelling claims its own person, and the organiser's list keeps the
+    person spelled exactly as sent."""
+    CoffeePerson.update(name="\u0410nn Archer").where(CoffeePerson.name == "Bo Bramble").execute()
+    latin = await token_for(client, team["slug"], "Ann Archer")
+    cyrillic = await token_for(client, team["slug"], "\u0410nn Archer")
+    assert (await private(client, cyrillic))["name"] == "\u0410nn Archer"
+    await changed(client, team, names=["Cy Cobb", "Ann Archer", "Di Dunlop"], confirm=True)
+    view = await read(client, team["slug"])
+    assert [person["name"] for person in view["people"]] == ["Cy Cobb", "Ann Archer", "Di Dunlop"]
+    assert (await private(client, latin))["name"] == "Ann Archer"
+    assert (await client.get(f"/api/coffee/p/{cyrillic}")).status_code == 404
 
 
 async def test_before_any_round_unclaimed_names_come_and_go_freely(

@@ -63,6 +63,27 @@ async def test_a_repeated_name_is_quoted_as_cleaned(refused: Callable[..., Any],
     assert await refused({"names": names}) == twice(repeated)
 
 
+@pytest.mark.parametrize(("names", "repeated"), [
+    (["Ann", "Bo", "\uff21nn"], "\uff21nn"),                  # fullwidth
+    (["Ann", "Bo", "Cy", "\u0430nn"], "\u0430nn"),            # Cyrillic small a
+    (["Oscar", "Bo", "\u039fscar"], "\u039fscar"),            # Greek capital omicron
+])
+async def test_a_look_alike_name_is_a_repeat(refused: Callable[..., Any], names: list[str],
+                                             repeated: str) -> None:
+    """Two names that look the same would have the wrong person claim one."""
+    assert await refused({"names": names}) == twice(repeated)
+
+
+async def test_names_are_stored_as_typed(new_board: Callable[..., Any]) -> None:
+    names = ["\uff21nn", "Amie", "Arnie", "\ufdfa" * 40]
+    board = await new_board({"names": names})
+    assert (await board.public())["names"] == names
+    # A name whose key unfolds far past the name (each of these is 18 letters) still
+    # claims its own place.
+    token = await board.token("\ufdfa" * 40)
+    assert "Hi " + "\ufdfa" * 40 in await board.page(f"/p/{token}")
+
+
 async def test_count_is_checked_before_repeats(refused: Callable[..., Any]) -> None:
     assert await refused({"names": ["Ann", "ann"]}) == FEW
     assert await refused({"names": ["Ann"] * 61}) == MANY

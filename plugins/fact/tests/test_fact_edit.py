@@ -12,6 +12,7 @@ import pytest
 from lxml import html as lxml_html
 
 from groupkit import Instance
+from groupkit_fact.models import Person
 from groupkit_testing import edit
 
 FEW = "Add at least three names — a guessing game needs a few people."
@@ -139,6 +140,23 @@ async def test_a_name_in_another_case_is_the_same_person(board: Any) -> None:
     await changed(board, names=["ANN", "Bo", "Cy", "Di"])
     assert (await board.public())["names"] == ["ANN", "Bo", "Cy", "Di"]
     assert "Hi ANN." in await board.page(f"/p/{token}")
+
+
+async def test_a_list_made_before_look_alikes_counted_keeps_its_people_apart(
+        board: Any) -> None:
+    """People stored with the old key (NFC, case folded) still claim their names: names
+    compare by keys computed afresh. Of two stored look-alikes each spelling finds its own
+    person, and the organiser's list keeps the one spelled exactly as sent."""
+    Person.update(name="\u0410nn", name_key="\u0430nn").where(Person.name == "Bo").execute()
+    Person.update(name_key="ann").where(Person.name == "Ann").execute()
+    cyrillic = await board.token("\u0410nn")
+    latin = await board.token("Ann")
+    assert "Hi \u0410nn." in await board.page(f"/p/{cyrillic}")
+    assert "Hi Ann." in await board.page(f"/p/{latin}")
+    await changed(board, names=["Ann", "Cy", "Di", "Ed"], confirm=True)
+    assert (await board.public())["names"] == ["Ann", "Cy", "Di", "Ed"]
+    assert "Hi Ann." in await board.page(f"/p/{latin}")
+    await board.token("Ed")
 
 
 async def test_the_same_names_change_nothing(board: Any) -> None:

@@ -36,6 +36,14 @@ async def test_claim_matches_the_cleaned_name_ignoring_case(board: Any) -> None:
     assert "Hi Ann." in await board.page(f"/p/{token}")
 
 
+async def test_a_look_alike_claims_the_name_it_looks_like(board: Any) -> None:
+    """Names compare the same way everywhere: a name typed with a Cyrillic "А" is the name
+    it looks like, so it cannot slip past the claimed check."""
+    token = await board.token("\u0410nn")
+    assert "Hi Ann." in await board.page(f"/p/{token}")
+    assert await error_of(await board.claim("Ann"), 409) == TAKEN
+
+
 @pytest.mark.parametrize("name", ["Zed", "An", "Ann Lee", "", "   ", None, 5, ["Ann"],
                                   {"name": "Ann"}])
 async def test_claim_of_a_name_not_on_the_list(board: Any, name: Any) -> None:

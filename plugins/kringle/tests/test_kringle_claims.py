@@ -75,6 +75,18 @@ async def test_claim_matches_unicode_case(client: Any) -> None:
         "name"] == "Straße"
 
 
+async def test_claim_matches_look_alike_letters(client: Any, draw: dict[str, str]) -> None:
+    """Names compare the same way everywhere: a name typed with a Cyrillic "А" is the name
+    it looks like, so it cannot slip past the claimed check."""
+    token = await token_for(client, draw["slug"], "\u0410nn \u0410rcher")
+    assert (await private(client, token))["name"] == "Ann Archer"
+    response = await client.post("/api/kringle/claim", json={"slug": draw["slug"],
+                                                             "name": "Ann Archer"})
+    assert response.status_code == 409
+    assert (await response.get_json())["error"] == (
+        "That name's already been claimed. If it's yours, ask the organiser to reset you.")
+
+
 async def test_claim_cuts_the_typed_name_to_40(client: Any) -> None:
     long = "L" * 40
     made = await create(client, "kringle", {"names": [long + "ong name", "Bo", "Cy"]})

@@ -98,6 +98,22 @@ async def test_duplicates_ignoring_case_quote_the_cleaned_repeat(
     assert await refused(client, {"names": names}) == duplicate(quoted)
 
 
+@pytest.mark.parametrize(("names", "quoted"), [
+    (["Ann", "Bo", "\uff21nn"], "\uff21nn"),                    # fullwidth A
+    (["Ann", "Bo", "\u0410nn"], "\u0410nn"),                    # Cyrillic A
+    (["Oscar", "Bo", "\u039fsc\u03b1r"], "\u039fsc\u03b1r"),   # Greek omicron and alpha
+    (["Tom", "Bo", "A\u200bnn", "\u0422om"], "\u0422om"),      # Cyrillic capital te
+])
+async def test_look_alike_names_are_repeats(client: Any, names: list[str], quoted: str) -> None:
+    """Two names that look the same on the claim page would have the wrong one claimed."""
+    assert await refused(client, {"names": names}) == duplicate(quoted)
+
+
+async def test_names_are_stored_as_typed(client: Any) -> None:
+    names = ["\uff21nn", "Amie", "Arnie", "Zo\u00eb", "Zoe"]
+    assert names_of(await exported(client, {"names": names})) == names
+
+
 async def test_names_compared_after_cutting_to_40(client: Any) -> None:
     base = "x" * 40
     assert await refused(client, {"names": [base + "1", "Bo", base + "2"]}) == duplicate(base)

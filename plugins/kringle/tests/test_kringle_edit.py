@@ -283,3 +283,25 @@ async def test_an_edit_reaches_open_pages(client: Any) -> None:
         html = await (await client.get(path)).get_data(as_text=True)
         assert await version(path) > was and "Boxing Day" in html
     assert "Flo Finch" in await (await client.get(pages[0])).get_data(as_text=True)
+
+
+async def test_a_draw_made_before_look_alikes_counted_keeps_its_people_apart(
+        client: Any) -> None:
+    """A draw stored before look-alike letters counted may hold "Ann Archer" and a Cyrillic
+    "Аnn Archer": each spelling still finds its own person, and the organiser's list keeps
+    the person spelled exactly as sent."""
+    made = await create(client, "kringle", DRAW)
+    instance = Instance.get(Instance.slug == made["slug"])
+    KringlePerson.update(name="\u0410nn Archer").where(
+        (KringlePerson.instance == instance) & (KringlePerson.name == "Bo Bramble")).execute()
+    latin = await claim(client, made["slug"], "Ann Archer")
+    cyrillic = await claim(client, made["slug"], "\u0410nn Archer")
+    for token, name in ((latin, "Ann Archer"), (cyrillic, "\u0410nn Archer")):
+        view = await (await client.get(f"/api/kringle/p/{token}")).get_json()
+        assert view["name"] == name
+    names = ["Ann Archer", *NAMES[2:]]
+    assert (await edit(client, "kringle", made["editToken"],
+                       {"names": names, "confirm": True}))[0] == 200
+    assert sorted(stored_loop(made["slug"])) == sorted(names)
+    assert (await client.get(f"/api/kringle/p/{latin}")).status_code == 200
+    assert (await client.get(f"/api/kringle/p/{cyrillic}")).status_code == 404

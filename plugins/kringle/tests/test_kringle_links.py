@@ -111,6 +111,37 @@ async def test_a_personal_page_says_when_it_was_first_opened(client: Any) -> Non
     assert (await json_of(response))["wishlist"] == "Tea"
 
 
+@pytest.mark.parametrize("write", ["wishlist", "ask"])
+async def test_writing_through_an_unopened_link_goes_on_record(client: Any, write: str) -> None:
+    """Whoever holds a link nobody has opened (the organiser, say) cannot write a wishlist
+    or ask a question as its owner unseen: the write is the link's first opening, on the
+    owner's page and the organiser's list."""
+    made, tokens = await personal_draw(client, questions=True)
+    bo = tokens["Bo Bramble"]
+    path, body = ((f"/api/kringle/p/{bo}/wishlist", {"text": "Socks"}) if write == "wishlist"
+                  else (f"/api/kringle/p/{bo}/ask", {"to": "giftee", "text": "Size?"}))
+    before = dt.datetime.now(dt.UTC).replace(microsecond=0)
+    await json_of(await client.post(path, json=body))
+    people = (await export(client, made["editToken"]))["people"]
+    assert [p["opened"] for p in people] == [False, True, False, False, False]
+    opened_at = people[1]["openedAt"]
+    assert before <= dt.datetime.fromisoformat(opened_at) <= dt.datetime.now(dt.UTC)
+    # The owner's page shows that first opening, not their own later visit.
+    assert f'datetime="{opened_at}"' in await page(client, f"/p/{bo}")
+    assert (await json_of(await client.get(f"/api/kringle/p/{bo}")))["firstOpenedAt"] == \
+        opened_at
+
+
+async def test_without_personal_links_a_write_is_not_an_opening(client: Any) -> None:
+    """Without personal links "opened" says who has seen the current draw, which saving a
+    wishlist does not show."""
+    made, tokens = await claimed_draw(client)
+    await json_of(await client.post(f"/api/kringle/p/{tokens['Bo Bramble']}/wishlist",
+                                    json={"text": "Socks"}))
+    people = (await export(client, made["editToken"]))["people"]
+    assert not any(person["opened"] for person in people)
+
+
 async def test_a_peek_before_a_redraw_stays_on_the_page(client: Any) -> None:
     """Someone opens Ann's link, then the organiser redraws: Ann still sees that first
     opening, so a redraw cannot cover a peek (and with few allowed loops the peek could

@@ -58,6 +58,35 @@ async def test_a_name_is_taken_ignoring_case(api: Any, board: dict[str, str]) ->
     await api.joined(other["slug"], "Ann")  # another board is another table
 
 
+@pytest.mark.parametrize("look_alike", ["\uff21nn", "\u0410nn", "\u0391nn", "A\u200bNN"])
+async def test_a_look_alike_name_is_taken(api: Any, board: dict[str, str],
+                                          look_alike: str) -> None:
+    """A fullwidth, Cyrillic or Greek "Ann" beside "Ann" would pass for the same voter."""
+    await api.joined(board["slug"], "Ann")
+    assert await api.error_of(await api.join(board["slug"], look_alike), 409) == SAME_NAME
+
+
+async def test_names_are_shown_as_typed(api: Any, board: dict[str, str]) -> None:
+    for name in ("\u0410nna", "Amie", "Arnie", "\ufdfa" * 40):
+        await api.joined(board["slug"], name)
+    assert [voter["name"] for voter in (await api.read(board["slug"]))["voters"]] == [
+        "\u0410nna", "Amie", "Arnie", "\ufdfa" * 40]
+    # A name whose key unfolds far past the name (each of these is 18 letters) is still
+    # taken the same way.
+    assert await api.error_of(await api.join(board["slug"], "\ufdfa" * 40), 409) == SAME_NAME
+
+
+async def test_a_voter_who_joined_before_look_alikes_counted_keeps_the_name(
+        api: Any, board: dict[str, str]) -> None:
+    """A voter stored with the old key (the name case-folded) still holds the name: joins
+    compare keys computed afresh from the names."""
+    first = await api.joined(board["slug"], "Bo")
+    PokerVoter.update(name="\u0410nn", name_key="\u0430nn").execute()
+    assert await api.error_of(await api.join(board["slug"], "Ann"), 409) == SAME_NAME
+    assert (await api.read(board["slug"]))["voters"][0]["name"] == "\u0410nn"
+    assert (await api.vote(first, "5")).status_code == 200
+
+
 async def test_sixty_voters_then_the_spec_409(api: Any, board: dict[str, str]) -> None:
     for number in range(60):
         await api.joined(board["slug"], f"Voter {number}")

@@ -40,12 +40,12 @@ def app(make_app: Callable[..., Any], clock: Clock) -> Any:
 async def test_closing_time_is_kept_in_utc(api: Any, db: Any) -> None:
     made = await api.make(closesAt="2026-11-24T17:30:15.5+11:00")
     view = await api.read(made["slug"])
-    assert view["closesAt"] == "2026-11-24T06:30:15Z"
+    assert view["closesAt"] == "2026-11-24T06:30:16Z"  # a fraction rounds up, never early
     assert view["closed"] is False
 
     def stored() -> dict[str, Any]:
         return dict(Instance.get(Instance.slug == made["slug"]).data)
-    assert db(stored)["closesAt"] == "2026-11-24T06:30:15+00:00"
+    assert db(stored)["closesAt"] == "2026-11-24T06:30:16+00:00"
     zulu = await api.read((await api.make(closesAt="2026-11-23T10:00:00Z"))["slug"])
     assert zulu["closesAt"] == "2026-11-23T10:00:00Z"
 
@@ -68,6 +68,7 @@ async def test_no_closing_time(api: Any, value: Any) -> None:
     ("0001-01-01T00:00:00+14:00", BAD),     # no UTC time at all
     ("9999-12-31T23:59:59-14:00", BAD),
     ("9999-12-31T23:59:59Z", FAR),
+    ("9999-12-31T23:59:59.5Z", BAD),        # rounds up past the last second there is
     ("2026-11-23T09:00:00Z", PAST),          # the very moment is already too late
     ("2026-11-23T19:59+11:00", PAST),
     ("2027-11-24T09:00:01Z", FAR),
@@ -104,6 +105,24 @@ async def test_the_poll_closes_itself(api: Any, clock: Clock) -> None:
     assert "Voting has closed" in page and "data-api" not in page
     assert "data-poll-closes" not in page
     assert "your vote is final" in await api.page(f"/p/{token}")
+
+
+@pytest.mark.parametrize("fraction", [".001", ".25", ".999999"])
+async def test_a_closing_time_with_a_fraction_never_closes_early(
+        api: Any, clock: Clock, fraction: str) -> None:
+    """Kept to the whole second, a closing time with milliseconds rounds up: the poll is
+    open until the very instant given, and shows (and closes at) the next whole second."""
+    made = await api.make(closesAt=f"2026-11-23T10:00:00{fraction}Z")
+    ids = await api.ids(made["slug"])
+    given = dt.datetime.fromisoformat(f"2026-11-23T10:00:00{fraction}+00:00")
+    for moment in (START + dt.timedelta(hours=1), given - dt.timedelta(microseconds=1)):
+        clock.now = moment
+        view = await api.read(made["slug"])
+        assert view["closed"] is False and view["closesAt"] == "2026-11-23T10:00:01Z"
+        assert (await api.vote(made["slug"], [ids["Thai"]])).status_code == 201
+    clock.now = START + dt.timedelta(hours=1, seconds=1)
+    assert (await api.read(made["slug"]))["closed"] is True
+    assert await api.error_of(await api.vote(made["slug"], [ids["Thai"]]), 409) == CLOSED
 
 
 async def test_pages_show_the_closing_time_in_utc(api: Any) -> None:

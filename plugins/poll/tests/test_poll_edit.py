@@ -93,6 +93,11 @@ async def test_a_closing_time_is_added_moved_and_cleared(api: Any, client: Any,
     assert (await edit(client, "poll", made["editToken"],
                        {"closesAt": "2026-11-25T06:30:00Z"}))[0] == 200
     assert (await api.read(made["slug"]))["closesAt"] == "2026-11-25T06:30:00Z"
+    # A fraction of a second rounds up, never early; sent again it is no change.
+    for _ in range(2):
+        assert (await edit(client, "poll", made["editToken"],
+                           {"closesAt": "2026-11-25T06:30:00.25Z"}))[0] == 200
+        assert (await api.read(made["slug"]))["closesAt"] == "2026-11-25T06:30:01Z"
     assert (await edit(client, "poll", made["editToken"], {"closesAt": None}))[0] == 200
     assert "closesAt" not in await api.read(made["slug"])
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import groupkit_roles.api as roles_api
+from groupkit_roles.models import Player
 from groupkit_testing import create
 
 ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -58,6 +59,34 @@ async def test_a_name_can_join_once_ignoring_case(api: Any, game: dict[str, str]
     for again in ("Ann", "ann", "  ANN ", "aNn"):
         assert await api.error(await api.join(game["slug"], again), 409) == NAME_TAKEN
     assert len(await api.roles_by_name(game["editToken"])) == 1
+
+
+@pytest.mark.parametrize("look_alike", ["\uff21nn", "\u0410nn", "\u0391NN", "A\u200bnn"])
+async def test_a_look_alike_name_has_joined(api: Any, game: dict[str, str],
+                                            look_alike: str) -> None:
+    """A fullwidth, Cyrillic or Greek "Ann" beside "Ann" would pass for the same player."""
+    await api.joined(game["slug"], "Ann")
+    assert await api.error(await api.join(game["slug"], look_alike), 409) == NAME_TAKEN
+    # Names are kept as typed: only the comparison folds them.
+    await api.joined(game["slug"], "\u0410nna")
+    assert list(await api.roles_by_name(game["editToken"])) == ["Ann", "\u0410nna"]
+
+
+async def test_players_who_joined_before_look_alikes_counted_keep_their_names(
+        api: Any, game: dict[str, str]) -> None:
+    """Players stored with the old key (the name case-folded), even two look-alikes, keep
+    their names: joins and resets compare keys computed afresh, and a reset finds the
+    player spelled exactly as sent."""
+    for name, stored in (("Bo", "Ann"), ("Cy", "\u0410nn"), ("Di", "\u0391nn")):
+        await api.joined(game["slug"], name)
+        Player.update(name=stored, name_key=stored.casefold()).where(
+            Player.name == name).execute()
+    assert await api.error(await api.join(game["slug"], "\uff21nn"), 409) == NAME_TAKEN
+    await api.done(game["editToken"], "reset", {"name": "\u0410nn"})
+    assert list(await api.roles_by_name(game["editToken"])) == ["Ann", "\u0391nn"]
+    await api.done(game["editToken"], "reset", {"name": "ANN"})
+    await api.done(game["editToken"], "reset", {"name": "ANN"})
+    assert list(await api.roles_by_name(game["editToken"])) == []
 
 
 async def test_when_every_role_is_dealt(api: Any, game: dict[str, str]) -> None:

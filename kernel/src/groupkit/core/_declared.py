@@ -35,7 +35,8 @@ class CalendarEvent:
 @dataclasses.dataclass(frozen=True)
 class ChatTime:
     """What a schedule is told: the time, the organiser's chosen local hour for morning
-    posts, and the instance's public link (from the address the organiser connected on)."""
+    posts, and the instance's public link: `base_url`, else (in development) the origin
+    the organiser connected the webhook on; never a participant's request."""
 
     now: dt.datetime
     hour: int

@@ -9,6 +9,7 @@ field declaration order, so declaration order is check order.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -133,11 +134,85 @@ def clean_text(value: str, limit: int, crlf: bool = False) -> str:
     return _trim(value)[:limit]
 
 
+@functools.cache
+def _prototypes() -> dict[int, str]:
+    """What `text_key` folds each small (case-folded) letter beyond ASCII to: the Latin
+    letter it imitates, after Unicode's look-alikes (the confusables data of UTS #39, as
+    confusable_homoglyphs ships it). Keys are compared case-folded, so a small letter
+    stands for its capital too: one that imitates a Latin letter folds to it (Cyrillic
+    "а" to "a", Greek "ν" to "v"); one that imitates none takes the letter its capital
+    imitates (Cyrillic "т" to "t", for "Т"). Where both imitate, the small form wins:
+    Greek "Ν" folds as "ν", to "v". ASCII itself is never folded: the standard's skeleton
+    maps "m" to "rn", "1" to "l" and "0" to "O", which would make "Amie" and "Arnie" one
+    name; names typed in plain ASCII keep the spec's "distinct ignoring case". Loaded on
+    first use: the data takes a moment to read."""
+    from confusable_homoglyphs import confusables
+
+    data: dict[str, list[dict[str, str]]] = confusables.confusables_data
+
+    def prototype(char: str) -> str:
+        """The member of `char`'s class of look-alikes that stands for all of them. The
+        library lists every pair both ways; a class is a star around its prototype, so that
+        is the member with more than one mate, or the one longer than a character; in a
+        class of two single characters either would do (only equal keys matter), so the
+        lower code point (ASCII where there is one) stands for both."""
+        mates = data.get(char, [])
+        if len(mates) != 1:
+            return char
+        mate = mates[0]["c"]
+        return mate if len(mate) > 1 or len(data.get(mate, [])) > 1 else min(char, mate)
+
+    table: dict[int, str] = {}
+    for listed in data:
+        for char in {listed, listed.lower(), listed.casefold()}:
+            if len(char) != 1 or char.isascii():
+                continue
+            folded = prototype(char)
+            capital = char.upper()
+            if not folded.isascii() and len(capital) == 1 and capital != char:
+                imitated = prototype(capital)
+                if imitated.isascii():
+                    folded = imitated
+            if folded != char:
+                table[ord(char)] = folded
+    return table
+
+
+def _fold(value: str) -> str:
+    """One pass of `text_key`: compatibility forms folded (NFKC's "Ａ" is "A"), invisible
+    characters dropped, case folded, then every character beyond ASCII replaced by its
+    look-alike class's prototype, and case folded again (a prototype may be a capital)."""
+    bare = _INVISIBLE.sub("", unicodedata.normalize("NFKD", value))
+    mapped = unicodedata.normalize("NFD", bare.casefold()).translate(_prototypes())
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", mapped).casefold())
+
+
+#: How many passes of `_fold` a key may take: a prototype can decompose into characters
+#: that have prototypes of their own ("ø" is "o" and an overlay, which has one), so a key
+#: is folded again until it stays the same; every single character settles within three
+#: passes.
+FOLD_ROUNDS = 6
+
+
 def text_key(value: str) -> str:
-    """What two names are compared by: NFC, invisible characters dropped, case folded. "Zoë"
-    typed composed or decomposed, or with a zero-width space inside, is one name."""
-    bare = _INVISIBLE.sub("", unicodedata.normalize("NFD", value))
-    return unicodedata.normalize("NFC", bare.casefold())
+    """What two names are compared by, so that names that look the same are the same name:
+    "Zoë" typed composed or decomposed, "Ann" with a zero-width space inside, in fullwidth
+    letters ("Ａnn") or with a Cyrillic or Greek "А" ("Аnn", "Αnn"). Case, compatibility
+    forms (NFKC), invisible characters and Unicode's look-alikes (UTS #39 confusables, see
+    `_prototypes`) are folded away; accents are kept ("José" is not "Jose"). A key is for
+    comparing only: what is stored and shown is what the person typed. Compare stored
+    names by their key computed afresh, not by a key stored beside them: a newer look-alike
+    table (a library update) then applies to names stored before it. Plain ASCII is its
+    own lower case."""
+    if value.isascii():
+        return value.lower()
+    key = value
+    for _ in range(FOLD_ROUNDS):
+        folded = _fold(key)
+        if folded == key:
+            break
+        key = folded
+    return key
 
 
 def as_text(value: Any, convert: str) -> str:
@@ -323,8 +398,8 @@ class WholeNumber(SpecField):
 
 
 def first_duplicate(names: Sequence[str]) -> str | None:
-    """The first name that repeats an earlier one ignoring case, Unicode normalisation and
-    invisible characters (see `text_key`), in its cleaned form."""
+    """The first name that repeats an earlier one ignoring case, Unicode normalisation,
+    invisible characters and look-alike letters (see `text_key`), in its cleaned form."""
     seen: set[str] = set()
     for name in names:
         key = text_key(name)

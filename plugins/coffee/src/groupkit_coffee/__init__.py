@@ -21,8 +21,9 @@ from .schema import CreateCoffee
 DESCRIPTION = (
     "Round-by-round pairing of a team. Paths designed here (the spec shows none): each "
     "person claims their name once on the share page (`POST /api/coffee/claim` "
-    "{slug, name}, matched after cleaning, ignoring case; 200 {token}) and keeps a permanent "
-    "private page `/p/{token}` (as JSON: `GET /api/coffee/p/{token}`) showing this round's "
+    "{slug, name}, matched after cleaning, ignoring case and look-alike letters; 200 "
+    "{token}) and keeps a permanent private page `/p/{token}` (as JSON: "
+    "`GET /api/coffee/p/{token}`) showing this round's "
     "partner(s). The organiser draws the next round (`POST /api/coffee/{editToken}/draw`): "
     "everyone on the list in pairs, exactly one group of three when the count is odd, and "
     f"nobody with someone they met in the last {RECENT_ROUNDS} rounds whenever such a "

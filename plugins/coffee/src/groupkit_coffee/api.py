@@ -19,6 +19,7 @@ from groupkit import issue_token
 from groupkit import not_found
 from groupkit import retire_tokens
 from groupkit import revoke_tokens
+from groupkit import text_key
 from groupkit import utc_iso
 from groupkit.entries import Entries
 from groupkit.entries import claim_once
@@ -61,13 +62,14 @@ def _team(instance: Instance) -> list[CoffeePerson]:
 
 
 def _named(instance: Instance, name: str) -> CoffeePerson:
-    """The team member called `name` (cleaned) ignoring case; 404 otherwise."""
-    key = name.casefold()
-    found = next((person for person in _team(instance)
-                  if key and person.name.casefold() == key), None)
-    if found is None:
+    """The team member called `name` (cleaned) as names compare (`text_key`: case and
+    look-alike letters aside); 404 otherwise. A list made before look-alike letters counted
+    may hold two such names: the one spelled exactly as sent is the one meant."""
+    key = text_key(name)
+    found = [person for person in _team(instance) if name and text_key(person.name) == key]
+    if not found:
         raise not_found(NOT_ON_LIST)
-    return found
+    return min(found, key=lambda person: person.name != name)
 
 
 def _about(instance: Instance) -> dict[str, Any]:
@@ -159,8 +161,8 @@ RESET_REPLY = ok_reply(reset="false when the name was not claimed")
 
 @ops.public("claim", body=NameBody, returns=TOKEN_REPLY, errors={
     404: f"Unknown slug (`Nothing here — check the link you were given.`), or the name "
-         f"(C({NAME_LIMIT}), compared ignoring case) is blank or not on the list: "
-         f"`{NOT_ON_LIST}`",
+         f"(C({NAME_LIMIT}), compared ignoring case and look-alike letters) is blank or "
+         f"not on the list: `{NOT_ON_LIST}`",
     409: f"The name is already claimed: `{ALREADY_CLAIMED}`"})
 def claim(call: Call) -> dict[str, Any]:
     """Claim your name; returns the token of your permanent private page `/p/{token}`.
@@ -265,8 +267,12 @@ def _regroup(call: Call, names: list[str]) -> None:
     repeat rule still knows whom they met."""
     instance = call.instance
     team = _team(instance)
-    wanted = {name.casefold(): name for name in names}
-    leaving = [person for person in team if person.name.casefold() not in wanted]
+    wanted = {text_key(name) for name in names}
+    # Exact spellings last: of two look-alikes stored before they counted, the one spelled
+    # as sent is kept and the other leaves.
+    kept = {text_key(person.name): person for person in sorted(
+        team, key=lambda person: person.name in names) if text_key(person.name) in wanted}
+    leaving = [person for person in team if person not in kept.values()]
     message = _leavers_message(leaving, instance.data["round"])
     if message is not None and not call.confirmed:
         raise conflict(message, "names", confirm=True)
@@ -274,14 +280,12 @@ def _regroup(call: Call, names: list[str]) -> None:
         revoke_tokens(instance, TOKEN_KIND, str(person.id))
     if leaving:
         CoffeePerson.delete().where(CoffeePerson.id.in_([p.id for p in leaving])).execute()
-    kept = {person.name.casefold(): person for person in team
-            if person.name.casefold() in wanted}
     # Two steps, so no new place collides with an old one on the unique index.
     for person in kept.values():
         (CoffeePerson.update(position=-1 - person.position)
          .where(CoffeePerson.id == person.id).execute())
     for position, name in enumerate(names):
-        key = name.casefold()
+        key = text_key(name)
         if key in kept:
             (CoffeePerson.update(position=position, name=name)
              .where(CoffeePerson.id == kept[key].id).execute())
@@ -304,7 +308,8 @@ EDIT = Edit(fields=("title", "names", "cadence", "note"), current=edit_current,
                 f"`{ROUND_CLAUSE}` once a round is drawn), or anyone once a round is drawn "
                 f"(`{LEAVERS_IN_ROUND}`). Sent again with `\"confirm\": true`, they go and "
                 "their links stop working.")},
-            description="`names` is the whole list, matched to the team ignoring case: new "
-                        "names join from the next draw, names left out go. Everyone else "
+            description="`names` is the whole list, matched to the team ignoring case and "
+                        "look-alike letters: new names join from the next draw, names left "
+                        "out go. Everyone else "
                         "keeps their link, their claim and this round's partner; the rule "
                         "against recent repeats still counts the rounds drawn before.")

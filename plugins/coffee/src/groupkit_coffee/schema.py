@@ -28,7 +28,8 @@ class CreateCoffee(Schema):
 
 
 class NameBody(Schema):
-    """A name as a person or the organiser types it: C(40), matched ignoring case. Never
-    fails here: a blank or unknown name is the operation's 404."""
+    """A name as a person or the organiser types it: C(40), matched ignoring case and
+    look-alike letters (`text_key`). Never fails here: a blank or unknown name is the
+    operation's 404."""
 
     name = Line(NAME_LIMIT)

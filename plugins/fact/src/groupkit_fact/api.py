@@ -12,6 +12,7 @@ using them to peek is seen by everyone.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import secrets
 from typing import Any
 
@@ -62,9 +63,18 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
     instance.data = {"prompt": data["prompt"], "note": data["note"], "revealed": False,
                      "shown": {}, "notices": []}
     for position, name in enumerate(data["names"]):
-        person = Person.create(instance=instance, position=position, name=name,
-                               name_key=text_key(name), fact_id=new_fact_id())
-        issue_token(instance, PERSON, str(person.id))
+        _add(instance, position, name)
+
+
+def _add(instance: Instance, position: int, name: str) -> None:
+    """A name joins with an empty fact and its own private token. `name_key` is the SHA-256
+    of the name's `text_key`, which fits its column however far the key unfolds; only the
+    unique index reads it (names compare by keys computed afresh: people listed before
+    look-alike letters counted hold the older key, the key itself)."""
+    key = hashlib.sha256(text_key(name).encode()).hexdigest()
+    person = Person.create(instance=instance, position=position, name=name, name_key=key,
+                           fact_id=new_fact_id())
+    issue_token(instance, PERSON, str(person.id))
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -177,11 +187,14 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
 
 
 def _person(instance: Instance, name: str) -> Person:
-    person = Person.get_or_none((Person.instance == instance)
-                                & (Person.name_key == text_key(name))) if name else None
-    if person is None:
+    """The person called `name` as names compare (`text_key`), else 404. A list made before
+    look-alike letters counted may hold two such names: the one spelled exactly as sent is
+    the one meant."""
+    key = text_key(name)
+    found = [person for person in people_of(instance) if name and text_key(person.name) == key]
+    if not found:
         raise not_found(NOT_ON_LIST)
-    return person
+    return min(found, key=lambda person: person.name != name)
 
 
 # --- operations ---------------------------------------------------------------------------
@@ -192,7 +205,8 @@ TOKEN_REPLY = token_reply("the private link's token: `/p/{token}` is where the f
 
 @ops.public("claim", body=NameBody, returns=TOKEN_REPLY, not_found=NOT_ON_LIST, errors={
     404: f"Checked in this order: unknown public link; name blank or not on the list "
-         f"(C({NAME_LIMIT}), ignoring case). Both answer `{NOT_ON_LIST}`",
+         f"(C({NAME_LIMIT}), ignoring case and look-alike letters). Both answer "
+         f"`{NOT_ON_LIST}`",
     409: f"The name is already claimed: `{TAKEN}`"})
 def claim(call: Call) -> dict[str, Any]:
     """Claim your name; returns the token of your private page.
@@ -228,7 +242,8 @@ def save(call: Call) -> dict[str, Any]:
 
 
 @ops.organiser("reset", body=NameBody, returns=OK_REPLY, errors={
-    404: f"Name blank or not on the list (C({NAME_LIMIT}), ignoring case): `{NOT_ON_LIST}`"})
+    404: f"Name blank or not on the list (C({NAME_LIMIT}), ignoring case and look-alike "
+         f"letters): `{NOT_ON_LIST}`"})
 def reset(call: Call) -> dict[str, Any]:
     """Reset one name.
 
@@ -359,8 +374,12 @@ def _regroup(call: Call, names: list[str]) -> None:
     sent in a different case or spacing is the same person, written the new way."""
     instance = call.instance
     people = people_of(instance)
-    wanted = {text_key(name): name for name in names}
-    leaving = [person for person in people if person.name_key not in wanted]
+    wanted = {text_key(name) for name in names}
+    # Exact spellings last: of two look-alikes stored before they counted, the one spelled
+    # as sent is kept and the other leaves.
+    kept = {text_key(person.name): person for person in sorted(
+        people, key=lambda person: person.name in names) if text_key(person.name) in wanted}
+    leaving = [person for person in people if person not in kept.values()]
     claimed = [person for person in leaving if person.claimed is not None or person.fact]
     if claimed and not call.confirmed:
         raise conflict(_claimed_message(claimed), "names", confirm=True)
@@ -375,7 +394,6 @@ def _regroup(call: Call, names: list[str]) -> None:
     if leaving:
         Person.delete().where(Person.id.in_([person.id for person in leaving])).execute()
     instance.data = {**instance.data, "shown": shown}
-    kept = {person.name_key: person for person in people if person.name_key in wanted}
     # Two steps, so no new position collides with an old one on the unique index.
     for person in kept.values():
         Person.update(position=-1 - person.position).where(Person.id == person.id).execute()
@@ -385,9 +403,7 @@ def _regroup(call: Call, names: list[str]) -> None:
             (Person.update(position=position, name=name)
              .where(Person.id == kept[key].id).execute())
         else:
-            added = Person.create(instance=instance, position=position, name=name,
-                                  name_key=key, fact_id=new_fact_id())
-            issue_token(instance, PERSON, str(added.id))
+            _add(instance, position, name)
 
 
 def apply_edit(call: Call) -> dict[str, Any]:
@@ -417,8 +433,8 @@ EDIT = Edit(fields=("title", "prompt", "note", "names"), current=edit_current,
                 f"`{REVEALED_NAMES}` (`field` `names`, no confirming).")},
             description="`names` is the whole list: names not on it yet join (each with an "
                         "empty fact and a fresh private link to claim), names left out go "
-                        "(ignoring case, as a claim does). Everyone else keeps their claim, "
-                        "link and fact. Once the answers are revealed the names are the "
-                        "answer key: only the list exactly as it is (same names, spelling "
-                        "and order) is accepted until the answers are hidden again; title, "
-                        "prompt and note stay editable.")
+                        "(ignoring case and look-alike letters, as a claim does). Everyone "
+                        "else keeps their claim, link and fact. Once the answers are revealed "
+                        "the names are the answer key: only the list exactly as it is (same "
+                        "names, spelling and order) is accepted until the answers are hidden "
+                        "again; title, prompt and note stay editable.")

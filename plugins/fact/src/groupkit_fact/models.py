@@ -18,7 +18,8 @@ class Person(BaseModel):
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
     position = pw.IntegerField()
     name = pw.CharField(max_length=80)
-    name_key = pw.CharField(max_length=200)  # casefolded: may be longer than the name
+    #: Backs the unique index only (see `api._add`): names compare by keys computed afresh.
+    name_key = pw.CharField(max_length=200)
     fact = pw.TextField(default="")
     fact_id = pw.CharField(max_length=16)
     claimed = UTCDateTimeField(null=True)

@@ -30,8 +30,9 @@ DESCRIPTION = (
     "The draw is one single loop through everybody (nobody draws themselves, never two "
     "smaller loops), chosen uniformly at random among all single loops when the draw is "
     "created. Each person claims their name on the share page (`claim`, matched after "
-    "cleaning, ignoring case) and gets a private link `/p/{token}` that shows only their "
-    "giftee, the giftee's wishlist, the budget, the exchange date and the note. Nobody else, "
+    "cleaning, ignoring case and look-alike letters) and gets a private link `/p/{token}` "
+    "that shows only their giftee, the giftee's wishlist, the budget, the exchange date "
+    "and the note. Nobody else, "
     "the organiser included, can read who drew whom: the public read, the organiser page and "
     "the export list who has claimed and who has opened their page, never a pairing and "
     "never a wishlist. Organiser operations: `reset` one person (designed: their link dies, "
@@ -52,9 +53,10 @@ DESCRIPTION = (
     "giftee or Kris Kringle settled, are a 400 naming the problem, and the search is "
     "bounded); `personalLinks` gives each person a private link listed on the organiser "
     "page instead of claiming names (the page shows when it was first opened, so a peek "
-    "is seen by its owner); `questions` lets each Kris Kringle and their giftee ask each "
-    "other anonymous questions on their private pages, which the organiser never sees. "
-    "Exclusions refused at create (400; `{name}`/`{names}` are filled in): "
+    "is seen by its owner; a wishlist or question written through a link nobody has "
+    "opened counts as its first opening); `questions` lets each Kris Kringle and their "
+    "giftee ask each other anonymous questions on their private pages, which the "
+    "organiser never sees. Exclusions refused at create (400; `{name}`/`{names}` are filled in): "
     + "; ".join(f"`{message}`" for message in (UNKNOWN_IN_HOUSEHOLD, UNKNOWN_EXCLUDED,
                                                  *NO_LOOP_MESSAGES.values()))
     + ".")

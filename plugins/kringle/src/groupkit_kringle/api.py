@@ -23,6 +23,7 @@ from groupkit import instance_changed
 from groupkit import issue_token
 from groupkit import not_found
 from groupkit import revoke_tokens
+from groupkit import text_key
 from groupkit import utc_iso
 from groupkit import utcnow
 from groupkit.entries import OK_REPLY
@@ -100,13 +101,14 @@ NO_LOOP_MESSAGES = {
 
 def _positions(names: Sequence[str], wanted: Sequence[str],
                unknown: str = UNKNOWN_EXCLUDED) -> list[int]:
-    """Positions of `wanted` names in the draw, ignoring case; an unknown one is a 400."""
-    index = {name.casefold(): position for position, name in enumerate(names)}
+    """Positions of `wanted` names in the draw, compared as names are (`text_key`: case and
+    look-alike letters aside); an unknown one is a 400."""
+    index = {text_key(name): position for position, name in enumerate(names)}
     found = []
     for name in wanted:
-        if name.casefold() not in index:
+        if text_key(name) not in index:
             raise bad_request(unknown.format(name=name))
-        found.append(index[name.casefold()])
+        found.append(index[text_key(name)])
     return found
 
 
@@ -177,18 +179,30 @@ def _people(instance: Instance) -> list[KringlePerson]:
 
 
 def _find(instance: Instance, name: str) -> KringlePerson:
-    """The person whose name equals `name` (already cleaned) ignoring case, else 404."""
-    wanted = name.casefold()
-    for person in _people(instance):
-        if wanted and person.name.casefold() == wanted:
-            return person
-    raise not_found(NOT_IN_DRAW)
+    """The person whose name is `name` (already cleaned) as names compare (`text_key`),
+    else 404. A draw made before look-alike letters counted may hold two such names: the
+    one spelled exactly as sent is the one meant."""
+    key = text_key(name)
+    found = [person for person in _people(instance) if name and text_key(person.name) == key]
+    if not found:
+        raise not_found(NOT_IN_DRAW)
+    return min(found, key=lambda person: person.name != name)
 
 
 def _holder(instance: Instance, credential: Credential | None) -> KringlePerson:
     """The person a private link belongs to (a reset link's kind names nobody)."""
     return PEOPLE.find_own(instance, credential if credential is not None
                            and credential.kind == TOKEN_KIND else None)
+
+
+def _used(call: Call, person: KringlePerson) -> None:
+    """With personal links, writing through a link (a wishlist, a question) goes on record
+    as its first opening when nobody had opened it, just as reading it does: whoever holds
+    a link unseen cannot act as its owner without the owner's page and the organiser's
+    list showing it. Without personal links "opened" says who has seen the current draw,
+    which a write does not show."""
+    if _personal(call.instance) and person.opened_at is None:
+        KringlePerson.update(opened_at=call.now).where(KringlePerson.id == person.id).execute()
 
 
 def _details(instance: Instance) -> dict[str, Any]:
@@ -363,8 +377,8 @@ RESET_REPLY = ok_reply(reset="false when the name was not claimed")
 
 @ops.public("claim", body=NameBody, returns=TOKEN_REPLY, errors={
     404: f"Unknown slug (`Nothing here — check the link you were given.`), or the name "
-         f"(C({NAME_LIMIT}), compared ignoring case) is blank or not in the draw: "
-         f"`{NOT_IN_DRAW}`",
+         f"(C({NAME_LIMIT}), compared ignoring case and look-alike letters) is blank or not "
+         f"in the draw: `{NOT_IN_DRAW}`",
     409: f"The name is already claimed: `{ALREADY_CLAIMED}`; or the draw uses personal "
          f"links: `{PERSONAL_LINKS}`"})
 def claim(call: Call) -> dict[str, Any]:
@@ -398,10 +412,12 @@ def read_private(call: Call) -> Reply:
                  description=f"`text` is trimmed, CRLF becomes LF, and it is cut to "
                              f"{WISHLIST_LIMIT} characters (never an error); saving again "
                              "replaces it, an empty text clears it. Only the person who drew "
-                             "you sees it, on their private page.")
+                             "you sees it, on their private page. With personal links, saving "
+                             "through a link nobody has opened counts as its first opening.")
 def wishlist(call: Call) -> dict[str, Any]:
     """Save your wishlist for whoever drew you."""
     person = _holder(call.instance, call.credential)
+    _used(call, person)
     KringlePerson.update(wishlist=call.data["text"]).where(
         KringlePerson.id == person.id).execute()
     return {"ok": True, "wishlist": call.data["text"]}
@@ -421,7 +437,8 @@ def wishlist(call: Call) -> dict[str, Any]:
                              f"characters. Only the two private pages of that pair show it, "
                              f"and never with the Kris Kringle's name; the organiser never "
                              f"sees it. A redraw starts every conversation afresh; a reset "
-                             f"wipes the reset person's two.")
+                             f"wipes the reset person's two. With personal links, asking "
+                             f"through a link nobody has opened counts as its first opening.")
 def ask(call: Call) -> dict[str, Any]:
     """Ask (or answer) your giftee or your Kris Kringle, anonymously."""
     person = _holder(call.instance, call.credential)
@@ -444,6 +461,7 @@ def ask(call: Call) -> dict[str, Any]:
                                          & (KringleMessage.giftee == giftee)).count()
     if held >= MAX_QUESTIONS:
         raise conflict(CONVERSATION_FULL)
+    _used(call, person)
     KringleMessage.create(instance=call.instance, santa=santa, giftee=giftee,
                           from_santa=to == "giftee", text=call.data["text"],
                           at=call.now)

@@ -53,10 +53,11 @@ REDRAW_RULES = ("With households or exclusions, changing who's in the draw may d
 DESCRIPTION = (
     "Kris Kringle: `title`, `budget`, `exchangeDate` and `note` change as sent. `names` is "
     "the whole new list (create rules); a name is the same person when it matches ignoring "
-    "case (so fixing its case keeps them), and the list's order becomes the draw's order. "
-    "Whoever has already claimed their name (with personal links: opened their link) keeps "
-    "their giftee while that giftee stays in the draw; everybody else is drawn again, still "
-    "one single loop keeping the households and exclusions (renumbered to the new list; "
+    "case and look-alike letters (so fixing its case keeps them), and the list's order "
+    "becomes the draw's order. Whoever has already claimed their name (with personal links: "
+    "opened their link) keeps their giftee while that giftee stays in the draw; everybody "
+    "else is drawn again, still one single loop keeping the households and exclusions "
+    "(renumbered to the new list; "
     "pairs of a removed name are dropped). Added names with personal links get their link "
     "on the organiser page. Confirmations (409 with `confirm: true`, go ahead by resending "
     f"with `\"confirm\": true`): removing a name that has claimed: `{REMOVE_CLAIMED}` "
@@ -90,7 +91,12 @@ def _seen(instance: Instance, person: KringlePerson) -> bool:
 def _edit_names(call: Call, names: list[str]) -> None:
     instance, data = call.instance, call.instance.data
     people = _people(instance)
-    by_key = {key_of(person.name): person for person in people}
+    sent = set(names)
+    by_key: dict[str, KringlePerson] = {}
+    for person in sorted(people, key=lambda person: person.name not in sent):
+        # A draw made before look-alike letters counted may hold two names with one key:
+        # the one spelled exactly as sent is the person kept.
+        by_key.setdefault(key_of(person.name), person)
     kept = [by_key.get(key_of(name)) for name in names]
     staying = {person.id for person in kept if person is not None}
     removed = [person for person in people if person.id not in staying]

@@ -8,6 +8,7 @@ pick and nobody else's.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from groupkit import Call
@@ -20,6 +21,7 @@ from groupkit import checked_in_order
 from groupkit import conflict
 from groupkit import issue_token
 from groupkit import not_found
+from groupkit import text_key
 from groupkit.entries import Entries
 from groupkit.entries import ok_reply
 from groupkit.entries import token_reply
@@ -169,7 +171,8 @@ BOARD_SCHEMA = _schema({
     "the voter's private link `/p/{token}` and voting key", id_type="integer"), errors={
     400: f"Name empty after cleaning (C(40)): `{NO_NAME}`",
     409: checked_in_order((f"{MAX_VOTERS} voters already in", FULL),
-                          ("the name is taken on this board, ignoring case", SAME_NAME))})
+                          ("the name is taken on this board, ignoring case and look-alike letters",
+                           SAME_NAME))})
 def join(call: Call) -> dict[str, Any]:
     """Join the board with your name; returns your private voting link's token.
 
@@ -188,10 +191,14 @@ def _new_voter(instance: Instance, name: str) -> PokerVoter:
     voters = PokerVoter.select().where(PokerVoter.instance == instance)
     if voters.count() >= MAX_VOTERS:
         raise conflict(FULL)
-    if voters.where(PokerVoter.name_key == name.casefold()).exists():
+    # Names compare by their key computed afresh (`text_key`), never by the stored one: a
+    # voter who joined before look-alike letters counted holds an older key.
+    key = text_key(name)
+    if any(text_key(voter.name) == key for voter in voters):
         raise conflict(SAME_NAME)
-    voter: PokerVoter = PokerVoter.create(instance=instance, name=name,
-                                          name_key=name.casefold())
+    # The unique index holds a digest, which fits the column however far the key unfolds.
+    voter: PokerVoter = PokerVoter.create(
+        instance=instance, name=name, name_key=hashlib.sha256(key.encode()).hexdigest())
     return voter
 
 

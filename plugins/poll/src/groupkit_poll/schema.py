@@ -123,11 +123,18 @@ def out_of_window(moment: dt.datetime) -> str | None:
     return None
 
 
+def _whole_second(moment: dt.datetime) -> dt.datetime:
+    """`moment`, or the next whole second when it has a fraction."""
+    whole = moment.replace(microsecond=0)
+    return whole + dt.timedelta(seconds=1) if whole < moment else whole
+
+
 class ClosingTime(SpecField):
     """An optional closing time: absent, null or an empty string for none; otherwise an
     ISO 8601 date and time with its offset (`Z` or `+11:00`: a time without a zone would be
     read differently by each reader), still to come and within a year. Kept in UTC to the
-    second."""
+    second, a fraction rounded up to the next whole second: the poll never closes before
+    the moment given, and every reader sees the whole second it closes at."""
 
     windowed = True
 
@@ -138,13 +145,13 @@ class ClosingTime(SpecField):
         if isinstance(value, str) and len(value.strip()) <= CLOSING_LIMIT:
             try:
                 moment = dt.datetime.fromisoformat(value.strip())
-                # Year 1 at +14:00 or year 9999 at -14:00 has no UTC time: refuse it too.
-                moment = moment.astimezone(dt.UTC) if moment.tzinfo else None
+                # Year 1 at +14:00 or year 9999 at -14:00 has no UTC time: refuse it too,
+                # and the last fraction of a second of year 9999, which rounds past it.
+                moment = _whole_second(moment.astimezone(dt.UTC)) if moment.tzinfo else None
             except (ValueError, OverflowError):
                 moment = None
         if moment is None:
             raise ma.ValidationError(BAD_CLOSING)
-        moment = moment.replace(microsecond=0)
         refused = out_of_window(moment) if self.windowed else None
         if refused:
             raise ma.ValidationError(refused)
@@ -154,8 +161,10 @@ class ClosingTime(SpecField):
         return {"type": ["string", "null"], "format": "date-time",
                 "description": "optional closing time: ISO 8601 with its offset (`Z` or "
                                "`+11:00`), still to come, within a year; the poll closes "
-                               f"itself then. Refused: `{BAD_CLOSING}` (no zone or not a "
-                               f"time), `{PAST_CLOSING}`, `{FAR_CLOSING}`"}
+                               "itself then (a fraction of a second rounds up to the next "
+                               f"whole second, so never early). Refused: `{BAD_CLOSING}` "
+                               f"(no zone or not a time), `{PAST_CLOSING}`, "
+                               f"`{FAR_CLOSING}`"}
 
 
 class CreatePoll(Schema):

@@ -19,7 +19,7 @@ player's private page `/p/{{token}}` shows the role with its briefing directly u
 
 Decisions where the spec is silent:
 - `claim` answers 201 `{{token}}` (joining creates a player). A name counts as already
-  joined ignoring case.
+  joined ignoring case and look-alike letters (a Cyrillic "А" for a Latin "A").
 - `reset` with a name nobody joined under (blank included) is 404
   `Nobody has joined with that name.`
 - `roles` with fewer roles than joined players is 400

@@ -8,6 +8,7 @@ role may have changed.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections import Counter
 from collections.abc import Iterable
@@ -28,6 +29,7 @@ from groupkit import issue_token
 from groupkit import not_found
 from groupkit import request_time
 from groupkit import revoke_tokens
+from groupkit import text_key
 from groupkit import utc_iso
 from groupkit.entries import OK_REPLY
 from groupkit.entries import token_reply
@@ -174,11 +176,22 @@ SETUP_REPLY = {"type": "object", "properties": {
     "briefs": {"type": "object", "additionalProperties": {"type": "string"}}}}
 
 
+def _joined_as(instance: Instance, name: str) -> list[Player]:
+    """The players who joined as `name` as names compare (`text_key`), the one spelled
+    exactly as sent first. Keys are computed afresh from the names, never read from
+    `name_key`: players who joined before look-alike letters counted hold an older key (and
+    may be two look-alikes)."""
+    key = text_key(name)
+    found = [player for player in Player.select().where(Player.instance == instance)
+             if name and text_key(player.name) == key]
+    return sorted(found, key=lambda player: player.name != name)
+
+
 @ops.public("claim", body=ClaimBody, status=201, returns=TOKEN_REPLY, errors={
     400: f"Name empty after cleaning (C({NAME_LIMIT})): `{NO_NAME}`",
     409: f"Checked in this order on every try: no role left: `{ALL_DEALT}`; the name "
-         f"(ignoring case) has already joined: `{NAME_TAKEN}`; three tries lost to "
-         f"simultaneous joins: `{CONTENTION}`"},
+         f"(ignoring case and look-alike letters) has already joined: `{NAME_TAKEN}`; three "
+         f"tries lost to simultaneous joins: `{CONTENTION}`"},
     description="Deals a random unclaimed role slot and returns the player's token. Each "
                 "try reads the free slots afresh and inserts the player; the unique "
                 "(game, slot) index decides, and a lost insert tries another free slot, "
@@ -194,14 +207,15 @@ def claim(call: Call) -> dict[str, Any]:
         free = sorted(set(range(slots)) - dealt_slots(instance))
         if not free:
             raise conflict(ALL_DEALT)
-        if Player.select().where((Player.instance == instance)
-                                 & (Player.name_key == name.casefold())).exists():
+        if _joined_as(instance, name):
             raise conflict(NAME_TAKEN)
         try:
             with Player._meta.database.atomic():
-                player = Player.create(instance=instance, name=name,
-                                       name_key=name.casefold(), slot=choose_slot(free),
-                                       joined=call.now)
+                # The unique index holds a digest, which fits the column however far the
+                # name's key unfolds.
+                key = hashlib.sha256(text_key(name).encode()).hexdigest()
+                player = Player.create(instance=instance, name=name, name_key=key,
+                                       slot=choose_slot(free), joined=call.now)
         except pw.IntegrityError:
             continue
         return {"token": issue_token(instance, PLAYER, str(player.id))}
@@ -224,19 +238,18 @@ def held(call: Call) -> dict[str, Any]:
 
 
 @ops.organiser("reset", body=ResetBody, returns=OK_REPLY, errors={
-    404: f"No player joined with that name (after cleaning, ignoring case; blank "
-         f"included): `{NOT_JOINED}`"})
+    404: f"No player joined with that name (after cleaning, ignoring case and look-alike "
+         f"letters; blank included): `{NOT_JOINED}`"})
 def reset(call: Call) -> dict[str, Any]:
     """Reset one player.
 
     The player leaves the game: their slot returns to the pool and their token stops working. They
     can join again from the share link.
     """
-    name = call.data["name"]
-    player = Player.get_or_none((Player.instance == call.instance)
-                                & (Player.name_key == name.casefold())) if name else None
-    if player is None:
+    joined = _joined_as(call.instance, call.data["name"])
+    if not joined:
         raise not_found(NOT_JOINED)
+    player = joined[0]
     revoke_tokens(call.instance, PLAYER, str(player.id))
     player.delete_instance()
     return {"ok": True}
