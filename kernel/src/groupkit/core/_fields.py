@@ -250,8 +250,12 @@ class SpecField(ma.fields.Field):
         return {"type": self.openapi_type}
 
 
-class Line(SpecField):
-    """C(n) with optional 'required' message and default for an empty result."""
+class _Words(SpecField):
+    """What C(n) and T(n) share: a required message, a default for an empty result, and
+    the spec's notation in the OpenAPI description; `tidy` is each one's own cleaning."""
+
+    notation = ""
+    summary = ""
 
     def __init__(self, limit: int, *, required: str | None = None, default: str = "",
                  convert: str = "never", **kwargs: Any) -> None:
@@ -259,35 +263,42 @@ class Line(SpecField):
         self.limit, self.required_message, self.default_value = limit, required, default
         self.convert = convert
 
+    def tidy(self, text: str) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
     def clean(self, value: Any) -> str:
-        text = clean_line(as_text(value, self.convert), self.limit)
+        text = self.tidy(as_text(value, self.convert))
         if not text and self.required_message is not None:
             raise ma.ValidationError(self.required_message)
         return text or self.default_value
 
     def openapi(self) -> dict[str, Any]:
         return {"type": "string", "maxLength": self.limit,
-                "description": f"C({self.limit}): trimmed, whitespace collapsed, truncated"}
+                "description": f"{self.notation}({self.limit}): {self.summary}"}
 
 
-class Text(SpecField):
+class Line(_Words):
+    """C(n) with optional 'required' message and default for an empty result."""
+
+    notation, summary = "C", "trimmed, whitespace collapsed, truncated"
+
+    def tidy(self, text: str) -> str:
+        return clean_line(text, self.limit)
+
+
+class Text(_Words):
     """T(n), optionally with CRLF normalised to LF first."""
+
+    notation, summary = "T", "trimmed, truncated"
 
     def __init__(self, limit: int, *, crlf: bool = False, required: str | None = None,
                  default: str = "", convert: str = "never", **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.limit, self.crlf, self.required_message = limit, crlf, required
-        self.default_value, self.convert = default, convert
+        super().__init__(limit, required=required, default=default, convert=convert,
+                         **kwargs)
+        self.crlf = crlf
 
-    def clean(self, value: Any) -> str:
-        text = clean_text(as_text(value, self.convert), self.limit, self.crlf)
-        if not text and self.required_message is not None:
-            raise ma.ValidationError(self.required_message)
-        return text or self.default_value
-
-    def openapi(self) -> dict[str, Any]:
-        return {"type": "string", "maxLength": self.limit,
-                "description": f"T({self.limit}): trimmed, truncated"}
+    def tidy(self, text: str) -> str:
+        return clean_text(text, self.limit, self.crlf)
 
 
 class Choice(SpecField):

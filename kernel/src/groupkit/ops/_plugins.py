@@ -154,11 +154,9 @@ def load_tools(settings: Settings, extra_plugins: Iterable[object] = (),
     tools: dict[str, Tool] = {}
 
     def refuse(name: str, version: str, problem: str, trace: bool = False) -> None:
-        if quiet:
-            pass
-        elif trace:  # a plugin's bug: where it happened
+        if trace and not quiet:  # a plugin's bug: where it happened
             log.exception("tool plugin %s %s", name, problem)
-        else:
+        elif not quiet:
             log.error("tool plugin %s refused: %s", name, problem)
         installed.append(Installed(name, version, False, problem=problem))
 
