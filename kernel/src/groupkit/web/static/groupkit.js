@@ -499,6 +499,9 @@
   function merge(current, fresh) {
     /* A page script holds a region still (data-live-held) while the visitor points at it. */
     if (current.hasAttribute("data-live-held")) return false;
+    /* What the visitor was just told (an error shown at a form) stays until they act on it:
+       the fresh copy's message box is empty and hidden. */
+    if (current.matches("[data-error]:not([hidden])")) return false;
     if (!busy(current)) {
       if (!current.isEqualNode(fresh)) current.replaceWith(document.importNode(fresh, true));
       return true;
