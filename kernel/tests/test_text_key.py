@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from groupkit import StringList
 from groupkit import clean_line
 from groupkit import first_duplicate
+from groupkit import kept_by_name
+from groupkit import name_digest
 from groupkit import text_key
 from groupkit.core._fields import _fold
 
@@ -91,3 +93,21 @@ def test_a_key_settles_when_a_prototype_has_a_prototype(char: str) -> None:
     """"Ø" is "O" and an overlay, and the overlay has a look-alike of its own: the key is
     folded again until it stays the same."""
     assert text_key(text_key(char)) == text_key(char)
+
+
+def test_a_name_digest_is_one_for_look_alikes_and_fits_a_column() -> None:
+    long = "\ufdfa" * 40  # one character that unfolds to eighteen
+    assert len(text_key(long)) > 255
+    assert len(name_digest(long)) == 64
+    assert name_digest("Ann") == name_digest("\uff21nn") == name_digest("\u0410NN")
+    assert name_digest("Ann") != name_digest("Anne")
+
+
+def test_a_new_list_keeps_entries_by_key_and_the_exact_spelling_first() -> None:
+    stored = [("\u0410nn", 1), ("Ann", 2), ("Bo", 3), ("Cy", 4)]
+    kept = kept_by_name(stored, ["\u0410nn", "BO", "Di"], lambda entry: entry[0])
+    # Of the two look-alikes stored apart, the one spelled as sent stays, wherever it was
+    # stored; "BO" is Bo written another way; Cy leaves; Di is new (not stored, not kept).
+    assert sorted(kept.values()) == [("Bo", 3), ("\u0410nn", 1)]
+    kept = kept_by_name(stored[::-1], ["Ann"], lambda entry: entry[0])
+    assert list(kept.values()) == [("Ann", 2)]

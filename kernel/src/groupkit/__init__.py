@@ -41,6 +41,8 @@ from groupkit.core._fields import clean_line
 from groupkit.core._fields import clean_text
 from groupkit.core._fields import first_duplicate
 from groupkit.core._fields import js_string
+from groupkit.core._fields import kept_by_name
+from groupkit.core._fields import name_digest
 from groupkit.core._fields import text_key
 from groupkit.core._fields import truthy
 from groupkit.core._fields import whole_number
@@ -76,7 +78,7 @@ from groupkit.hookspecs import PLUGIN_API_VERSION
 from groupkit.hookspecs import hookimpl
 from groupkit.ops._app import create_app
 
-__version__ = "0.2.1"
+__version__ = "0.2.2"
 
 __all__ = [
     "CLAIM_SECRET_LENGTH",
@@ -125,10 +127,12 @@ __all__ = [
     "instance_changed",
     "issue_token",
     "js_string",
+    "kept_by_name",
     "load_settings",
     "local_date",
     "lock_instance",
     "mark_edited",
+    "name_digest",
     "not_found",
     "prepared_rows",
     "read_day",

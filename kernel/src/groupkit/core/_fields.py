@@ -10,6 +10,7 @@ field declaration order, so declaration order is check order.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
 import re
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
+from typing import TypeVar
 
 import marshmallow as ma
 
@@ -418,6 +420,28 @@ def first_duplicate(names: Sequence[str]) -> str | None:
             return name
         seen.add(key)
     return None
+
+
+def name_digest(name: str) -> str:
+    """The SHA-256 of a name's `text_key`, for a unique index on names: it fits a column
+    however far the key unfolds. Only the index reads it; names are compared by keys
+    computed afresh (a name stored before a look-alike table update holds an older key)."""
+    return hashlib.sha256(text_key(name).encode()).hexdigest()
+
+
+Named = TypeVar("Named")
+
+
+def kept_by_name(stored: Sequence[Named], names: Sequence[str],
+                 name_of: Callable[[Named], str]) -> dict[str, Named]:
+    """Which stored entries a new list of `names` keeps, by `text_key`: a name sent in
+    another case or spacing is the same entry. Of two look-alikes stored before they
+    counted as one, the one spelled exactly as sent is kept (the other leaves)."""
+    wanted = {text_key(name) for name in names}
+    exact = set(names)
+    return {text_key(name_of(entry)): entry
+            for entry in sorted(stored, key=lambda entry: name_of(entry) in exact)
+            if text_key(name_of(entry)) in wanted}
 
 
 class Count:

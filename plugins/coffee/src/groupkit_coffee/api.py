@@ -16,6 +16,7 @@ from groupkit import Instance
 from groupkit import Operations
 from groupkit import conflict
 from groupkit import issue_token
+from groupkit import kept_by_name
 from groupkit import not_found
 from groupkit import retire_tokens
 from groupkit import revoke_tokens
@@ -267,11 +268,7 @@ def _regroup(call: Call, names: list[str]) -> None:
     repeat rule still knows whom they met."""
     instance = call.instance
     team = _team(instance)
-    wanted = {text_key(name) for name in names}
-    # Exact spellings last: of two look-alikes stored before they counted, the one spelled
-    # as sent is kept and the other leaves.
-    kept = {text_key(person.name): person for person in sorted(
-        team, key=lambda person: person.name in names) if text_key(person.name) in wanted}
+    kept = kept_by_name(team, names, lambda person: person.name)
     leaving = [person for person in team if person not in kept.values()]
     message = _leavers_message(leaving, instance.data["round"])
     if message is not None and not call.confirmed:

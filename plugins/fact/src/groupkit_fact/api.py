@@ -12,7 +12,6 @@ using them to peek is seen by everyone.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import secrets
 from typing import Any
 
@@ -23,6 +22,8 @@ from groupkit import Instance
 from groupkit import Operations
 from groupkit import conflict
 from groupkit import issue_token
+from groupkit import kept_by_name
+from groupkit import name_digest
 from groupkit import not_found
 from groupkit import retire_tokens
 from groupkit import revoke_tokens
@@ -67,12 +68,10 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
 
 
 def _add(instance: Instance, position: int, name: str) -> None:
-    """A name joins with an empty fact and its own private token. `name_key` is the SHA-256
-    of the name's `text_key`, which fits its column however far the key unfolds; only the
-    unique index reads it (names compare by keys computed afresh: people listed before
-    look-alike letters counted hold the older key, the key itself)."""
-    key = hashlib.sha256(text_key(name).encode()).hexdigest()
-    person = Person.create(instance=instance, position=position, name=name, name_key=key,
+    """A name joins with an empty fact and its own private token; `name_key` is its
+    `name_digest`, which only the unique index reads."""
+    person = Person.create(instance=instance, position=position, name=name,
+                           name_key=name_digest(name),
                            fact_id=new_fact_id())
     issue_token(instance, PERSON, str(person.id))
 
@@ -374,11 +373,7 @@ def _regroup(call: Call, names: list[str]) -> None:
     sent in a different case or spacing is the same person, written the new way."""
     instance = call.instance
     people = people_of(instance)
-    wanted = {text_key(name) for name in names}
-    # Exact spellings last: of two look-alikes stored before they counted, the one spelled
-    # as sent is kept and the other leaves.
-    kept = {text_key(person.name): person for person in sorted(
-        people, key=lambda person: person.name in names) if text_key(person.name) in wanted}
+    kept = kept_by_name(people, names, lambda person: person.name)
     leaving = [person for person in people if person not in kept.values()]
     claimed = [person for person in leaving if person.claimed is not None or person.fact]
     if claimed and not call.confirmed:

@@ -8,7 +8,6 @@ pick and nobody else's.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from groupkit import Call
@@ -20,6 +19,7 @@ from groupkit import bad_request
 from groupkit import checked_in_order
 from groupkit import conflict
 from groupkit import issue_token
+from groupkit import name_digest
 from groupkit import not_found
 from groupkit import text_key
 from groupkit.entries import Entries
@@ -196,9 +196,8 @@ def _new_voter(instance: Instance, name: str) -> PokerVoter:
     key = text_key(name)
     if any(text_key(voter.name) == key for voter in voters):
         raise conflict(SAME_NAME)
-    # The unique index holds a digest, which fits the column however far the key unfolds.
-    voter: PokerVoter = PokerVoter.create(
-        instance=instance, name=name, name_key=hashlib.sha256(key.encode()).hexdigest())
+    voter: PokerVoter = PokerVoter.create(instance=instance, name=name,
+                                          name_key=name_digest(name))
     return voter
 
 

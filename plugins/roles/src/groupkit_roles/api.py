@@ -8,7 +8,6 @@ role may have changed.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections import Counter
 from collections.abc import Iterable
@@ -26,6 +25,7 @@ from groupkit import conflict
 from groupkit import find_token
 from groupkit import instance_changed
 from groupkit import issue_token
+from groupkit import name_digest
 from groupkit import not_found
 from groupkit import request_time
 from groupkit import revoke_tokens
@@ -211,10 +211,8 @@ def claim(call: Call) -> dict[str, Any]:
             raise conflict(NAME_TAKEN)
         try:
             with Player._meta.database.atomic():
-                # The unique index holds a digest, which fits the column however far the
-                # name's key unfolds.
-                key = hashlib.sha256(text_key(name).encode()).hexdigest()
-                player = Player.create(instance=instance, name=name, name_key=key,
+                player = Player.create(instance=instance, name=name,
+                                       name_key=name_digest(name),
                                        slot=choose_slot(free), joined=call.now)
         except pw.IntegrityError:
             continue
