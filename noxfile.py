@@ -14,6 +14,8 @@ the tool, e.g. `uv run nox -s tests -- -k limits -x`.
     docs            the documentation site (mkdocs.yml) built strictly into build/docs, then
                     docs/check_reference.py: every name of each public module's __all__
                     has an entry in the reference
+    i18n            the message catalogs (Babel): extract each package's strings, update
+                    and compile every language's catalog; `-- init de` starts a language
     bench           throughput, latency and CPU as ratios to bare Quart, driven by wrk
                     (bench/run.py; fails if the bare route misses 2,000 req/s)
 """
@@ -103,6 +105,39 @@ def docs(session: nox.Session) -> None:
     uv_run(session, "mkdocs", "build", "--strict", "--site-dir", "build/docs",
            *session.posargs)
     uv_run(session, "python", "docs/check_reference.py", "build/docs/objects.inv")
+
+
+def _catalog_packages() -> list[tuple[str, Path]]:
+    """Every package that carries its own catalog: (gettext domain, package folder)."""
+    packages = [("groupkit", Path("kernel/src/groupkit"))]
+    for source in sorted([*Path("plugins").glob("*/src/groupkit_*"),
+                          *Path("contrib").glob("*/src/groupkit_*")]):
+        packages.append((source.name, source))
+    return packages
+
+
+@nox.session
+def i18n(session: nox.Session) -> None:
+    """Message catalogs with Babel: extract every translatable string of the kernel and of
+    each plugin into that package's own template (`locale/<domain>.pot`), merge it into
+    each language's catalog (`locale/<language>/LC_MESSAGES/<domain>.po`) and compile
+    those (`.mo`, shipped in the wheels). `nox -s i18n -- init de` starts a language."""
+    languages = session.posargs[1:] if session.posargs[:1] == ["init"] else []
+    for domain, package in _catalog_packages():
+        locale = package / "locale"
+        template = locale / f"{domain}.pot"
+        locale.mkdir(exist_ok=True)
+        uv_run(session, "pybabel", "-q", "extract", "-F", "babel.cfg", "-k", "N_",
+               "--no-location", "--sort-output", "--project", domain,
+               "-o", str(template), str(package))
+        for language in languages:
+            uv_run(session, "pybabel", "-q", "init", "-D", domain, "-i", str(template),
+                   "-d", str(locale), "-l", language)
+        if any(locale.glob(f"*/LC_MESSAGES/{domain}.po")):
+            uv_run(session, "pybabel", "-q", "update", "-D", domain, "-i", str(template),
+                   "-d", str(locale), "--ignore-obsolete")
+            uv_run(session, "pybabel", "-q", "compile", "-D", domain, "-d", str(locale),
+                   "--statistics")
 
 
 @nox.session

@@ -25,6 +25,7 @@ from groupkit.blocks import _webhooks as webhooks
 from groupkit.blocks._slots import SlotClaim
 from groupkit.core import _api as api
 from groupkit.core import _edits as edits
+from groupkit.core import _i18n as i18n
 from groupkit.core import _limits as limits
 from groupkit.core import _live as live
 from groupkit.core import _logs as logs
@@ -131,7 +132,11 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
                                      *(FileSystemLoader(str(t.templates))
                                        for t in registry.tools.values())])
     app.jinja_env.autoescape = True
-    app.jinja_env.globals.update(enabled_tools=registry.tools, next_midnight=times.next_midnight)
+    catalogs = i18n.Catalogs.of(t.templates.parent for t in registry.tools.values()
+                                if t.templates is not None)
+    app.config["GROUPKIT_CATALOGS"] = catalogs
+    app.jinja_env.globals.update(enabled_tools=registry.tools, next_midnight=times.next_midnight,
+                                 languages=catalogs.languages)
     app.jinja_env.filters["local_time"] = times.local_time
     app.config["GROUPKIT_PAGES"] = web.page_environment(app, reload=not settings.production)
 
@@ -144,6 +149,7 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
                              _static_view(tool.static))
     web.mount(app)
     share.mount(app)
+    _install_language(app, catalogs)
     if any(tool.feed is not None for tool in registry.tools.values()):
         feeds.mount(app, web.not_found_page)
     _mount_documents(app, registry)
@@ -172,6 +178,18 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
         storage.close()
 
     return app
+
+
+def _install_language(app: Quart, catalogs: i18n.Catalogs) -> None:
+    """Every request speaks its reader's language (pages, and the pages a form post
+    answers with); the API's JSON messages stay the specification's English."""
+    if len(catalogs.languages) == 1:
+        return
+
+    @app.before_request
+    async def speak() -> None:
+        i18n.use(catalogs, catalogs.pick(request.cookies.get(i18n.COOKIE),
+                                         request.headers.get("Accept-Language")))
 
 
 def _static_view(folder: Path) -> Callable[..., Any]:

@@ -18,6 +18,7 @@ from quart import current_app
 from quart import request
 
 from groupkit.blocks import _webhooks as webhooks
+from groupkit.core import _i18n as i18n
 from groupkit.core import _logs as logs
 from groupkit.core import _resolve as resolve
 from groupkit.core._api import base_url
@@ -132,9 +133,15 @@ def page_environment(app: Quart, reload: bool) -> jinja2.Environment:
     environment = jinja2.Environment(loader=app.jinja_loader, autoescape=True,
                                      auto_reload=reload, cache_size=1000,
                                      bytecode_cache=_COMPILED_PAGES,
-                                     extensions=[forms.AskFirst, forms.FormHelpers,
-                                                 SpotRows])
+                                     extensions=["jinja2.ext.i18n", forms.AskFirst,
+                                                 forms.FormHelpers, SpotRows])
+    # Words in the language being spoken (`groupkit.core._i18n`); new-style gettext
+    # formats `%(name)s` after translating and escapes the values, not the words.
+    environment.install_gettext_callables(  # type: ignore[attr-defined]
+        i18n.gettext, i18n.ngettext, newstyle=True)
     environment.globals.update(app.jinja_env.globals)
+    environment.globals.update(page_language=i18n.language, page_direction=i18n.direction,
+                               language_name=i18n.language_name)
     environment.filters.update(app.jinja_env.filters)
     environment.policies.update(app.jinja_env.policies)
     return environment
@@ -201,12 +208,13 @@ def _enabled(instance: Instance) -> Tool:
     return tool
 
 
-def _request_shape() -> tuple[str, bytes]:
-    """What a page depends on besides the instance: the links' base and the query string."""
-    return base_url(), request.query_string
+def _request_shape() -> tuple[str, bytes, str]:
+    """What a page depends on besides the instance: the links' base, the query string and
+    the reader's language."""
+    return base_url(), request.query_string, i18n.language()
 
 
-async def _public_rendered(slug: str, shape: tuple[str, bytes]) -> Rendered:
+async def _public_rendered(slug: str, shape: tuple[str, bytes, str]) -> Rendered:
     def locate() -> tuple[Tool, Instance]:
         instance = resolve.by_slug(None, slug)
         return _enabled(instance), instance
@@ -232,7 +240,7 @@ async def public_page_now(slug: str) -> tuple[int, str] | None:
     """For live streams (`groupkit.core._live`): the public page as a visitor without a query
     string sees it now, with the version it shows; None once it is gone."""
     try:
-        rendered = await _public_rendered(slug, (base_url(), b""))
+        rendered = await _public_rendered(slug, (base_url(), b"", i18n.language()))
     except ApiError:
         return None
     return rendered.version, rendered.body.decode("utf-8")
@@ -341,6 +349,25 @@ async def healthz() -> Response:
                     headers={"Cache-Control": "no-store"})
 
 
+#: How long a reader's choice of language is remembered.
+LANGUAGE_KEPT = 365 * 24 * 3600
+
+
+async def choose_language() -> Response:
+    """The language switcher's form post: remember the choice in a cookie (no account) and
+    go back to the page it was made on (a path on this site only, else home)."""
+    form = await request.form
+    chosen, back = form.get("language", ""), form.get("next", "/")
+    if not back.startswith("/") or back.startswith("//") or "\\" in back or \
+            any(ord(char) < 32 for char in back):
+        back = "/"
+    response = Response("", status=303, headers={"Location": back, "Cache-Control": "no-store"})
+    if chosen in current_app.config["GROUPKIT_CATALOGS"].languages:
+        response.set_cookie(i18n.COOKIE, chosen, max_age=LANGUAGE_KEPT, httponly=True,
+                            samesite="Lax", secure=request.scheme == "https")
+    return response
+
+
 def mount(app: Quart) -> None:
     app.add_url_rule("/", "home", home)
     app.add_url_rule("/new/<tool_name>", "create_page", create_page)
@@ -348,6 +375,7 @@ def mount(app: Quart) -> None:
     app.add_url_rule("/e/<edit_token>", "organiser_page", organiser_page)
     app.add_url_rule("/p/<token>", "participant_page", participant_page)
     app.add_url_rule("/robots.txt", "robots", robots)
+    app.add_url_rule("/language", "choose_language", choose_language, methods=["POST"])
     app.add_url_rule("/healthz", "healthz", healthz)
     setattr(app, "asgi_app", SecurityHeaders(app.asgi_app))  # noqa: B010
     app.config["GROUPKIT_PUBLIC_PAGE"] = public_page_now

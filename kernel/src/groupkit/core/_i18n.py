@@ -1,0 +1,208 @@
+"""Languages: which one a reader gets, and where its words come from.
+
+Words come from standard gettext catalogs, compiled by Babel (`nox -s i18n`): the kernel's
+own domain, `groupkit`, covers the shared pages, forms, boards, emails and chat posts, and
+each plugin ships its own domain (its import name, `groupkit_<tool>`) in its package's
+`locale/<language>/LC_MESSAGES/` folder, so a third-party plugin translates itself. The
+catalogs of one language are merged into one `Translations` (the kernel's first, each
+plugin's over it), kept for the life of the process.
+
+Who reads which language: a page follows its reader (their choice in the language cookie,
+else their browser's `Accept-Language`, else English); what a group receives together
+(chat posts, emails, feed text) speaks the instance's language. Either way the language
+is set for a unit of work with `speaking()` and read by `gettext()` and the format
+helpers, so code far from the request (a template filter, a delivery loop) needs no
+argument threaded through. The API's JSON error bodies never pass through here: they are
+the specification's English, byte for byte, whatever the request asks for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import datetime as dt
+import decimal
+import functools
+from collections.abc import Iterable
+from collections.abc import Iterator
+from pathlib import Path
+
+import babel
+import babel.dates
+import babel.numbers
+from babel.support import NullTranslations
+from babel.support import Translations
+
+__all__ = [
+    "COOKIE",
+    "DEFAULT",
+    "Catalogs",
+    "direction",
+    "format_date",
+    "format_datetime",
+    "format_decimal",
+    "format_money",
+    "gettext",
+    "language",
+    "language_name",
+    "ngettext",
+    "pick",
+    "speaking",
+    "use",
+]
+
+#: The language nothing needs translating into: the source strings are English.
+DEFAULT = "en"
+#: Where a reader's own choice of language is kept (no account needed).
+COOKIE = "groupkit-lang"
+#: The kernel's gettext domain, and where its catalogs live.
+DOMAIN = "groupkit"
+KERNEL_LOCALE = Path(__file__).resolve().parent.parent / "locale"
+
+_NOTHING = NullTranslations()
+_language: contextvars.ContextVar[str] = contextvars.ContextVar("groupkit_language",
+                                                                  default=DEFAULT)
+_words: contextvars.ContextVar[NullTranslations] = contextvars.ContextVar(
+    "groupkit_words", default=_NOTHING)
+
+
+class Catalogs:
+    """The compiled catalogs of the kernel and of every installed plugin.
+
+    `sources` are (domain, folder) pairs, the folder holding `<language>/LC_MESSAGES/
+    <domain>.mo`. A language is offered when the kernel's own domain has a catalog for it
+    (a page half in one language and half in another helps nobody), English always.
+    """
+
+    def __init__(self, sources: Iterable[tuple[str, Path]]) -> None:
+        self.sources = [(domain, Path(folder)) for domain, folder in sources]
+        kernel = [folder for domain, folder in self.sources if domain == DOMAIN]
+        found = {path.parent.parent.name for folder in kernel
+                 for path in folder.glob(f"*/LC_MESSAGES/{DOMAIN}.mo")}
+        self.languages: tuple[str, ...] = (DEFAULT, *sorted(found - {DEFAULT}))
+        self._merged: dict[str, NullTranslations] = {}
+
+    def translations(self, language: str) -> NullTranslations:
+        """Every domain's words for `language`, merged (a missing domain adds nothing)."""
+        merged = self._merged.get(language)
+        if merged is None:
+            merged = _NOTHING
+            if language != DEFAULT and language in self.languages:
+                merged = Translations()
+                for domain, folder in self.sources:
+                    loaded = Translations.load(str(folder), [language], domain)
+                    if isinstance(loaded, Translations):
+                        merged.merge(loaded)
+            self._merged[language] = merged
+        return merged
+
+    def pick(self, chosen: str | None, accept_language: str | None) -> str:
+        """The reader's language: their choice when it is offered, else the best match for
+        their browser's, else English."""
+        if len(self.languages) == 1:
+            return DEFAULT
+        return pick(chosen, accept_language, self.languages)
+
+    @classmethod
+    def of(cls, packages: Iterable[Path]) -> Catalogs:
+        """The kernel's catalogs and those of the plugin packages given (each package's
+        `locale` folder, its domain the package's import name)."""
+        return cls([(DOMAIN, KERNEL_LOCALE),
+                    *((package.name, package / "locale") for package in packages)])
+
+
+def _preferred(accept_language: str) -> list[str]:
+    """An `Accept-Language` header's languages, most wanted first (q=0 left out)."""
+    weighted: list[tuple[float, int, str]] = []
+    for position, part in enumerate(accept_language.split(",")[:32]):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        tag = tag.strip()
+        if tag and tag != "*" and quality > 0:
+            weighted.append((-quality, position, tag.replace("_", "-")))
+    return [tag for _, _, tag in sorted(weighted)]
+
+
+def pick(chosen: str | None, accept_language: str | None, offered: Iterable[str]) -> str:
+    """The language to speak to a reader: their choice (the cookie) when offered, else
+    the best of their browser's preferences (`de-AT` is served `de`), else English."""
+    languages = list(offered)
+    if chosen in languages:
+        return chosen
+    if accept_language:
+        best = babel.Locale.negotiate(_preferred(accept_language), languages, sep="-")
+        if best is not None:
+            return str(best)
+    return DEFAULT
+
+
+@contextlib.contextmanager
+def speaking(catalogs: Catalogs | None, language: str) -> Iterator[None]:
+    """Speak `language` for the duration (a request, an email, a chat post)."""
+    words = catalogs.translations(language) if catalogs is not None else _NOTHING
+    spoken, worded = _language.set(language), _words.set(words)
+    try:
+        yield
+    finally:
+        _words.reset(worded)
+        _language.reset(spoken)
+
+
+def use(catalogs: Catalogs | None, language: str) -> None:
+    """Speak `language` until the current task ends (a request: its context goes with it)."""
+    _language.set(language)
+    _words.set(catalogs.translations(language) if catalogs is not None else _NOTHING)
+
+
+def language() -> str:
+    """The language being spoken."""
+    return _language.get()
+
+
+def gettext(message: str) -> str:
+    return _words.get().gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    return _words.get().ngettext(singular, plural, count)
+
+
+@functools.cache
+def _locale(code: str) -> babel.Locale:
+    return babel.Locale.parse(code, sep="-")
+
+
+def direction(code: str | None = None) -> str:
+    """"ltr" or "rtl", for a page's `dir`."""
+    return str(_locale(code or language()).text_direction)
+
+
+def language_name(code: str) -> str:
+    """A language's name in itself ("Deutsch"), for the language switcher."""
+    name = _locale(code).get_display_name(_locale(code)) or code
+    return name[:1].upper() + name[1:]
+
+
+def format_date(value: dt.date, format: str = "medium") -> str:
+    return str(babel.dates.format_date(value, format, locale=_locale(language())))
+
+
+def format_datetime(value: dt.datetime, format: str = "medium") -> str:
+    return str(babel.dates.format_datetime(value, format, locale=_locale(language())))
+
+
+def format_decimal(value: int | float | decimal.Decimal) -> str:
+    return str(babel.numbers.format_decimal(value, locale=_locale(language())))
+
+
+def format_money(amount: int | float | decimal.Decimal, currency: str) -> str:
+    """An amount in its currency, the reader's way ("12,50 €" in German, "€12.50" in
+    English)."""
+    return str(babel.numbers.format_currency(amount, currency, locale=_locale(language())))

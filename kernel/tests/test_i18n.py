@@ -1,0 +1,103 @@
+"""Languages (`groupkit.core._i18n`): which one a reader gets, catalogs merged per language
+(the kernel's, then each plugin's own domain), and Babel's formats for the language spoken."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+
+from groupkit.core import _i18n as i18n
+
+
+def compiled(folder: Path, domain: str, language: str, words: dict[str, str]) -> None:
+    catalog = Catalog(locale=language, domain=domain)
+    for message, translation in words.items():
+        catalog.add(message, translation)
+    target = folder / language / "LC_MESSAGES"
+    target.mkdir(parents=True, exist_ok=True)
+    with (target / f"{domain}.mo").open("wb") as out:
+        write_mo(out, catalog)
+
+
+@pytest.fixture
+def catalogs(tmp_path: Path) -> i18n.Catalogs:
+    kernel, plugin = tmp_path / "kernel", tmp_path / "plugin"
+    compiled(kernel, "groupkit", "de", {"Save": "Speichern", "Sign up": "Eintragen"})
+    compiled(kernel, "groupkit", "es", {"Save": "Guardar"})
+    # A plugin's own domain; a language the kernel does not speak is not offered.
+    compiled(plugin, "groupkit_demo", "de", {"Sign up": "Mitmachen", "Bring a plate": "Teller"})
+    compiled(plugin, "groupkit_demo", "fr", {"Bring a plate": "Apportez"})
+    return i18n.Catalogs([("groupkit", kernel), ("groupkit_demo", plugin)])
+
+
+def test_languages_offered_are_english_and_the_kernels_catalogs(
+        catalogs: i18n.Catalogs) -> None:
+    assert catalogs.languages == ("en", "de", "es")
+    assert i18n.Catalogs([("groupkit", Path("/nowhere"))]).languages == ("en",)
+
+
+def test_a_plugins_words_join_the_kernels_and_win_for_its_own(
+        catalogs: i18n.Catalogs) -> None:
+    with i18n.speaking(catalogs, "de"):
+        assert i18n.language() == "de"
+        assert i18n.gettext("Save") == "Speichern"
+        assert i18n.gettext("Bring a plate") == "Teller"
+        assert i18n.gettext("Sign up") == "Mitmachen"
+        assert i18n.gettext("Never translated") == "Never translated"
+    with i18n.speaking(catalogs, "es"):
+        assert i18n.gettext("Bring a plate") == "Bring a plate"  # no Spanish for the plugin
+    with i18n.speaking(catalogs, "fr"):  # not offered: English
+        assert i18n.gettext("Bring a plate") == "Bring a plate"
+    assert i18n.language() == "en" and i18n.gettext("Save") == "Save"
+
+
+def test_plural_forms_follow_the_count(tmp_path: Path) -> None:
+    catalog = Catalog(locale="de", domain="groupkit")
+    catalog.add(("one spot", "%(num)s spots"), ("ein Platz", "%(num)s Plätze"))
+    (tmp_path / "de" / "LC_MESSAGES").mkdir(parents=True)
+    with (tmp_path / "de" / "LC_MESSAGES" / "groupkit.mo").open("wb") as out:
+        write_mo(out, catalog)
+    with i18n.speaking(i18n.Catalogs([("groupkit", tmp_path)]), "de"):
+        assert i18n.ngettext("one spot", "%(num)s spots", 1) == "ein Platz"
+        assert i18n.ngettext("one spot", "%(num)s spots", 3) == "%(num)s Plätze"
+
+
+@pytest.mark.parametrize(("cookie", "header", "expected"), [
+    (None, None, "en"),
+    (None, "de-AT,de;q=0.9,en;q=0.5", "de"),
+    (None, "fr-CH, es;q=0.4, de;q=0.3", "es"),
+    (None, "es;q=0, de;q=0.1", "de"),        # q=0 means "not this one"
+    (None, "fr, it", "en"),
+    (None, "*", "en"),
+    (None, "de;q=abc, ;;;, es-419", "es"),   # nonsense is skipped, not an error
+    ("es", "de", "es"),                      # the reader's own choice first
+    ("fr", "de", "de"),                      # a choice not offered is ignored
+    ("de\r\nX: y", None, "en"),
+])
+def test_a_reader_gets_their_choice_else_their_browsers_language(
+        catalogs: i18n.Catalogs, cookie: str | None, header: str | None,
+        expected: str) -> None:
+    assert catalogs.pick(cookie, header) == expected
+
+
+def test_formats_follow_the_language_spoken(catalogs: i18n.Catalogs) -> None:
+    day, moment = dt.date(2026, 12, 24), dt.datetime(2026, 12, 24, 18, 30)
+    assert i18n.format_money(12.5, "EUR") == "€12.50"
+    assert i18n.format_decimal(1234.5) == "1,234.5"
+    assert i18n.format_date(day) == "Dec 24, 2026"
+    with i18n.speaking(catalogs, "de"):
+        assert i18n.format_money(12.5, "EUR") == "12,50\xa0€"
+        assert i18n.format_decimal(1234.5) == "1.234,5"
+        assert i18n.format_date(day) == "24.12.2026"
+        assert i18n.format_datetime(moment, "short") == "24.12.26, 18:30"
+
+
+def test_direction_and_names_for_the_switcher() -> None:
+    assert i18n.direction("de") == "ltr"
+    assert i18n.direction("ar") == "rtl"
+    assert i18n.language_name("de") == "Deutsch"
+    assert i18n.language_name("es") == "Español"

@@ -1,0 +1,99 @@
+"""Pages speak their reader's language: the choice made with the switcher (a cookie, no
+account), else the browser's `Accept-Language`; a page cached in one language is never
+served in another; the API's JSON messages stay the specification's English."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_i18n import compiled
+
+import demo_plugin
+from conftest import FakeClock
+from groupkit.core import _i18n as i18n
+from groupkit_testing import create
+
+FOOTER = ("No accounts: whoever has a link can use it. Share each link only with the people "
+          "it's meant for.")
+FUSSZEILE = "Keine Konten: Wer einen Link hat, kann ihn nutzen."
+PIE = "Sin cuentas: quien tiene un enlace puede usarlo."
+
+
+@pytest.fixture
+def client(make_app: Callable[..., Any], clock: FakeClock, tmp_path: Path,
+           monkeypatch: pytest.MonkeyPatch) -> Any:
+    compiled(tmp_path, "groupkit", "de", {FOOTER: FUSSZEILE, "Language": "Sprache",
+                                          "Change": "Wechseln"})
+    compiled(tmp_path, "groupkit", "es", {FOOTER: PIE})
+    monkeypatch.setattr(i18n, "KERNEL_LOCALE", tmp_path)
+    app = make_app(tools=["demo"], extra_plugins=[demo_plugin], entry_points=False,
+                   clock=clock)
+    return app.test_client()
+
+
+async def page(client: Any, path: str, **headers: str) -> str:
+    response = await client.get(path, headers=headers)
+    assert response.status_code == 200, path
+    return str(await response.get_data(as_text=True))
+
+
+async def test_a_page_follows_the_browsers_language_and_the_cache_keeps_them_apart(
+        client: Any) -> None:
+    made = await create(client, "demo", {"title": "Lunch", "names": ["A"]})
+    for path in (f"/s/{made['slug']}", f"/e/{made['editToken']}"):
+        german = await page(client, path, **{"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"})
+        assert '<html lang="de" dir="ltr">' in german
+        assert FUSSZEILE in german and FOOTER.replace("'", "&#39;") not in german
+        assert '<option value="de" lang="de" selected>Deutsch</option>' in german
+        assert "Sprache" in german
+        # The same page, cached in German a moment ago, is rendered anew in English.
+        english = await page(client, path, **{"Accept-Language": "en-GB"})
+        assert '<html lang="en" dir="ltr">' in english and FUSSZEILE not in english
+        assert (await page(client, path)).count(FUSSZEILE) == 0
+        assert PIE in await page(client, path, **{"Accept-Language": "fr, es;q=0.5"})
+
+
+async def test_the_switcher_remembers_a_choice_over_the_browsers(client: Any) -> None:
+    made = await create(client, "demo", {"title": "Lunch", "names": ["A"]})
+    public = f"/s/{made['slug']}"
+    response = await client.post("/language", form={"language": "es", "next": public})
+    assert response.status_code == 303
+    assert response.headers["Location"] == public
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("groupkit-lang=es;") and "HttpOnly" in cookie
+    assert "SameSite=Lax" in cookie
+    assert PIE in await page(client, public, **{"Accept-Language": "de"})
+
+
+@pytest.mark.parametrize("back", ["//evil.example/x", "https://evil.example/",
+                                  "/\\evil.example", "/s/x\r\nSet-Cookie: a=b", ""])
+async def test_the_switcher_only_goes_back_to_a_page_of_this_site(
+        client: Any, back: str) -> None:
+    response = await client.post("/language", form={"language": "de", "next": back})
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/"
+
+
+async def test_a_language_not_offered_sets_nothing(client: Any) -> None:
+    response = await client.post("/language", form={"language": "xx", "next": "/"})
+    assert response.status_code == 303 and "Set-Cookie" not in response.headers
+
+
+async def test_api_messages_stay_the_specifications_english(client: Any) -> None:
+    english = await client.post("/api/demo/note", json={"slug": "nope", "text": "x"})
+    german = await client.post("/api/demo/note", json={"slug": "nope", "text": "x"},
+                               headers={"Accept-Language": "de", "Cookie": "groupkit-lang=de"})
+    assert german.status_code == english.status_code == 404
+    assert await german.get_data() == await english.get_data()
+
+
+async def test_with_english_only_there_is_no_switcher(
+        make_app: Callable[..., Any], clock: FakeClock) -> None:
+    app = make_app(tools=["demo"], extra_plugins=[demo_plugin], entry_points=False,
+                   clock=clock)
+    text = await page(app.test_client(), "/", **{"Accept-Language": "de"})
+    assert '<html lang="en" dir="ltr">' in text
+    assert 'action="/language"' not in text
