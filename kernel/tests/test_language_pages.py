@@ -13,6 +13,11 @@ from test_i18n import compiled
 
 import demo_plugin
 from conftest import FakeClock
+from groupkit import Instance
+from groupkit import Operations
+from groupkit import Schema
+from groupkit import Tool
+from groupkit import hookimpl
 from groupkit.core import _i18n as i18n
 from groupkit_testing import create
 
@@ -97,3 +102,48 @@ async def test_with_english_only_there_is_no_switcher(
     text = await page(app.test_client(), "/", **{"Accept-Language": "de"})
     assert '<html lang="en" dir="ltr">' in text
     assert 'action="/language"' not in text
+
+
+# --- a plugin's own catalog ------------------------------------------------------------------
+
+class _Empty(Schema):
+    """A create body with no fields."""
+
+
+def _greeting(instance: Instance) -> dict[str, Any]:
+    return {"greeting": i18n.gettext("Hello")}
+
+
+def _greeter(package: Path) -> object:
+    """A tool whose view has a word to translate, its catalog in its package's `locale`."""
+    for page in ("create", "public", "organiser"):
+        (package / "templates" / "greeter").mkdir(parents=True, exist_ok=True)
+        (package / "templates" / "greeter" / f"{page}.html").write_text(
+            '{% extends "groupkit/base.html" %}{% block content %}<p id="greeting">'
+            '{{ view.greeting }}</p>{% endblock %}')
+    compiled(package / "locale", package.name, "de", {"Hello": "Hallo"})
+
+    def groupkit_tool() -> Tool:
+        return Tool(name="greeter", title="Greeter", version="1", create_schema=_Empty,
+                    create=lambda instance, data: None, public_view=_greeting,
+                    organiser_view=_greeting, operations=Operations(),
+                    templates=package / "templates", plugin_api=(1, 1))
+
+    return type("GreeterPlugin", (), {"groupkit_tool": staticmethod(hookimpl(groupkit_tool))})
+
+
+async def test_a_plugins_catalog_speaks_on_its_pages_and_never_in_its_json(
+        make_app: Callable[..., Any], clock: FakeClock, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled(tmp_path / "kernel", "groupkit", "de", {FOOTER: FUSSZEILE})
+    monkeypatch.setattr(i18n, "KERNEL_LOCALE", tmp_path / "kernel")
+    app = make_app(tools=["greeter"], entry_points=False, clock=clock,
+                   extra_plugins=[_greeter(tmp_path / "groupkit_greeter")])
+    client = app.test_client()
+    slug = (await create(client, "greeter", {}))["slug"]
+    german = {"Accept-Language": "de"}
+    assert '<p id="greeting">Hallo</p>' in await page(client, f"/s/{slug}", **german)
+    assert '<p id="greeting">Hello</p>' in await page(client, f"/s/{slug}")
+    for headers in (german, {**german, "Cookie": "groupkit-lang=de"}, {}):
+        read = await client.get(f"/api/greeter/{slug}", headers=headers)
+        assert await read.get_json() == {"greeting": "Hello"}

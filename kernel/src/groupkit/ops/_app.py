@@ -188,6 +188,11 @@ def _install_language(app: Quart, catalogs: i18n.Catalogs) -> None:
 
     @app.before_request
     async def speak() -> None:
+        # The JSON API speaks the specification's English to every client; a form post
+        # to it answers with a page, and a live stream sends page parts.
+        if request.path.startswith("/api/") and not forms.is_form_post() and \
+                not request.path.endswith("/events"):
+            return
         i18n.use(catalogs, catalogs.pick(request.cookies.get(i18n.COOKIE),
                                          request.headers.get("Accept-Language")))
 
