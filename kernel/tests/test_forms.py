@@ -227,7 +227,8 @@ async def test_an_operations_400_names_its_field_only_when_asked(make_app: Any) 
     document = await (await client.get("/openapi.json")).get_json()
     operation = document["paths"]["/api/card/sign"]["post"]
     assert {"name": "X-Groupkit-Errors", "in": "header", "required": False,
-            "description": "`all`: a 400 also lists every failing field",
+            "description": ("`all`: a 400 also lists every failing field, and a refusal also "
+                            "says its message in the reader's language (`shown`)"),
             "schema": {"type": "string", "enum": ["all"]}} in operation["parameters"]
     assert operation["responses"]["400"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/CreateError"}

@@ -101,3 +101,24 @@ def test_direction_and_names_for_the_switcher() -> None:
     assert i18n.direction("ar") == "rtl"
     assert i18n.language_name("de") == "Deutsch"
     assert i18n.language_name("es") == "Español"
+
+
+def test_a_message_is_its_english_and_its_translation_on_a_page(
+        tmp_path: Path) -> None:
+    compiled(tmp_path, "groupkit", "de", {
+        "Pick at most {n} options.": "Wähle höchstens {n} Optionen.",
+        "This poll is closed.": "Diese Umfrage ist geschlossen.",
+        "{name} is here twice.": "{nom} ist doppelt da."})  # a broken translation
+    catalogs = i18n.Catalogs([("groupkit", tmp_path)])
+    made = i18n.message("Pick at most {n} options.", n=3)
+    assert made == "Pick at most 3 options." and type(made) is i18n.Message
+    broken = i18n.message("{name} is here twice.", name="{n} Zoë")
+    with i18n.speaking(catalogs, "de"):
+        assert i18n.translated(made) == "Wähle höchstens 3 Optionen."
+        assert i18n.translated("This poll is closed.") == "Diese Umfrage ist geschlossen."
+        assert i18n.translated("Bob typed this") == "Bob typed this"
+        # A translation that lost a placeholder shows the English, never a failure; what
+        # a person typed is a value, never a template.
+        assert i18n.translated(broken) == "{n} Zoë is here twice."
+    assert i18n.translated(made) == "Pick at most 3 options."
+    assert i18n.N_("Save") == "Save"

@@ -31,7 +31,8 @@ PIE = "Sin cuentas: quien tiene un enlace puede usarlo."
 def client(make_app: Callable[..., Any], clock: FakeClock, tmp_path: Path,
            monkeypatch: pytest.MonkeyPatch) -> Any:
     compiled(tmp_path, "groupkit", "de", {FOOTER: FUSSZEILE, "Language": "Sprache",
-                                          "Change": "Wechseln"})
+                                          "Change": "Wechseln", "Name it.": "Benenne es.",
+                                          "Say something.": "Sag etwas."})
     compiled(tmp_path, "groupkit", "es", {FOOTER: PIE})
     monkeypatch.setattr(i18n, "KERNEL_LOCALE", tmp_path)
     app = make_app(tools=["demo"], extra_plugins=[demo_plugin], entry_points=False,
@@ -93,6 +94,44 @@ async def test_api_messages_stay_the_specifications_english(client: Any) -> None
                                headers={"Accept-Language": "de", "Cookie": "groupkit-lang=de"})
     assert german.status_code == english.status_code == 404
     assert await german.get_data() == await english.get_data()
+
+
+async def test_a_pages_script_is_told_the_message_in_its_readers_language(
+        client: Any) -> None:
+    made = await create(client, "demo", {"title": "Lunch", "names": ["A"]})
+    page_asks = {"X-Groupkit-Errors": "all", "Accept-Language": "de"}
+    refused = await client.post("/api/demo", json={"names": ["A"]}, headers=page_asks)
+    assert await refused.get_json() == {
+        "error": "Name it.", "shown": "Benenne es.", "field": "title",
+        "errors": [{"field": "title", "error": "Name it.", "shown": "Benenne es."}]}
+    note = await client.post("/api/demo/note", json={"slug": made["slug"]},
+                             headers={**page_asks, "Accept-Language": "en",
+                                      "Cookie": "groupkit-lang=de"})
+    assert await note.get_json() == {
+        "error": "Say something.", "shown": "Sag etwas.", "field": "text",
+        "errors": [{"field": "text", "error": "Say something.", "shown": "Sag etwas."}]}
+    # Any other client gets the spec's body alone, an English reader no `shown`.
+    plain = await client.post("/api/demo/note", json={"slug": made["slug"]},
+                              headers={"Accept-Language": "de"})
+    assert await plain.get_json() == {"error": "Say something."}
+    english = await client.post("/api/demo/note", json={"slug": made["slug"]},
+                                headers={"X-Groupkit-Errors": "all"})
+    assert "shown" not in await english.get_json()
+    closed = await client.post("/api/demo/note", json={"slug": "gone", "text": "x"},
+                               headers=page_asks)
+    assert (await closed.get_json())["error"] == "Nothing here — check the link you were given."
+
+
+async def test_a_form_post_without_script_shows_the_message_in_its_readers_language(
+        client: Any) -> None:
+    posted = await client.post("/api/demo", data="title=", headers={
+        "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin",
+        "Accept-Language": "de"})
+    assert posted.status_code == 303
+    flash = posted.headers["Set-Cookie"].split(";")[0]
+    landed = await client.get(posted.headers["Location"].split("#")[0], headers={
+        "Accept-Language": "de", "Cookie": flash})
+    assert "Benenne es." in await landed.get_data(as_text=True)
 
 
 async def test_with_english_only_there_is_no_switcher(

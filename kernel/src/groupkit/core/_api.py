@@ -22,6 +22,7 @@ from werkzeug.exceptions import RequestTimeout
 from werkzeug.routing import BaseConverter
 
 from groupkit.core import _edits as edits
+from groupkit.core import _i18n as i18n
 from groupkit.core import _limits as limits
 from groupkit.core import _live as live
 from groupkit.core import _resolve as resolve
@@ -225,8 +226,27 @@ def _every_failure(error: ApiError) -> Response:
         body = error.body()
         body["field"] = error.errors[0][0]
         body["errors"] = [{"field": f, "error": m} for f, m in error.errors]
-        return json_response(body, error.status, error.headers)
+        return json_response(for_page(body, error), error.status, error.headers)
     raise error
+
+
+def for_page(body: dict[str, Any], error: ApiError) -> dict[str, Any]:
+    """A refusal's body as a page's script asks for it (`ALL_ERRORS_HEADER`): beside the
+    spec's English `error`, `shown` says it in the reader's language (and so does each of
+    `errors`), when that is not English. Every other client gets the spec's body."""
+    if request.headers.get(ALL_ERRORS_HEADER) != "all":
+        return body
+    catalogs: i18n.Catalogs = current_app.config["GROUPKIT_CATALOGS"]
+    language = catalogs.pick(request.cookies.get(i18n.COOKIE),
+                             request.headers.get("Accept-Language"))
+    if language == i18n.DEFAULT:
+        return body
+    with i18n.speaking(catalogs, language):
+        body["shown"] = i18n.translated(error.message)
+        more = dict(error.errors)
+        for entry in body.get("errors", ()):
+            entry["shown"] = i18n.translated(more.get(entry["field"], entry["error"]))
+    return body
 
 
 def not_found_message(tool: Tool, op: Operation | None = None) -> str | None:

@@ -25,6 +25,7 @@ import decimal
 import functools
 from collections.abc import Iterable
 from collections.abc import Iterator
+from collections.abc import Mapping
 from pathlib import Path
 
 import babel
@@ -36,7 +37,9 @@ from babel.support import Translations
 __all__ = [
     "COOKIE",
     "DEFAULT",
+    "N_",
     "Catalogs",
+    "Message",
     "direction",
     "format_date",
     "format_datetime",
@@ -45,9 +48,11 @@ __all__ = [
     "gettext",
     "language",
     "language_name",
+    "message",
     "ngettext",
     "pick",
     "speaking",
+    "translated",
     "use",
 ]
 
@@ -172,6 +177,45 @@ def gettext(message: str) -> str:
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     return _words.get().ngettext(singular, plural, count)
+
+
+def N_(text: str) -> str:
+    """Marks a string kept in a constant for the catalogs (`nox -s i18n` extracts it); it
+    is translated where it is shown, with `gettext` or `translated`."""
+    return text
+
+
+class Message(str):
+    """An English message that remembers its template and values, so a page can say it in
+    its reader's language while the API sends the English, byte for byte (the text is
+    exactly `template.format(**values)`). Made with `message`."""
+
+    template: str
+    values: Mapping[str, object]
+
+    def __new__(cls, template: str, values: Mapping[str, object]) -> Message:
+        made = super().__new__(cls, template.format(**values))
+        made.template, made.values = template, dict(values)
+        return made
+
+
+def message(template: str, /, **values: object) -> str:
+    """`template.format(**values)`, translatable on a page: use it instead of `.format`
+    for a refusal whose words depend on the request (`message(TOO_MANY, n=3)`). Values are
+    never translated: they are what people typed, or numbers."""
+    return Message(template, values)
+
+
+def translated(text: str) -> str:
+    """A message in the language being spoken: a `Message` from its template's
+    translation (English when a translation lost a placeholder), else the catalogs'
+    words for `text`, else `text`."""
+    if isinstance(text, Message):
+        try:
+            return gettext(text.template).format(**text.values)
+        except (KeyError, IndexError, ValueError):
+            return str.__str__(text)
+    return gettext(text)
 
 
 @functools.cache

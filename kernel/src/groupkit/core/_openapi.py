@@ -55,8 +55,14 @@ def _spec_field_properties(self: Any, field: ma.fields.Field, **kwargs: Any) -> 
 #: The header with which a page asks a body's 400 for every failing field (creates and
 #: operations that take a body).
 EVERY_FAILURE = {"name": ALL_ERRORS_HEADER, "in": "header", "required": False,
-                 "description": "`all`: a 400 also lists every failing field",
+                 "description": ("`all`: a 400 also lists every failing field, and a refusal "
+                                 "also says its message in the reader's language (`shown`)"),
                  "schema": {"type": "string", "enum": ["all"]}}
+#: What a page's script reads beside the spec's English `error`.
+SHOWN = {"type": "string", "description": (
+    f"only with `{ALL_ERRORS_HEADER}: all` and a reader whose language (the `groupkit-lang` "
+    "cookie, else Accept-Language) is not English: the message in that language, for a "
+    "page to show; `error` stays the spec's English")}
 #: The header an edit names the version it is based on with (`groupkit.core._edits`).
 IF_MATCH = {"name": edits.IF_MATCH, "in": "header", "required": False,
             "description": "the version the edit is based on, quoted (`\"7\"`): fields "
@@ -77,11 +83,12 @@ class DocumentBuilder:
         converter.add_attribute_function(_spec_field_properties)
         self.spec.components.schema("Error", {
             "type": "object", "required": ["error"],
-            "properties": {"error": {"type": "string"}}})
+            "properties": {"error": {"type": "string"}, "shown": SHOWN}})
         self.spec.components.schema("FieldError", {
             "type": "object", "required": ["error"],
             "properties": {
                 "error": {"type": "string", "description": "the spec's message, exactly"},
+                "shown": SHOWN,
                 "field": {"type": "string",
                           "description": "the request field the message is about, when one"},
                 "confirm": {"type": "boolean", "description": (
@@ -92,6 +99,7 @@ class DocumentBuilder:
             "properties": {
                 "error": {"type": "string", "description": "the spec's message, exactly (the "
                           "first failing check)"},
+                "shown": SHOWN,
                 "field": {"type": "string", "description": (
                     f"only with `{ALL_ERRORS_HEADER}: all`: the field `error` is about")},
                 "errors": {"type": "array", "description": (
@@ -99,7 +107,8 @@ class DocumentBuilder:
                     "order, the first being `error`, so a form can show them all at once"),
                     "items": {"type": "object", "required": ["field", "error"],
                               "properties": {"field": {"type": "string"},
-                                             "error": {"type": "string"}}}}}})
+                                             "error": {"type": "string"},
+                                             "shown": SHOWN}}}}})
         self.spec.components.schema("Created", {
             "type": "object", "required": ["slug", "editToken"],
             "properties": {"slug": {"type": "string"},

@@ -276,7 +276,8 @@ def _install_errors(app: Quart) -> None:
     async def api_error(error: ApiError) -> Response:
         if not _wants_json():
             return await web.not_found_page()
-        return api.json_response(error.body(), error.status, error.headers)
+        return api.json_response(api.for_page(error.body(), error), error.status,
+                                 error.headers)
 
     @app.errorhandler(HTTPException)
     async def http_error(error: HTTPException) -> Response:

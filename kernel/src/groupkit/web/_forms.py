@@ -70,6 +70,7 @@ from quart import current_app
 from quart import request
 
 from groupkit.core import _edits as edits
+from groupkit.core import _i18n as i18n
 from groupkit.core._api import parse_body
 from groupkit.core._credentials import digest
 from groupkit.core._errors import ApiError
@@ -406,9 +407,11 @@ class Outcome:
 
 
 def outcome_of_error(action: str, error: ApiError, pairs: list[tuple[str, str]]) -> Outcome:
-    more = [{"field": field, "error": message} for field, message in error.errors]
+    # A form post speaks its reader's language (the flash keeps the words it was shown).
+    more = [{"field": field, "error": i18n.translated(message)}
+            for field, message in error.errors]
     field = error.field or (error.errors[0][0] if error.errors else None)
-    return Outcome(action=action, error=error.message, field=field,
+    return Outcome(action=action, error=i18n.translated(error.message), field=field,
                    confirm=error.confirm, errors=more,
                    values=[[name, value] for name, value in pairs])
 

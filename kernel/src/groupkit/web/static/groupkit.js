@@ -147,7 +147,8 @@
       var parsed = type.indexOf("json") >= 0 ? response.json() : response.blob();
       return parsed.then(function (data) {
         if (!response.ok) {
-          var failure = new Error((data && data.error) || "Something went wrong — try again.");
+          /* `shown` is the message in the reader's language, beside the spec's English. */
+          var failure = new Error((data && (data.shown || data.error)) || "Something went wrong — try again.");
           failure.field = data && data.field;
           failure.status = response.status;
           failure.confirm = data && data.confirm === true;
@@ -274,7 +275,7 @@
         }
         /* A create form hears of every failing field at once: the first is focused. */
         (error.errors || []).forEach(function (extra) {
-          if (extra.field !== error.field) showFieldError(form, extra.field, extra.error, true);
+          if (extra.field !== error.field) showFieldError(form, extra.field, extra.shown || extra.error, true);
         });
       })
       .finally(function () { if (button) button.disabled = false; });
