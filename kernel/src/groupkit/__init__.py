@@ -46,6 +46,15 @@ from groupkit.core._fields import name_digest
 from groupkit.core._fields import text_key
 from groupkit.core._fields import truthy
 from groupkit.core._fields import whole_number
+from groupkit.core._i18n import N_
+from groupkit.core._i18n import format_date
+from groupkit.core._i18n import format_datetime
+from groupkit.core._i18n import format_decimal
+from groupkit.core._i18n import format_money
+from groupkit.core._i18n import gettext
+from groupkit.core._i18n import language
+from groupkit.core._i18n import message
+from groupkit.core._i18n import ngettext
 from groupkit.core._live import changed as instance_changed
 from groupkit.core._schema import Schema
 from groupkit.core._storage import BaseModel
@@ -83,6 +92,7 @@ __version__ = "0.2.2"
 __all__ = [
     "CLAIM_SECRET_LENGTH",
     "EDIT_TOKEN_LENGTH",
+    "N_",
     "PARTICIPANT_TOKEN_LENGTH",
     "PLUGIN_API_VERSION",
     "ApiError",
@@ -123,16 +133,24 @@ __all__ = [
     "create_app",
     "find_token",
     "first_duplicate",
+    "format_date",
+    "format_datetime",
+    "format_decimal",
+    "format_money",
+    "gettext",
     "hookimpl",
     "instance_changed",
     "issue_token",
     "js_string",
     "kept_by_name",
+    "language",
     "load_settings",
     "local_date",
     "lock_instance",
     "mark_edited",
+    "message",
     "name_digest",
+    "ngettext",
     "not_found",
     "prepared_rows",
     "read_day",

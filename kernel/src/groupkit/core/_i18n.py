@@ -172,10 +172,14 @@ def language() -> str:
 
 
 def gettext(message: str) -> str:
+    """`message` in the language being spoken: the same call serves a page, a chat post
+    and an email, each in the language it is for."""
     return _words.get().gettext(message)
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form for `count`: languages have one, two or more plural forms, so the choice
+    is the catalog's, never an `if count == 1`."""
     return _words.get().ngettext(singular, plural, count)
 
 
@@ -235,14 +239,18 @@ def language_name(code: str) -> str:
 
 
 def format_date(value: dt.date, format: str = "medium") -> str:
+    """A date the reader's way ("Dec 24, 2026", "24.12.2026"): never `strftime`, whose
+    names and order are one locale's."""
     return str(babel.dates.format_date(value, format, locale=_locale(language())))
 
 
 def format_datetime(value: dt.datetime, format: str = "medium") -> str:
+    """A date and time the reader's way (a 24-hour clock where that is the custom)."""
     return str(babel.dates.format_datetime(value, format, locale=_locale(language())))
 
 
 def format_decimal(value: int | float | decimal.Decimal) -> str:
+    """A number the reader's way: "1,234.5" in English is "1.234,5" in German."""
     return str(babel.numbers.format_decimal(value, locale=_locale(language())))
 
 
