@@ -49,6 +49,26 @@ def test_home_groups_tools_and_filters_them(contexts: Any) -> None:
         page.locator("[data-tool-item]").count())
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_home_page_fits_about_two_phone_screens_and_a_row_opens_its_tool(
+        contexts: Any, scheme: str) -> None:
+    """Every tool with its summary, by occasion, in under 2,400 px on a 390x844 phone (a
+    card per tool took 3,513); a tap on a tool's summary, not only its name, opens it."""
+    page = contexts(viewport={"width": 390, "height": 844}, color_scheme=scheme).new_page()
+    page.goto("/")
+    assert page.locator("[data-tool-item]").count() >= 21
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= 2400, height
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    summary = page.locator("[data-tool-item]", has_text="Volunteer Roster").locator(
+        ".tool-summary")
+    summary.scroll_into_view_if_needed()
+    box = summary.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_url("**/new/roster")
+
+
 def test_moments_read_in_the_viewers_zone(api: httpx.Client, contexts: Any) -> None:
     made = api.post("/api/card", json={"recipient": "Margaret", "title": "Farewell"})
     made.raise_for_status()
