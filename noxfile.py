@@ -127,7 +127,7 @@ def i18n(session: nox.Session) -> None:
         locale = package / "locale"
         template = locale / f"{domain}.pot"
         locale.mkdir(exist_ok=True)
-        uv_run(session, "pybabel", "-q", "extract", "-F", "babel.cfg", "-k", "N_",
+        uv_run(session, "pybabel", "-q", "extract", "-F", "babel.cfg", "-k", "N_", "-k", "words",
                "--no-location", "--sort-output", "--project", domain,
                "-o", str(template), str(package))
         for language in languages:

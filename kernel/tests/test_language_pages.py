@@ -4,6 +4,7 @@ served in another; the API's JSON messages stay the specification's English."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,9 @@ def client(make_app: Callable[..., Any], clock: FakeClock, tmp_path: Path,
            monkeypatch: pytest.MonkeyPatch) -> Any:
     compiled(tmp_path, "groupkit", "de", {FOOTER: FUSSZEILE, "Language": "Sprache",
                                           "Change": "Wechseln", "Name it.": "Benenne es.",
-                                          "Say something.": "Sag etwas."})
+                                          "Say something.": "Sag etwas.",
+                                          "Copied": "Kopiert", "Taken by {name}":
+                                          "Vergeben an {name}", "Not in a script": "Nein"})
     compiled(tmp_path, "groupkit", "es", {FOOTER: PIE})
     monkeypatch.setattr(i18n, "KERNEL_LOCALE", tmp_path)
     app = make_app(tools=["demo"], extra_plugins=[demo_plugin], entry_points=False,
@@ -60,6 +63,17 @@ async def test_a_page_follows_the_browsers_language_and_the_cache_keeps_them_apa
         assert '<html lang="en" dir="ltr">' in english and FUSSZEILE not in english
         assert (await page(client, path)).count(FUSSZEILE) == 0
         assert PIE in await page(client, path, **{"Accept-Language": "fr, es;q=0.5"})
+
+
+async def test_a_page_hands_its_scripts_their_words_in_its_language(client: Any) -> None:
+    made = await create(client, "demo", {"title": "Lunch", "names": ["A"]})
+    german = await page(client, f"/s/{made['slug']}", **{"Accept-Language": "de"})
+    handed = german.split('<script type="application/json" id="groupkit-words">')[1]
+    # Only the words page scripts say (found in their `words("...")` calls).
+    assert json.loads(handed.split("</script>")[0]) == {
+        "Copied": "Kopiert", "Taken by {name}": "Vergeben an {name}"}
+    english = await page(client, f"/s/{made['slug']}")
+    assert "groupkit-words" not in english
 
 
 async def test_the_switcher_remembers_a_choice_over_the_browsers(client: Any) -> None:

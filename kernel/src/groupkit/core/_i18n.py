@@ -79,8 +79,11 @@ class Catalogs:
     (a page half in one language and half in another helps nobody), English always.
     """
 
-    def __init__(self, sources: Iterable[tuple[str, Path]]) -> None:
+    def __init__(self, sources: Iterable[tuple[str, Path]],
+                 scripts: Iterable[Path] = ()) -> None:
         self.sources = [(domain, Path(folder)) for domain, folder in sources]
+        self.scripts = [Path(folder) for folder in scripts]
+        self._script_words: dict[str, dict[str, str]] = {}
         kernel = [folder for domain, folder in self.sources if domain == DOMAIN]
         found = {path.parent.parent.name for folder in kernel
                  for path in folder.glob(f"*/LC_MESSAGES/{DOMAIN}.mo")}
@@ -101,6 +104,17 @@ class Catalogs:
             self._merged[language] = merged
         return merged
 
+    def script_words(self, language: str) -> dict[str, str]:
+        """The words page scripts say (`words("...")` in any `.js` of `scripts`), in
+        `language`: what a page hands its scripts, so they speak its language too."""
+        said = self._script_words.get(language)
+        if said is None:
+            words = self.translations(language)
+            said = {text: words.gettext(text) for text in _script_messages(self.scripts)}
+            said = {text: word for text, word in said.items() if word != text}
+            self._script_words[language] = said
+        return said
+
     def pick(self, chosen: str | None, accept_language: str | None) -> str:
         """The reader's language: their choice when it is offered, else the best match for
         their browser's, else English."""
@@ -109,11 +123,27 @@ class Catalogs:
         return pick(chosen, accept_language, self.languages)
 
     @classmethod
-    def of(cls, packages: Iterable[Path]) -> Catalogs:
+    def of(cls, packages: Iterable[Path], scripts: Iterable[Path] = ()) -> Catalogs:
         """The kernel's catalogs and those of the plugin packages given (each package's
-        `locale` folder, its domain the package's import name)."""
+        `locale` folder, its domain the package's import name); `scripts` are the folders
+        of page scripts whose words pages hand over."""
         return cls([(DOMAIN, KERNEL_LOCALE),
-                    *((package.name, package / "locale") for package in packages)])
+                    *((package.name, package / "locale") for package in packages)], scripts)
+
+
+def _script_messages(folders: Iterable[Path]) -> set[str]:
+    """Every message a page script passes to `words(...)`, found with Babel's own
+    JavaScript extractor (the one `nox -s i18n` uses)."""
+    from babel.messages.extract import extract_from_file
+
+    found: set[str] = set()
+    for folder in folders:
+        for path in sorted(folder.rglob("*.js")):
+            for _, text, _, _ in extract_from_file("javascript", str(path),
+                                                   keywords={"words": None}):
+                if isinstance(text, str):
+                    found.add(text)
+    return found
 
 
 def _preferred(accept_language: str) -> list[str]:

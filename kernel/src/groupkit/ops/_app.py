@@ -132,8 +132,9 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
                                      *(FileSystemLoader(str(t.templates))
                                        for t in registry.tools.values())])
     app.jinja_env.autoescape = True
-    catalogs = i18n.Catalogs.of(t.templates.parent for t in registry.tools.values()
-                                if t.templates is not None)
+    catalogs = i18n.Catalogs.of(
+        [t.templates.parent for t in registry.tools.values() if t.templates is not None],
+        scripts=[web.STATIC, *(t.static for t in registry.tools.values() if t.static)])
     app.config["GROUPKIT_CATALOGS"] = catalogs
     app.jinja_env.globals.update(enabled_tools=registry.tools, next_midnight=times.next_midnight,
                                  languages=catalogs.languages)

@@ -140,8 +140,10 @@ def page_environment(app: Quart, reload: bool) -> jinja2.Environment:
     environment.install_gettext_callables(  # type: ignore[attr-defined]
         i18n.gettext, i18n.ngettext, newstyle=True)
     environment.globals.update(app.jinja_env.globals)
+    catalogs: i18n.Catalogs = app.config["GROUPKIT_CATALOGS"]
     environment.globals.update(page_language=i18n.language, page_direction=i18n.direction,
-                               language_name=i18n.language_name)
+                               language_name=i18n.language_name,
+                               script_words=lambda: catalogs.script_words(i18n.language()))
     environment.filters.update(app.jinja_env.filters)
     environment.policies.update(app.jinja_env.policies)
     return environment

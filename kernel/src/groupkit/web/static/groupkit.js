@@ -3,6 +3,23 @@
 (function () {
   "use strict";
 
+  /* A page's words in its reader's language: the page hands its scripts the translations of
+     every words("...") message of the page scripts (#groupkit-words; an English page needs
+     none). `{name}` placeholders are filled from `values` after translating. Other scripts
+     say `var words = window.groupkitWords;`. */
+  var scriptWords = null;
+  function words(text, values) {
+    if (scriptWords === null) {
+      var given = document.getElementById("groupkit-words");
+      try { scriptWords = given ? JSON.parse(given.textContent) : {}; } catch (e) { scriptWords = {}; }
+    }
+    var said = Object.prototype.hasOwnProperty.call(scriptWords, text) ? scriptWords[text] : text;
+    return said.replace(/\{(\w+)\}/g, function (whole, key) {
+      return values && values[key] !== undefined ? String(values[key]) : whole;
+    });
+  }
+  window.groupkitWords = words;
+
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (_, key) {
       return values[key] === undefined ? "" : encodeURIComponent(values[key]);
@@ -148,7 +165,7 @@
       return parsed.then(function (data) {
         if (!response.ok) {
           /* `shown` is the message in the reader's language, beside the spec's English. */
-          var failure = new Error((data && (data.shown || data.error)) || "Something went wrong — try again.");
+          var failure = new Error((data && (data.shown || data.error)) || words("Something went wrong — try again."));
           failure.field = data && data.field;
           failure.status = response.status;
           failure.confirm = data && data.confirm === true;
@@ -337,7 +354,7 @@
   function offerChoices(form, body, error) {
     var chosen = {};
     error.conflicts.forEach(function (conflict) {
-      choiceBox(form, conflict.field, conflict.text, { theirs: "Keep theirs", mine: "Use mine" }, function (choice) {
+      choiceBox(form, conflict.field, conflict.text, { theirs: words("Keep theirs"), mine: words("Use mine") }, function (choice) {
         chosen[conflict.field] = choice;
         if (Object.keys(chosen).length < error.conflicts.length) return;
         var again = {};
@@ -364,8 +381,8 @@
         return;
       }
       if (state.waiting[key]) state.waiting[key].remove();
-      state.waiting[key] = choiceBox(form, key, "Someone else just saved this field. Take their version, or keep yours?",
-        { theirs: "Take theirs", mine: "Keep mine" }, function (choice) {
+      state.waiting[key] = choiceBox(form, key, words("Someone else just saved this field. Take their version, or keep yours?"),
+        { theirs: words("Take theirs"), mine: words("Keep mine") }, function (choice) {
           if (choice === "theirs") takeField(form, fresh, key);
           state.shown[key] = theirs[key];
           delete state.waiting[key];
@@ -378,7 +395,7 @@
       note.className = "notice";
       note.setAttribute("data-followed", "");
       note.setAttribute("role", "status");
-      note.textContent = "Someone else saved changes: this form now shows them.";
+      note.textContent = words("Someone else saved changes: this form now shows them.");
       if (!note.isConnected) form.insertBefore(note, form.firstChild);
     }
     return true;
@@ -402,7 +419,7 @@
     if (!target) return;
     if (target.dataset.copy) {
       var input = document.querySelector(target.dataset.copy);
-      var done = function () { target.textContent = "Copied"; setTimeout(function () { target.textContent = "Copy"; }, 1500); };
+      var done = function () { target.textContent = words("Copied"); setTimeout(function () { target.textContent = words("Copy"); }, 1500); };
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(input.value).then(done);
       } else { input.select(); document.execCommand("copy"); done(); }
@@ -617,7 +634,7 @@
       var notice = document.createElement("p");
       notice.className = "notice";
       notice.setAttribute("role", "status");
-      notice.textContent = "The organiser has deleted this, so there is nothing more to see here.";
+      notice.textContent = words("The organiser has deleted this, so there is nothing more to see here.");
       main.replaceChildren(notice);
     });
   }

@@ -4,6 +4,7 @@
    stay hidden and the text is still there to select. */
 (function () {
   "use strict";
+  var words = window.groupkitWords;
   var canShare = typeof navigator.share === "function";
 
   function ready() {
@@ -27,8 +28,8 @@
     var source = button.previousElementSibling;
     if (!source) return;
     var done = function () {
-      button.textContent = "Copied";
-      setTimeout(function () { button.textContent = "Copy"; }, 1500);
+      button.textContent = words("Copied");
+      setTimeout(function () { button.textContent = words("Copy"); }, 1500);
     };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(source.textContent.trim()).then(done);

@@ -4,6 +4,7 @@
    button that claims it with what was typed. */
 (function () {
   "use strict";
+  var words = window.groupkitWords;
 
   document.addEventListener("toggle", function (event) {
     var details = event.target;
@@ -32,9 +33,9 @@
       });
       var who = lost && lost.querySelector("[data-slot-who]");
       if (who) {
-        box.textContent = message + " " + who.textContent.trim() + " got there first.";
+        box.textContent = message + " " + words("{name} got there first.", { name: who.textContent.trim() });
         var state = form.closest("details").querySelector(".spot-state");
-        if (state) state.textContent = "Taken by " + who.textContent.trim();
+        if (state) state.textContent = words("Taken by {name}", { name: who.textContent.trim() });
       }
       var group = lost && lost.closest("[data-slot-group]");
       if (!group) return;
@@ -45,7 +46,7 @@
         var take = document.createElement("button");
         take.type = "button";
         take.className = "primary";
-        take.textContent = "Take " + next.dataset.slotLabel + " instead";
+        take.textContent = words("Take {spot} instead", { spot: next.dataset.slotLabel });
         take.addEventListener("click", function () {
           field.value = next.dataset.slot;
           offer.remove();
@@ -53,7 +54,7 @@
         });
         offer.appendChild(take);
       } else {
-        offer.textContent = "Every spot in " + group.dataset.slotGroup + " is taken now.";
+        offer.textContent = words("Every spot in {group} is taken now.", { group: group.dataset.slotGroup });
       }
       box.insertAdjacentElement("afterend", offer);
     });
