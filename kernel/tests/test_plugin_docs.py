@@ -62,6 +62,8 @@ PLUGIN_PAGES = [REPO / "docs" / "tutorial.md", *sorted((REPO / "docs" / "how-to"
 DOCS = "\n\n".join(page.read_text("utf-8") for page in PLUGIN_PAGES)
 PACKAGE = Path(groupkit.__file__).parent
 TEMPLATES = PACKAGE / "web" / "templates"
+#: Templates parse as pages render them: with the i18n extension's `{% trans %}`.
+PARSER = jinja2.Environment(extensions=["jinja2.ext.i18n"])
 SCRIPTS = sorted((PACKAGE / "web" / "static").glob("*.js"))
 #: The kernel's Python, in its layers, and the kit's (the page-state suite reads attributes).
 PYTHON = sorted(PACKAGE.rglob("*.py"))
@@ -250,7 +252,7 @@ def constructed_here(obj: Any) -> bool:
 
 @functools.cache  # read for every entry at collection: parse each template once
 def macros(template: str) -> dict[str, list[Param]]:
-    tree = jinja2.Environment(extensions=["jinja2.ext.i18n"]).parse((TEMPLATES / template).read_text("utf-8"))
+    tree = PARSER.parse((TEMPLATES / template).read_text("utf-8"))
     found: dict[str, list[Param]] = {}
     for macro in tree.find_all(nodes.Macro):
         defaults: list[nodes.Expr | None] = [None] * (len(macro.args) - len(macro.defaults))
@@ -481,7 +483,7 @@ def extendable() -> dict[str, str | None]:
 
 
 def blocks_of(template: str) -> list[str]:
-    tree = jinja2.Environment(extensions=["jinja2.ext.i18n"]).parse((TEMPLATES / template).read_text("utf-8"))
+    tree = PARSER.parse((TEMPLATES / template).read_text("utf-8"))
     return [block.name for block in tree.find_all(nodes.Block)]
 
 
@@ -555,7 +557,7 @@ def rendered_context() -> dict[str, set[str]]:
                     "jinja_env.filters") and isinstance(node.slice, ast.Constant):
                 every.add(node.slice.value)
     for name in extendable():
-        tree = jinja2.Environment(extensions=["jinja2.ext.i18n"]).parse((TEMPLATES / name).read_text("utf-8"))
+        tree = PARSER.parse((TEMPLATES / name).read_text("utf-8"))
         for scope in tree.find_all(nodes.With):
             if any(True for _ in scope.find_all(nodes.Include)):
                 found["fields"] |= {target.name for target in scope.targets
