@@ -140,7 +140,7 @@ def page_environment(app: Quart, reload: bool) -> jinja2.Environment:
     environment.install_gettext_callables(  # type: ignore[attr-defined]
         i18n.gettext, i18n.ngettext, newstyle=True)
     environment.globals.update(app.jinja_env.globals)
-    catalogs: i18n.Catalogs = app.config["GROUPKIT_CATALOGS"]
+    catalogs: i18n.Catalogs = app.config.get("GROUPKIT_CATALOGS") or i18n.Catalogs([])
     environment.globals.update(page_language=i18n.language, page_direction=i18n.direction,
                                language_name=i18n.language_name,
                                script_words=lambda: catalogs.script_words(i18n.language()))
