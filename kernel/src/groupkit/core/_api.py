@@ -37,6 +37,7 @@ from groupkit.core._rendered import RenderCache
 from groupkit.core._rendered import respond
 from groupkit.core._storage import Instance
 from groupkit.core._storage import Storage
+from groupkit.core._tool import AfterCommit
 from groupkit.core._tool import Call
 from groupkit.core._tool import Edit
 from groupkit.core._tool import Operation
@@ -360,7 +361,7 @@ def operation_view(tool: Tool, op: Operation,
         # is held only for the work itself; its error still comes after resolution's 404.
         facts.clean(op, body)
 
-        def run() -> dict[str, Any] | Reply:
+        def run() -> dict[str, Any] | Reply | AfterCommit:
             # Resolution and handler share one transaction, and so the instance lock.
             call = facts.resolve(tool, op, body, values)
             edit = tool.edit
@@ -378,6 +379,9 @@ def operation_view(tool: Tool, op: Operation,
 
         result = await (storage().write(run, before=pending_limit(), key=_link(op, body, values))
                         if op.writes else storage().read(run))
+        if isinstance(result, AfterCommit):
+            # Derived results: computed from the committed state, never under the write lock.
+            result = await storage().read(result.fn)
         return _respond(op, result)
     view.__name__ = "_".join(
         [tool.name, op.kind, *op.path.replace("{", "").replace("}", "").split("/")])

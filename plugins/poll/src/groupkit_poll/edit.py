@@ -72,7 +72,8 @@ def _visible(instance: Instance, options: list[PollOption], now: dt.datetime
     """The options the organiser sees: on a secret ballot a suggestion joins the tally only
     with the next batch of ballots (so it cannot be tied to its ballot), so until then the
     edit neither shows it nor lets its existence change an answer."""
-    shown = {entry["id"] for entry in results(instance, options, now, ORGANISER)["tally"]}
+    shown = {entry["id"] for entry in results(instance, options, now, ORGANISER,
+                                                 runoff=False)["tally"]}
     return [option for option in options if option.option_id in shown]
 
 

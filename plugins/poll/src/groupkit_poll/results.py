@@ -192,17 +192,19 @@ def hidden_for(data: dict[str, Any], closed: bool, reader: str) -> bool:
 
 
 def results(instance: Instance, options: Sequence[PollOption], now: dt.datetime,
-            reader: str) -> dict[str, Any]:
+            reader: str, runoff: bool = True) -> dict[str, Any]:
     """The result fields of a view for `reader`: `closed`, `tally`, and where the poll uses
     them `tallyHidden`, `tallyBallots` (ballots in a secret ballot's published tally),
-    `rounds`, `winner` and `tied` (ranked choice). Hidden counts read as null."""
+    `rounds`, `winner` and `tied` (ranked choice). Hidden counts read as null. The live
+    runoff is counted only when it is shown; `runoff=False` leaves the ranked fields out
+    (the edit, inside a write, needs the tally's options only)."""
     data = instance.data
     closed = is_closed(data, now)
     live = closed or (not data["secret"])
-    ranked = data["mode"] == RANKED
+    ranked = runoff and data["mode"] == RANKED
     if live:
         shown: dict[str, Any] = {"tally": tally(options), "ballots": data["ballots"]}
-        if ranked:
+        if ranked and not hidden_for(data, closed, reader):
             shown.update(ranked_result(instance, options))
     else:
         shown = published(data, options)
