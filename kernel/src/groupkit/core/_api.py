@@ -4,6 +4,7 @@ every tool's operations, all with one body parser, one resolution path and one e
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import datetime as dt
 import json
 import re
@@ -204,7 +205,11 @@ def create_view(tool: Tool, posts: FormPosts | None = None) -> Callable[[], Any]
         # Cleaned before the transaction (it needs no database), so the write holds the
         # database only for the work itself.
         cleaned = _clean_create(tool, body)
-        created = await storage().write(_create, tool, cleaned, before=pending_limit())
+        label = WRITING.set((tool.name, f"/api/{tool.name}"))
+        try:
+            created = await storage().write(_create, tool, cleaned, before=pending_limit())
+        finally:
+            WRITING.reset(label)
         return json_response(created, 201, PRIVATE)
 
     async def create() -> Response:
@@ -299,6 +304,11 @@ def live_view(tool: Tool) -> Callable[..., Any]:
     return view
 
 
+#: The tool and operation (its OpenAPI path) of the write this context runs: the labels the
+#: write-lock measurement reports under (`Storage.lock_observer`).
+WRITING: contextvars.ContextVar[tuple[str, str]] = contextvars.ContextVar(
+    "groupkit_writing", default=("", ""))
+
 #: Never kept by a browser or a shared proxy: every answer that may carry a participant's or
 #: the organiser's private data (their own link's view, an export, a token just issued).
 PRIVATE = {"Cache-Control": "no-store"}
@@ -340,6 +350,8 @@ def _page_of(tool: Tool, op: Operation, values: dict[str, str]) -> Callable[[Any
 
 def operation_view(tool: Tool, op: Operation,
                    posts: FormPosts | None = None) -> Callable[..., Any]:
+    writing = (tool.name, route_rule(tool, op)[1])
+
     async def view(**values: str) -> Response:
         if op.writes and posts is not None and posts.is_form_post():
             return await posts.submit(storage(), now(), _page_of(tool, op, values),
@@ -377,8 +389,15 @@ def operation_view(tool: Tool, op: Operation,
                 live.changed(call.instance)
             return result
 
-        result = await (storage().write(run, before=pending_limit(), key=_link(op, body, values))
-                        if op.writes else storage().read(run))
+        if not op.writes:
+            result = await storage().read(run)
+        else:
+            label = WRITING.set(writing)
+            try:
+                result = await storage().write(run, before=pending_limit(),
+                                               key=_link(op, body, values))
+            finally:
+                WRITING.reset(label)
         if isinstance(result, AfterCommit):
             # Derived results: computed from the committed state, never under the write lock.
             result = await storage().read(result.fn)
