@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
 from typing import Any
 
 from groupkit import AfterCommit
@@ -28,6 +27,7 @@ from .ballots import OPTIONS_FULL
 from .ballots import TOO_MANY_PICKS
 from .ballots import add_option
 from .ballots import build
+from .ballots import drop_options
 from .ballots import ensure_open
 from .ballots import options_of
 from .ballots import recount
@@ -399,28 +399,11 @@ def remove(call: Call) -> dict[str, Any] | AfterCommit:
     ensure_open(instance.data, call.now, CLOSED_OPTIONS)
     if len(options) <= 2:
         raise conflict(LAST_OPTIONS)
-    # A rare organiser action over at most 2000 small rows: read them, rewrite the holders.
-    rows = list(PollBallot.select(PollBallot.id, PollBallot.choices).where(
-        PollBallot.instance == instance))
-    for row in rows:
-        if option_id in row.choices:
-            row.choices = [choice for choice in row.choices if choice != option_id]
-            row.save(only=[PollBallot.choices])
     target.delete_instance()
     options.remove(target)
-    if instance.data["mode"] == RANKED:
-        _recount_first_choices(options, rows)
+    drop_options(instance, options, [option_id], ranked=instance.data["mode"] == RANKED)
     if instance.data["secret"]:
         instance.data = organiser_edit(instance.data, removed=option_id)
         instance.save(only=[Instance.data])
     return _reply(instance, options, ORGANISER, call.now,
                   {"ok": True, "closed": ballots.is_closed(instance.data, call.now)})
-
-
-def _recount_first_choices(options: list[PollOption], rows: list[PollBallot]) -> None:
-    """A ranked ballot whose first choice was removed now counts for its next one."""
-    firsts = Counter(row.choices[0] for row in rows if row.choices)
-    for option in options:
-        if option.votes != firsts.get(option.option_id, 0):
-            option.votes = firsts.get(option.option_id, 0)
-            option.save(only=[PollOption.votes])
