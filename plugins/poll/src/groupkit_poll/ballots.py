@@ -181,7 +181,10 @@ def drop_options(instance: Instance, kept: Sequence[PollOption], gone: Sequence[
 def recount_first_choices(instance: Instance, options: Sequence[PollOption]) -> None:
     """A ranked ballot whose first choice was removed now counts for its next one: the
     database groups the ballots by the first id of their stored text, `["<id>"`."""
-    head = pw.fn.substr(PollBallot.choices, 1, ID_LENGTH + 3).coerce(False)
+    # Literal bounds: a parameter in both SELECT and GROUP BY would be two different
+    # expressions to PostgreSQL.
+    head = pw.fn.substr(PollBallot.choices, pw.SQL("1"), pw.SQL(str(ID_LENGTH + 3))
+                        ).coerce(False)
     rows = (PollBallot.select(head, pw.fn.COUNT(PollBallot.id))
             .where(PollBallot.instance == instance.id).group_by(head).tuples())
     grouped = cast("Iterable[tuple[str, int]]", rows)  # `.tuples()` rows: (head, count)

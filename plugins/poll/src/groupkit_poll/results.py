@@ -146,7 +146,9 @@ def count_change(instance: Instance, options: Sequence[PollOption],
     """A ballot was cast or changed on a secret ballot: release a fresh copy once BATCH of
     them have landed since the last one. `before` is the copy in force before this ballot
     (taken from the live state when the poll has none yet). Mutates `instance.data`; the
-    caller saves it."""
+    caller saves it. The release counts a ranked poll's runoff inside the write, since the
+    copy must hold exactly the ballots of its batch: with the cheap runoff that is about
+    15 ms of the write lock at 2,000 ballots, once every BATCH ballots."""
     data = dict(instance.data)
     data.setdefault("shown", before)
     data["pending"] = int(data.get("pending", 0)) + 1
