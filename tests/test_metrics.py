@@ -86,6 +86,10 @@ def test_metrics_add_up_every_worker_and_carry_no_credential(
     assert value(parsed, "groupkit_http_request_duration_seconds_bucket", method="GET",
                  route=read, le="+Inf") == 20
     assert value(parsed, "groupkit_database_seconds_count", kind="write") >= 4
+    # Each create's hold of the write lock, under its tool and operation (the refused one
+    # too on SQLite, where the rate-limit count shares the transaction).
+    assert value(parsed, "groupkit_write_lock_seconds_count", tool="sweeps",
+                 operation="/api/sweeps") >= 3
     # Reads that did go to the database (on SQLite a read already rendered and unchanged
     # since does not): at least the first public read and the organiser page, each resolved
     # and rendered, and the event stream's start.

@@ -7,14 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tiny_tool import tiny_plugin
+
 from groupkit import ApiError
 from groupkit import Call
 from groupkit import Instance
 from groupkit import Line
 from groupkit import Operations
 from groupkit import Schema
-from groupkit import Tool
-from groupkit import hookimpl
 from groupkit_testing import create
 
 ops = Operations()
@@ -43,24 +43,8 @@ def note(call: Call) -> dict[str, Any]:
     return {"ok": True}
 
 
-class _Empty(Schema):
-    """No create fields."""
-
-
 def _plugin(templates: Path) -> object:
-    (templates / "words").mkdir(parents=True, exist_ok=True)
-    for page in ("create", "public", "organiser"):
-        (templates / "words" / f"{page}.html").write_text(
-            '{% extends "groupkit/base.html" %}{% block content %}{{ view }}{% endblock %}')
-
-    def groupkit_tool() -> Tool:
-        return Tool(name="words", title="Words", version="1", create_schema=_Empty,
-                    create=lambda instance, data: setattr(instance, "data", {"words": []}),
-                    public_view=lambda instance: dict(instance.data),
-                    organiser_view=lambda instance: dict(instance.data), operations=ops,
-                    templates=templates, plugin_api=(1, 1))
-
-    return type("WordsPlugin", (), {"groupkit_tool": staticmethod(hookimpl(groupkit_tool))})
+    return tiny_plugin("words", ops, templates, {"words": []})
 
 
 def _stored(slug: str) -> tuple[list[str], int]:

@@ -74,6 +74,7 @@ from groupkit.core._tokens import issue_token
 from groupkit.core._tokens import retire_tokens
 from groupkit.core._tokens import revoke_tokens
 from groupkit.core._tokens import rotate_token
+from groupkit.core._tool import AfterCommit
 from groupkit.core._tool import Call
 from groupkit.core._tool import Edit
 from groupkit.core._tool import Hidden
@@ -95,6 +96,7 @@ __all__ = [
     "N_",
     "PARTICIPANT_TOKEN_LENGTH",
     "PLUGIN_API_VERSION",
+    "AfterCommit",
     "ApiError",
     "BaseModel",
     "Call",

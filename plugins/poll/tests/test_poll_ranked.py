@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from groupkit import Instance
+from groupkit_poll.models import PollBallot
 from groupkit_poll.results import instant_runoff
 
 EMPTY = "Pick an option before you vote."
@@ -137,6 +139,27 @@ async def test_removing_a_first_choice_moves_the_ballot_on(api: Any) -> None:
                                  "exhausted": 1, "eliminated": [ids["D"]]}
     assert view["tied"] == [ids["B"], ids["C"]] and view["winner"] is None
     assert "Tied:" in await api.page(f"/s/{made['slug']}")
+
+
+async def test_removing_an_option_cuts_it_from_every_place_in_a_ranking(
+        api: Any, db: Any) -> None:
+    """The database rewrites the ballots: the option goes wherever it stood (first, in the
+    middle, last, alone), the rest keep their order, and first choices are recounted."""
+    made = await api.make(ranked=True, options=["A", "B", "C", "D"])
+    ids = await api.ids(made["slug"])
+    orders = ["ACD", "CAD", "CDA", "A", "DC", "BA"]
+    for order in orders:
+        await api.voted(made["slug"], [ids[letter] for letter in order])
+    reply = await (await api.organiser(made["editToken"], "removeOption",
+                                       {"optionId": ids["A"]})).get_json()
+    assert [(o["text"], o["count"]) for o in reply["tally"]] == [("B", 1), ("C", 3), ("D", 1)]
+
+    def rows() -> list[list[str]]:
+        instance = Instance.get(Instance.slug == made["slug"])
+        return [b.choices for b in PollBallot.select().where(PollBallot.instance == instance)
+                .order_by(PollBallot.id)]
+    kept = [order.replace("A", "") for order in orders]
+    assert db(rows) == [[ids[letter] for letter in order] for order in kept]
 
 
 @pytest.mark.parametrize("body", [{"ranked": "yes"}, {"ranked": 1}])

@@ -4,6 +4,7 @@ every tool's operations, all with one body parser, one resolution path and one e
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import datetime as dt
 import json
 import re
@@ -38,6 +39,7 @@ from groupkit.core._rendered import RenderCache
 from groupkit.core._rendered import respond
 from groupkit.core._storage import Instance
 from groupkit.core._storage import Storage
+from groupkit.core._tool import AfterCommit
 from groupkit.core._tool import Call
 from groupkit.core._tool import Edit
 from groupkit.core._tool import Operation
@@ -204,7 +206,11 @@ def create_view(tool: Tool, posts: FormPosts | None = None) -> Callable[[], Any]
         # Cleaned before the transaction (it needs no database), so the write holds the
         # database only for the work itself.
         cleaned = _clean_create(tool, body)
-        created = await storage().write(_create, tool, cleaned, before=pending_limit())
+        label = WRITING.set((tool.name, f"/api/{tool.name}"))
+        try:
+            created = await storage().write(_create, tool, cleaned, before=pending_limit())
+        finally:
+            WRITING.reset(label)
         return json_response(created, 201, PRIVATE)
 
     async def create() -> Response:
@@ -318,6 +324,11 @@ def live_view(tool: Tool) -> Callable[..., Any]:
     return view
 
 
+#: The tool and operation (its OpenAPI path) of the write this context runs: the labels the
+#: write-lock measurement reports under (`Storage.lock_observer`).
+WRITING: contextvars.ContextVar[tuple[str, str]] = contextvars.ContextVar(
+    "groupkit_writing", default=("", ""))
+
 #: Never kept by a browser or a shared proxy: every answer that may carry a participant's or
 #: the organiser's private data (their own link's view, an export, a token just issued).
 PRIVATE = {"Cache-Control": "no-store"}
@@ -359,6 +370,8 @@ def _page_of(tool: Tool, op: Operation, values: dict[str, str]) -> Callable[[Any
 
 def operation_view(tool: Tool, op: Operation,
                    posts: FormPosts | None = None) -> Callable[..., Any]:
+    writing = (tool.name, route_rule(tool, op)[1])
+
     async def view(**values: str) -> Response:
         if op.writes and posts is not None and posts.is_form_post():
             return await posts.submit(storage(), now(), _page_of(tool, op, values),
@@ -380,7 +393,7 @@ def operation_view(tool: Tool, op: Operation,
         # is held only for the work itself; its error still comes after resolution's 404.
         facts.clean(op, body)
 
-        def run() -> dict[str, Any] | Reply:
+        def run() -> dict[str, Any] | Reply | AfterCommit:
             # Resolution and handler share one transaction, and so the instance lock.
             call = facts.resolve(tool, op, body, values)
             edit = tool.edit
@@ -396,8 +409,18 @@ def operation_view(tool: Tool, op: Operation,
                 live.changed(call.instance)
             return result
 
-        result = await (storage().write(run, before=pending_limit(), key=_link(op, body, values))
-                        if op.writes else storage().read(run))
+        if not op.writes:
+            result = await storage().read(run)
+        else:
+            label = WRITING.set(writing)
+            try:
+                result = await storage().write(run, before=pending_limit(),
+                                               key=_link(op, body, values))
+            finally:
+                WRITING.reset(label)
+        if isinstance(result, AfterCommit):
+            # Derived results: computed from the committed state, never under the write lock.
+            result = await storage().read(result.fn)
         return _respond(op, result)
     view.__name__ = "_".join(
         [tool.name, op.kind, *op.path.replace("{", "").replace("}", "").split("/")])

@@ -678,6 +678,9 @@ class Storage:
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="groupkit-db")
         #: Told (write?, seconds) after each unit of work: the metrics' database time.
         self.observer: Callable[[bool, float], None] | None = None
+        #: Told, in each write's own context, the thread CPU seconds it held the write lock
+        #: (see `_holding`): the metrics' write-lock time and the lock-hold tests.
+        self.lock_observer: Callable[[float], None] | None = None
         self.postgres = is_postgres(db)
         self._thread = threading.local()
         self.writer = self.executor if self.postgres else ThreadPoolExecutor(
@@ -773,7 +776,7 @@ class Storage:
             before()  # may refuse (429): then nothing else is done
             before = None
         if before is None:
-            with transaction():
+            with self._holding(fn), transaction():
                 return fn(*args)
         # `before` (a rate-limit count) shares the transaction, and must stand when `fn`
         # fails: then the whole transaction is rolled back and the count alone is made
@@ -781,7 +784,7 @@ class Storage:
         # statements more on every write; failures are the rare case.
         counted = False
         try:
-            with transaction():
+            with self._holding(fn), transaction():
                 before()  # may refuse (429): then nothing is kept, as before
                 counted = True
                 return fn(*args)
@@ -885,9 +888,30 @@ class Storage:
                 for _ in batch:
                     self.observer(True, share)
 
+    @contextlib.contextmanager
+    def _holding(self, fn: Callable[..., Any]) -> Iterator[None]:
+        """Tell `lock_observer` how long the block held the write lock, from the BEGIN
+        (`BEGIN IMMEDIATE` on SQLite) to the COMMIT, in this thread's CPU time: a busy
+        machine stretches wall time, not CPU time. A write sharing a transaction reports its
+        own savepoint instead (`_savepoint_unit`); their BEGIN and COMMIT are paid once."""
+        observer = self.lock_observer
+        if observer is None or fn == self._shared:
+            yield
+            return
+        started = time.thread_time()
+        try:
+            yield
+        finally:
+            observer(time.thread_time() - started)
+
     def _shared(self, batch: list[_Pending]) -> list[tuple[bool, Any]]:
-        return [pending.context.run(self._savepoint_unit, pending.fn, pending.args,
+        return [pending.context.run(self._held_savepoint, pending.fn, pending.args,
                                     pending.before) for pending in batch]
+
+    def _held_savepoint(self, fn: Callable[..., Any], args: Sequence[Any],
+                        before: Callable[[], None] | None) -> tuple[bool, Any]:
+        with self._holding(fn):
+            return self._savepoint_unit(fn, args, before)
 
     def _savepoint_unit(self, fn: Callable[..., Any], args: Sequence[Any],
                         before: Callable[[], None] | None) -> tuple[bool, Any]:

@@ -88,7 +88,22 @@ class Reply:
     headers: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
 
-Handler = Callable[[Call], "dict[str, Any] | Reply"]
+@dataclasses.dataclass(frozen=True)
+class AfterCommit:
+    """A reply computed after the write has committed, in a read transaction of its own.
+
+    Derived results (a recount, a ranking, a summary over every row) are not the write:
+    computed inside it they hold the database's write lock, and on SQLite every other
+    write on the server waits for them. A write handler returns `AfterCommit(fn)` instead
+    of its reply; the kernel commits, then calls `fn()` in `storage().read(...)` and
+    answers what it returns (a dict or a `Reply`, as a handler's), with the operation's
+    status. `fn` reads the committed state afresh (a write committed meanwhile shows too),
+    so it captures ids and values from the write, not rows loaded there."""
+
+    fn: Callable[[], dict[str, Any] | Reply]
+
+
+Handler = Callable[[Call], "dict[str, Any] | Reply | AfterCommit"]
 
 
 @dataclasses.dataclass

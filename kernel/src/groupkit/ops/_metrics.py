@@ -36,6 +36,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
 from groupkit.core import _limits as limits
+from groupkit.core._api import WRITING
 from groupkit.core._config import Settings
 from groupkit.core._storage import Instance
 from groupkit.core._storage import Storage
@@ -58,6 +59,12 @@ LATENCY = Histogram("groupkit_http_request_duration_seconds", "Time to answer a 
 DATABASE = Histogram("groupkit_database_seconds", "Time of each database unit of work in its "
                      "thread, by kind", ["kind"],
                      buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0))
+WRITE_LOCK = Histogram("groupkit_write_lock_seconds", "Thread CPU time each write held the "
+                       "database's write lock (BEGIN to COMMIT; its own savepoint when it "
+                       "shared a transaction), by tool and operation (its OpenAPI path)",
+                       ["tool", "operation"],
+                       buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                1.0))
 STREAMS = Gauge("groupkit_live_streams_open", "Live-update streams open now",
                 multiprocess_mode="livesum")
 REFUSALS = Counter("groupkit_rate_limit_refusals", "Requests refused with 429 by the rate "
@@ -88,6 +95,13 @@ def _instance_counts() -> dict[str, int]:
 
 def observe_database(write: bool, seconds: float) -> None:
     DATABASE.labels("write" if write else "read").observe(seconds)
+
+
+def observe_write_lock(seconds: float) -> None:
+    """Called in the write's own context, which names its tool and operation (writes
+    outside an API operation, such as retention or webhook delivery, read as "kernel")."""
+    tool, operation = WRITING.get()
+    WRITE_LOCK.labels(tool or "kernel", operation or "other").observe(seconds)
 
 
 class MetricsMiddleware:
@@ -185,4 +199,5 @@ def install(app: Quart, settings: Settings) -> None:
     if not settings.metrics_enabled:
         return
     app.config["GROUPKIT_STORAGE"].observer = observe_database
+    app.config["GROUPKIT_STORAGE"].lock_observer = observe_write_lock
     setattr(app, "asgi_app", MetricsMiddleware(app, app.asgi_app, settings))  # noqa: B010

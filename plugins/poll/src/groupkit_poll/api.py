@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
 from typing import Any
 
+from groupkit import AfterCommit
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Instance
@@ -27,6 +27,7 @@ from .ballots import OPTIONS_FULL
 from .ballots import TOO_MANY_PICKS
 from .ballots import add_option
 from .ballots import build
+from .ballots import drop_options
 from .ballots import ensure_open
 from .ballots import options_of
 from .ballots import recount
@@ -107,6 +108,22 @@ def _result_fields(view: dict[str, Any]) -> dict[str, Any]:
     """What a reply adds after a change: the tally as its caller may see it, and a ranked
     poll's rounds."""
     return {key: view[key] for key in ("tally", "rounds", "winner", "tied") if key in view}
+
+
+def _reply(instance: Instance, options: list[PollOption], reader: str, now: dt.datetime,
+           head: dict[str, Any]) -> dict[str, Any] | AfterCommit:
+    """A change's reply: `head`, then the results as `reader` may see them. A ranked poll's
+    runoff is derived from every ballot, so it is counted after the commit, from the
+    committed state, never under the write lock; the other modes' tallies are on the option
+    rows the write already holds."""
+    if instance.data["mode"] != RANKED:
+        return {**head, **_result_fields(_summary(instance, options, reader, now))}
+    instance_id = instance.id
+
+    def after() -> dict[str, Any]:
+        fresh = Instance.get_by_id(instance_id)
+        return {**head, **_result_fields(_summary(fresh, options_of(fresh), reader, now))}
+    return AfterCommit(after)
 
 
 def public_view(instance: Instance) -> dict[str, Any]:
@@ -231,7 +248,7 @@ ORDER = ("Checked in this order: the ballot is built (unknown ids dropped, repea
     409: f"Then: the poll is closed: `{CLOSED}`; 2000 ballots already cast: `{FULL}`; a fresh "
          f"suggestion when the poll already has 100 options: `{OPTIONS_FULL}`. A refused "
          "vote writes nothing (no ballot, no suggested option)."})
-def vote(call: Call) -> dict[str, Any]:
+def vote(call: Call) -> dict[str, Any] | AfterCommit:
     """Cast a ballot; returns its token, the recorded choices and the tally.
 
     voterName (C(40)) is discarded, never stored, on a secret ballot. A suggestion (C(80)) counts
@@ -260,8 +277,8 @@ def vote(call: Call) -> dict[str, Any]:
         count_change(instance, options, before)
     instance.save(only=[Instance.data])
     token = issue_token(instance, BALLOT, str(row.id))
-    return {"token": token, "choices": choices, "addedOptionId": added_id,
-            **_result_fields(_summary(instance, options, VOTER, call.now))}
+    return _reply(instance, options, VOTER, call.now,
+                  {"token": token, "choices": choices, "addedOptionId": added_id})
 
 
 def _counted(data: dict[str, Any], choices: list[str]) -> list[str]:
@@ -279,7 +296,7 @@ CHANGE_REPLY: dict[str, Any] = {"type": "object", "properties": {
                               f"`{EMPTY_BALLOT}`; over maxPicks "
                               f"`{TOO_MANY_PICKS.format(n='N')}`",
                          409: f"The poll is closed: `{CLOSED}`"})
-def change(call: Call) -> dict[str, Any]:
+def change(call: Call) -> dict[str, Any] | AfterCommit:
     """Change a ballot by its token.
 
     Replaces the whole ballot. Does not count towards the 2000 votes; the voter's name is unchanged.
@@ -300,8 +317,7 @@ def change(call: Call) -> dict[str, Any]:
     if before is not None:
         count_change(instance, options, before)
         instance.save(only=[Instance.data])
-    return {"ok": True, "choices": new,
-            **_result_fields(_summary(instance, options, VOTER, call.now))}
+    return _reply(instance, options, VOTER, call.now, {"ok": True, "choices": new})
 
 
 # --- organiser ----------------------------------------------------------------------------
@@ -312,7 +328,7 @@ STATE_REPLY: dict[str, Any] = {"type": "object", "properties": {
 
 
 @ops.organiser("close", returns=STATE_REPLY)
-def close(call: Call) -> dict[str, Any]:
+def close(call: Call) -> dict[str, Any] | AfterCommit:
     """Close the poll: no more votes or changes.
 
     Closing is final (the spec names no reopening); closing a closed poll again is a harmless 200.
@@ -323,8 +339,8 @@ def close(call: Call) -> dict[str, Any]:
     data["closed"] = True
     call.instance.data = data
     call.instance.save(only=[Instance.data])
-    view = _summary(call.instance, options_of(call.instance), ORGANISER, call.now)
-    return {"ok": True, "closed": True, **_result_fields(view)}
+    return _reply(call.instance, options_of(call.instance), ORGANISER, call.now,
+                  {"ok": True, "closed": True})
 
 
 ADD_REPLY: dict[str, Any] = {"type": "object", "properties": {
@@ -339,7 +355,7 @@ ADD_REPLY: dict[str, Any] = {"type": "object", "properties": {
          f"`{DUPLICATE_OPTION}`",
     409: f"Checked after the 400s, in this order: the poll is closed (its result is final): "
          f"`{CLOSED_OPTIONS}`; the poll already has 100 options: `{OPTIONS_FULL}`"})
-def add(call: Call) -> dict[str, Any]:
+def add(call: Call) -> dict[str, Any] | AfterCommit:
     """Add an option.
 
     Body `{text}`; `{option: "..."}` or `{option: {text}}` is read when text is empty. The new
@@ -358,16 +374,15 @@ def add(call: Call) -> dict[str, Any]:
         call.instance.data = organiser_edit(
             call.instance.data, added={"id": option.option_id, "text": option.text})
         call.instance.save(only=[Instance.data])
-    view = _summary(call.instance, options, ORGANISER, call.now)
-    return {"ok": True, "option": {"id": option.option_id, "text": option.text},
-            **_result_fields(view)}
+    return _reply(call.instance, options, ORGANISER, call.now,
+                  {"ok": True, "option": {"id": option.option_id, "text": option.text}})
 
 
 @ops.organiser("removeOption", body=RemoveOptionBody, returns=STATE_REPLY, errors={
     400: f"No option with that id: `{UNKNOWN_OPTION}`",
     409: f"Checked after the 400, in this order: the poll is closed (its result is final): "
          f"`{CLOSED_OPTIONS}`; only two options are left: `{LAST_OPTIONS}`"})
-def remove(call: Call) -> dict[str, Any]:
+def remove(call: Call) -> dict[str, Any] | AfterCommit:
     """Remove an option and its votes.
 
     Body `{optionId}` (`{option: "<id>"}` is read too). The option and its votes go; every ballot
@@ -384,28 +399,11 @@ def remove(call: Call) -> dict[str, Any]:
     ensure_open(instance.data, call.now, CLOSED_OPTIONS)
     if len(options) <= 2:
         raise conflict(LAST_OPTIONS)
-    # A rare organiser action over at most 2000 small rows: read them, rewrite the holders.
-    rows = list(PollBallot.select(PollBallot.id, PollBallot.choices).where(
-        PollBallot.instance == instance))
-    for row in rows:
-        if option_id in row.choices:
-            row.choices = [choice for choice in row.choices if choice != option_id]
-            row.save(only=[PollBallot.choices])
     target.delete_instance()
     options.remove(target)
-    if instance.data["mode"] == RANKED:
-        _recount_first_choices(options, rows)
+    drop_options(instance, options, [option_id], ranked=instance.data["mode"] == RANKED)
     if instance.data["secret"]:
         instance.data = organiser_edit(instance.data, removed=option_id)
         instance.save(only=[Instance.data])
-    view = _summary(instance, options, ORGANISER, call.now)
-    return {"ok": True, "closed": view["closed"], **_result_fields(view)}
-
-
-def _recount_first_choices(options: list[PollOption], rows: list[PollBallot]) -> None:
-    """A ranked ballot whose first choice was removed now counts for its next one."""
-    firsts = Counter(row.choices[0] for row in rows if row.choices)
-    for option in options:
-        if option.votes != firsts.get(option.option_id, 0):
-            option.votes = firsts.get(option.option_id, 0)
-            option.save(only=[PollOption.votes])
+    return _reply(instance, options, ORGANISER, call.now,
+                  {"ok": True, "closed": ballots.is_closed(instance.data, call.now)})

@@ -8,6 +8,9 @@ import secrets
 from collections.abc import Iterable
 from collections.abc import Sequence
 from typing import Any
+from typing import cast
+
+import peewee as pw
 
 from groupkit import Instance
 from groupkit import bad_request
@@ -16,6 +19,7 @@ from groupkit import mark_edited
 from groupkit import prepared_rows
 from groupkit import run_prepared
 
+from .models import PollBallot
 from .models import PollOption
 from .schema import MULTI
 from .schema import RANKED
@@ -149,3 +153,43 @@ def recount(instance: Instance, options: list[PollOption], removed: Sequence[str
             _move_votes(instance.id, list(ids), step)
     for option in options:
         option.votes += (option.option_id in added) - (option.option_id in removed)
+
+
+def holding(instance: Instance, option_id: str) -> Any:
+    """Where a ballot of `instance` picks `option_id`, found in its stored JSON text (ids
+    are `ID_LENGTH` characters of `ID_ALPHABET`, so a quoted id matches only itself)."""
+    pattern = pw.Value(f'%"{option_id}"%', converter=False)  # the text, not JSON of it
+    return (PollBallot.instance == instance.id) & (PollBallot.choices ** pattern)
+
+
+def drop_options(instance: Instance, kept: Sequence[PollOption], gone: Sequence[str],
+                 ranked: bool) -> None:
+    """Every ballot loses its picks of `gone` and keeps the rest, rewritten by the database
+    (one UPDATE per option, the quoted id cut out of the stored JSON text): read and saved
+    one by one, 2,000 ranked ballots held the write lock for some 60 ms. A ranked poll's
+    counts (first choices) are then recounted by the database too."""
+    for option_id in gone:
+        quoted = f'"{option_id}"'
+        text: Any = PollBallot.choices
+        for cut in (f"{quoted},", f",{quoted}", quoted):  # first or middle, last, alone
+            text = pw.fn.replace(text, cut, "").coerce(False)
+        PollBallot.update(choices=text).where(holding(instance, option_id)).execute()
+    if ranked:
+        recount_first_choices(instance, kept)
+
+
+def recount_first_choices(instance: Instance, options: Sequence[PollOption]) -> None:
+    """A ranked ballot whose first choice was removed now counts for its next one: the
+    database groups the ballots by the first id of their stored text, `["<id>"`."""
+    # Literal bounds: a parameter in both SELECT and GROUP BY would be two different
+    # expressions to PostgreSQL.
+    head = pw.fn.substr(PollBallot.choices, pw.SQL("1"), pw.SQL(str(ID_LENGTH + 3))
+                        ).coerce(False)
+    rows = (PollBallot.select(head, pw.fn.COUNT(PollBallot.id))
+            .where(PollBallot.instance == instance.id).group_by(head).tuples())
+    grouped = cast("Iterable[tuple[str, int]]", rows)  # `.tuples()` rows: (head, count)
+    firsts = {text[2:-1]: n for text, n in grouped if text.startswith('["')}
+    for option in options:
+        if option.votes != firsts.get(option.option_id, 0):
+            option.votes = firsts.get(option.option_id, 0)
+            option.save(only=[PollOption.votes])

@@ -24,10 +24,11 @@ from groupkit import bad_request
 from groupkit import conflict
 from groupkit import request_time
 
-from .api import _recount_first_choices
 from .ballots import CLOSED_OPTIONS
 from .ballots import add_option
 from .ballots import closes_at
+from .ballots import drop_options
+from .ballots import holding
 from .ballots import is_closed
 from .ballots import options_of
 from .models import PollBallot
@@ -72,7 +73,8 @@ def _visible(instance: Instance, options: list[PollOption], now: dt.datetime
     """The options the organiser sees: on a secret ballot a suggestion joins the tally only
     with the next batch of ballots (so it cannot be tied to its ballot), so until then the
     edit neither shows it nor lets its existence change an answer."""
-    shown = {entry["id"] for entry in results(instance, options, now, ORGANISER)["tally"]}
+    shown = {entry["id"] for entry in results(instance, options, now, ORGANISER,
+                                                 runoff=False)["tally"]}
     return [option for option in options if option.option_id in shown]
 
 
@@ -163,32 +165,25 @@ def _edit_options(call: Call, data: dict[str, Any], sent: list[dict[str, Any]]
     taken = {option.option_id for option in plan if option is not None}
     removed = [option for option in options if option.option_id not in taken]
     gone = {option.option_id for option in removed}
-    rows = [row for row in PollBallot.select(PollBallot.id, PollBallot.choices).where(
-        PollBallot.instance == instance)] if removed else []
     if removed and not call.confirmed:
         if data["secret"]:
             if data["ballots"]:
                 raise conflict(REMOVE_SECRET.format(options=_quoted(removed)), "options",
                                confirm=True)
         else:
-            voted = [option for option in removed
-                     if any(option.option_id in row.choices for row in rows)]
+            voted = [option for option in removed if PollBallot.select(PollBallot.id).where(
+                holding(instance, option.option_id)).exists()]
             if voted:
                 raise conflict(REMOVE_VOTED.format(options=_quoted(voted)), "options",
                                confirm=True)
-    # Removing: as `removeOption`, each ballot loses those picks and keeps the rest.
-    for row in rows:
-        if gone & set(row.choices):
-            row.choices = [choice for choice in row.choices if choice not in gone]
-            row.save(only=[PollBallot.choices])
     kept = [option for option in every if option.option_id not in gone]
     if removed:
         PollOption.delete().where(PollOption.id.in_([option.id for option in removed])
                                   ).execute()
         for option_id in sorted(gone):
             data = organiser_edit(data, removed=option_id)
-        if data["mode"] == RANKED:
-            _recount_first_choices(kept, rows)
+        # Removing: as `removeOption`, each ballot loses those picks and keeps the rest.
+        drop_options(instance, kept, sorted(gone), ranked=data["mode"] == RANKED)
     renamed: dict[str, str] = {}
     order: list[str] = []
     for place, (entry, option) in enumerate(zip(sent, plan, strict=True)):
