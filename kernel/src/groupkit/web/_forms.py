@@ -778,7 +778,10 @@ def show(page: bytes, outcome: dict[str, Any], base: str, path: str = "") -> byt
         _open(form)
     if outcome.get("error") is None:
         notice = _notice(doc, outcome, base)
-        if form is not None:
+        if form is not None and path.startswith("/new/") and \
+                isinstance((outcome.get("result") or {}).get("editToken"), str):
+            form.getparent().replace(form, notice)  # created: the links, not a second create
+        elif form is not None:
             form.addprevious(notice)
         elif main is not None:
             main.insert(0, notice)
