@@ -37,3 +37,15 @@ async def test_an_organiser_form_keeps_its_form_after_saving(make_app: Any) -> N
                       headers={**FORM, "Referer": f"http://localhost{page_path}"})
     page = await (await client.get(page_path)).get_data(as_text=True)
     assert "Saved." in page and f'action="{action}"' in page
+
+
+async def test_the_created_page_needs_no_match_of_the_forms_hidden_fields(
+        make_app: Any) -> None:
+    """A role game made from a preset: the blank create page's hidden `preset` is no longer
+    what was sent, and the links still take the form's place."""
+    client = make_app(tools=["roles"]).test_client()
+    await client.post("/api/roles", headers=FORM, data=urlencode([
+        ("preset", "mafia"), ("roles.0.name", "Mafia"), ("roles.0.count:number", "2"),
+        ("roles.1.name", "Detective"), ("roles.1.count:number", "1")]))
+    page = await (await client.get("/new/roles")).get_data(as_text=True)
+    assert re.search(r'<a href="/e/\w+">', page) and 'action="/api/roles"' not in page

@@ -25,9 +25,19 @@ SCHEMES: list[Scheme] = ["light", "dark"]
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]
 
 
-def phone(open_context: Callable[..., Watched], scheme: Scheme,
+@pytest.fixture(params=SCHEMES)
+def scheme(request: pytest.FixtureRequest) -> Scheme:
+    """Each test runs light and dark."""
+    value: Scheme = request.param
+    return value
+
+
+def phone(open_context: Callable[..., Watched], scheme: Scheme, path: str,
           java_script: bool = True) -> Watched:
-    return open_context(viewport=PHONE, color_scheme=scheme, java_script=java_script)
+    """A phone-sized page in this colour scheme, opened at `path`."""
+    watched = open_context(viewport=PHONE, color_scheme=scheme, java_script=java_script)
+    watched.page.goto(path)
+    return watched
 
 
 def box(page: Page, selector: str) -> FloatRect:
@@ -59,12 +69,10 @@ def created_links(page: Page) -> tuple[str, str]:
     return code_of(share, "s"), code_of(edit, "e")
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
 def test_teams_shuffle_on_the_server_without_javascript(
         api: httpx.Client, open_context: Callable[..., Watched], scheme: Scheme) -> None:
-    watched = phone(open_context, scheme, java_script=False)
+    watched = phone(open_context, scheme, "/new/teams", java_script=False)
     page = watched.page
-    page.goto("/new/teams")
     page.fill("#title", "Futsal")
     page.fill("#teams-names", "\n".join(NAMES))
     page.fill("#teams-count", "3")
@@ -88,12 +96,10 @@ def test_teams_shuffle_on_the_server_without_javascript(
     assert [team["members"] for team in saved["teams"]] == rows
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
 def test_teams_names_message_outlines_the_names_box(
         open_context: Callable[..., Watched], scheme: Scheme) -> None:
-    watched = phone(open_context, scheme)
+    watched = phone(open_context, scheme, "/new/teams")
     page = watched.page
-    page.goto("/new/teams")
     page.get_by_role("button", name="Save these teams").click()
     error = page.locator("[data-field-error]")
     expect(error).to_have_text("Add at least two names — one person is just practice.")
@@ -105,3 +111,52 @@ def test_teams_names_message_outlines_the_names_box(
     assert 0 <= message["y"] - (field["y"] + field["height"]) < 24  # right under it
     refused(watched, "/api/teams")
     watched.check(f"fixes-teams-names-error-{scheme}")
+
+
+def test_roles_preset_fills_the_editor_without_javascript(
+        api: httpx.Client, open_context: Callable[..., Watched], scheme: Scheme) -> None:
+    watched = phone(open_context, scheme, "/new/roles", java_script=False)
+    page = watched.page
+    page.select_option("#preset", "mafia")
+    page.get_by_role("button", name="Fill in the roles").click()
+    page.wait_for_url("**/new/roles?preset=mafia")
+    names = page.locator("[data-list='roles'] [data-key='name']")
+    expect(names.first).not_to_have_value("")
+    filled = [value for value in (name.input_value() for name in names.all()) if value]
+    assert len(filled) >= 2
+    watched.check(f"fixes-roles-nojs-preset-{scheme}")
+    page.get_by_role("button", name="Set up the game").click()
+    slug, edit = created_links(page)
+    watched.check(f"fixes-roles-nojs-created-{scheme}")
+    game = api.post(f"/api/roles/{edit}/export").raise_for_status().json()["data"]
+    assert game["preset"] == "mafia" and slug
+    assert list(dict.fromkeys(game["roles"])) == filled
+
+
+def test_roles_too_few_message_sits_at_the_focused_row(
+        open_context: Callable[..., Watched], scheme: Scheme) -> None:
+    watched = phone(open_context, scheme, "/new/roles")
+    page = watched.page
+    page.locator("[data-list='roles'] [data-key='name']").first.fill("Seer")
+    page.get_by_role("button", name="Set up the game").click()
+    error = page.locator("[data-field-error='roles']")
+    expect(error).to_have_text(
+        "Add at least two roles: a name on each row, and how many players get it.")
+    focused = page.locator("[data-list='roles'] [data-key='name']").first
+    expect(focused).to_be_focused()
+    at, field = box(page, "[data-field-error='roles']"), box(page, "[data-list='roles']")
+    assert 0 <= field["y"] - (at["y"] + at["height"]) <= 16  # just above the first row
+    assert abs(at["y"] - field["y"]) < 844 / 4  # both in view at once
+    refused(watched, "/api/roles")
+    watched.check(f"fixes-roles-few-{scheme}")
+
+
+def test_roles_too_few_message_sits_above_the_rows_without_javascript(
+        open_context: Callable[..., Watched]) -> None:
+    watched = phone(open_context, "light", "/new/roles", java_script=False)
+    page = watched.page
+    page.get_by_role("button", name="Set up the game").click()
+    expect(page.locator("[data-field-error='roles']")).to_be_visible()
+    at, field = box(page, "[data-field-error='roles']"), box(page, "[data-list='roles']")
+    assert 0 <= field["y"] - (at["y"] + at["height"]) <= 16
+    watched.check("fixes-roles-few-nojs")

@@ -778,9 +778,13 @@ def show(page: bytes, outcome: dict[str, Any], base: str, path: str = "") -> byt
         _open(form)
     if outcome.get("error") is None:
         notice = _notice(doc, outcome, base)
-        if form is not None and path.startswith("/new/") and \
+        create = next((f for f in doc.iter("form") if f.get("action") == outcome["action"]),
+                      None) if path.startswith("/new/") else None
+        if create is not None and \
                 isinstance((outcome.get("result") or {}).get("editToken"), str):
-            form.getparent().replace(form, notice)  # created: the links, not a second create
+            # Created: the links take the create form's place (its hidden fields may have
+            # changed since, a preset's choice), so a second create is not one tap away.
+            create.getparent().replace(create, notice)
         elif form is not None:
             form.addprevious(notice)
         elif main is not None:
