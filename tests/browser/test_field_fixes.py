@@ -160,3 +160,21 @@ def test_roles_too_few_message_sits_above_the_rows_without_javascript(
     at, field = box(page, "[data-field-error='roles']"), box(page, "[data-list='roles']")
     assert 0 <= field["y"] - (at["y"] + at["height"]) <= 16
     watched.check("fixes-roles-few-nojs")
+
+
+def test_find_a_date_message_names_no_format_beside_the_picker(
+        open_context: Callable[..., Watched], scheme: Scheme) -> None:
+    watched = phone(open_context, scheme, "/new/finddate")
+    page = watched.page
+    page.fill("#title", "Team dinner")
+    dates = page.locator("[data-list='slots'] [data-key='date']")
+    dates.nth(0).fill("2026-12-03")
+    dates.nth(1).fill("2026-12-04")
+    page.locator("[data-list='slots'] [data-key='start']").nth(2).fill("18:30")
+    page.get_by_role("button", name="Start finding a date").click()
+    error = page.locator("[data-field-error]")
+    expect(error).to_have_text("Each option needs a real date — pick one with the date picker.")
+    expect(dates.nth(2)).to_be_focused()
+    assert dates.nth(2).get_attribute("type") == "date"  # the browser's own picker and format
+    refused(watched, "/api/finddate")
+    watched.check(f"fixes-finddate-date-{scheme}")
