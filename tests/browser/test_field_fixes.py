@@ -178,3 +178,20 @@ def test_find_a_date_message_names_no_format_beside_the_picker(
     assert dates.nth(2).get_attribute("type") == "date"  # the browser's own picker and format
     refused(watched, "/api/finddate")
     watched.check(f"fixes-finddate-date-{scheme}")
+
+
+def test_sweep_page_never_calls_a_redrawable_draw_fixed(
+        api: httpx.Client, open_context: Callable[..., Watched], scheme: Scheme) -> None:
+    made = api.post("/api/sweeps", json={"title": "Cup sweep", "outcomes": ["Lions", "Swans"],
+                                         "names": ["Ann", "Bo"]}).raise_for_status().json()
+    watched = phone(open_context, scheme, f"/s/{made['slug']}")
+    lede = watched.page.locator(".lede")
+    expect(lede).to_contain_text("Only the organiser can redraw it, and this page would say so.")
+    assert "fixed" not in watched.page.inner_text("main")
+    watched.check(f"fixes-sweeps-public-{scheme}")
+    api.post(f"/api/sweeps/{made['editToken']}/redraw").raise_for_status()
+    watched.page.reload()
+    expect(watched.page.locator("[data-sweeps-redrawn]")).to_contain_text(
+        "The organiser redrew the sweep")
+    assert "fixed" not in watched.page.inner_text("main")
+    watched.check(f"fixes-sweeps-redrawn-{scheme}")
