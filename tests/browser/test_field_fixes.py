@@ -195,3 +195,53 @@ def test_sweep_page_never_calls_a_redrawable_draw_fixed(
         "The organiser redrew the sweep")
     assert "fixed" not in watched.page.inner_text("main")
     watched.check(f"fixes-sweeps-redrawn-{scheme}")
+
+
+def test_secret_ballot_says_its_votes_are_counted_in_batches(
+        api: httpx.Client, open_context: Callable[..., Watched], scheme: Scheme) -> None:
+    made = api.post("/api/poll", json={"question": "Lunch?", "options": ["Thai", "Pub", "Park"],
+                                       "secret": True}).raise_for_status().json()
+    view = api.get(f"/api/poll/{made['slug']}").raise_for_status().json()
+    for option in view["tally"]:
+        api.post("/api/poll/vote", json={"slug": made["slug"], "choices": [option["id"]]}
+                 ).raise_for_status()
+    watched = phone(open_context, scheme, f"/s/{made['slug']}")
+    tally = watched.page.locator("#poll-tally")
+    expect(tally.locator(".poll-total")).to_have_text("3 votes, 0 counted")
+    expect(tally.locator(".poll-count")).to_have_text(["0", "0", "0"])
+    note = tally.locator("[data-poll-batch]")
+    expect(note).to_contain_text("votes are counted in batches of 5")
+    expect(note).to_contain_text("Counted so far: 0 of 3.")
+    # Said before the bars, so the zeros are read as "not counted yet".
+    assert box(watched.page, "[data-poll-batch]")["y"] < box(watched.page, ".poll-results")["y"]
+    watched.check(f"fixes-poll-secret-batch-{scheme}")
+
+
+def test_ranked_choice_says_an_option_ranked_twice_before_sending(
+        api: httpx.Client, open_context: Callable[..., Watched], scheme: Scheme) -> None:
+    made = api.post("/api/poll", json={"question": "Lunch?", "options": ["Thai", "Pub", "Park"],
+                                       "ranked": True}).raise_for_status().json()
+    watched = phone(open_context, scheme, f"/s/{made['slug']}")
+    page = watched.page
+    posts: list[str] = []
+    page.on("request", lambda request: posts.append(request.url)
+            if request.method == "POST" else None)
+    first, second = page.locator("#poll-rank-1"), page.locator("#poll-rank-2")
+    first.select_option(label="Thai")
+    second.select_option(label="Thai")
+    error = page.locator("[data-poll-twice-error]")
+    expect(error).to_have_text(
+        "You ranked Thai 1st already — pick another option here, or leave it blank.")
+    expect(second).to_have_attribute("aria-invalid", "true")
+    at, field = box(page, "[data-poll-twice-error]"), box(page, "#poll-rank-2")
+    assert 0 <= at["y"] - (field["y"] + field["height"]) < 24  # right under the 2nd place
+    page.get_by_role("button", name="Vote").click()
+    expect(second).to_be_focused()
+    assert posts == []  # the ballot waited
+    watched.check(f"fixes-poll-ranked-twice-{scheme}")
+    second.select_option(label="Pub")
+    expect(error).to_have_count(0)
+    page.get_by_role("button", name="Vote").click()
+    page.wait_for_url("**/p/*")
+    tally = api.get(f"/api/poll/{made['slug']}").raise_for_status().json()["tally"]
+    assert [option["count"] for option in tally] == [1, 0, 0]
