@@ -245,3 +245,19 @@ def test_ranked_choice_says_an_option_ranked_twice_before_sending(
     page.wait_for_url("**/p/*")
     tally = api.get(f"/api/poll/{made['slug']}").raise_for_status().json()["tally"]
     assert [option["count"] for option in tally] == [1, 0, 0]
+
+
+def test_fact_board_says_facts_are_counted_in_batches(
+        api: httpx.Client, open_context: Callable[..., Watched], scheme: Scheme) -> None:
+    made = api.post("/api/fact", json={"names": ["Ann", "Bo", "Cy", "Di"]}
+                    ).raise_for_status().json()
+    for name, text in (("Ann", "I kept bees"), ("Bo", "I met a queen")):
+        token = api.post("/api/fact/claim", json={"slug": made["slug"], "name": name}
+                         ).raise_for_status().json()["token"]
+        api.post(f"/api/fact/p/{token}/save", json={"text": text}).raise_for_status()
+    watched = phone(open_context, scheme, f"/s/{made['slug']}")
+    count = watched.page.locator("[data-fact-count]")
+    expect(count).to_contain_text("0 of 4 facts on the grid. Facts are counted in batches")
+    assert "facts in." not in watched.page.inner_text("main")
+    assert "No facts yet" not in watched.page.inner_text("main")
+    watched.check(f"fixes-fact-batches-{scheme}")
