@@ -77,7 +77,7 @@ async def test_create_page_lists_the_presets_and_fills_one_without_script(api: A
     for key, preset in PRESETS.items():
         assert f'<option value="{key}">{html.escape(preset["label"], quote=False)}</option>' \
             in text
-    assert '<button type="submit" form="roles-preset"' in text
+    assert '<button form="roles-preset"' in text
     assert '<input type="hidden" name="preset" value="" data-roles-preset-kept>' in text
     filled = await api.page("/new/roles?preset=werewolf")
     assert '<option value="werewolf" selected>' in filled
