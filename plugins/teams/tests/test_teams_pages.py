@@ -135,7 +135,7 @@ async def test_organiser_page(client: Any, grouping: dict[str, str]) -> None:
     text = (await response.get_data()).decode()
     assert f"/s/{grouping['slug']}" in text
     # Change details shuffles again: the page does not say the teams are final.
-    assert "no re-shuffle" not in text and "To shuffle again" in text
+    assert "no re-shuffle" not in text and "Need to shuffle again" in text
     assert "data-teams-shuffle" in text
     assert f'data-post="/api/teams/{edit}/delete"' in text
     assert f'data-download="/api/teams/{edit}/export"' in text
