@@ -757,10 +757,10 @@ def _ask(form: Any, path: str) -> None:
 
 
 def show(page: bytes, outcome: dict[str, Any], base: str, path: str = "") -> bytes:
-    """The page with the flash in place: a notice before the form that was sent, or the
-    error next to its field (aria-invalid, aria-describedby, autofocus) with what was
-    typed put back, as the script would show them, or the question a `data-confirm`
-    button asks."""
+    """The page with the flash in place: a notice before the form that was sent (after a
+    create, in the create form's place: the created page), or the error next to its field
+    (aria-invalid, aria-describedby, autofocus) with what was typed put back, as the script
+    would show them, or the question a `data-confirm` button asks."""
     doc = lxml_html.document_fromstring(page.decode("utf-8"))
     form = _find_form(doc, outcome)
     main = next(doc.iter("main"), None)
