@@ -206,14 +206,15 @@ def test_roles_game(server: Any, api: httpx.Client, open_context: Callable[[], W
     expect(ann.page.locator(".roles-brief")).to_have_count(1 if ann_role == "Spy" else 0)
     assert_not_reloaded(ann.page)
 
-    # A too-short list is refused at the roles with the spec's message; the title changes.
+    # A too-short list is refused at the roles, in the editor's words; the title changes.
     page.reload()
     page.get_by_text("Change details").click()
     for _ in range(editor_rows.count() - 1):
         editor_rows.last.get_by_role("button", name="Remove this role").click()
     editor_rows.nth(0).locator("[data-key='count']").fill("1")
     editor.get_by_role("button", name="Save changes").click()
-    expect(editor).to_contain_text("Add at least two roles — one per line.")
+    expect(editor).to_contain_text(
+        "Add at least two roles: a name on each row, and how many players get it.")
     expected_failure(organiser, 400, f"/api/roles/{edit}/edit")
     organiser.check("roles-organiser-refused")
     page.reload()

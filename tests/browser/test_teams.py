@@ -78,7 +78,7 @@ def test_teams_shuffle_in_the_browser_then_save(api: httpx.Client,
                               {"title": "Team 2", "members": shown[1]}]
     cards = page.locator(".teams-card")
     expect(cards).to_have_count(2)
-    assert "there's no re-shuffle" in page.inner_text("main")
+    assert "Need to shuffle again" in page.inner_text("main")  # the edit form shuffles again
 
     # Everyone else reads the teams at the share link, on a phone too.
     guest = open_context()

@@ -50,15 +50,17 @@ async def test_details_change_alone(client: Any, field: str, sent: str, stored: 
      "That time zone isn't one we know — use a name like Australia/Sydney."),
     ({"slots": [{"date": "2026-12-04"}]}, "Propose at least two dates or times to choose between."),
     ({"slots": [{"date": "2026-12-04"}, {"date": "4/12/2026"}]},
-     "Each option needs a real date, written YYYY-MM-DD."),
+     "Each option needs a real date — pick one with the date picker."),
     ({"slots": [{"date": "2026-12-04", "start": "19:00", "end": "18:00"}, {"date": "2026-12-05"}]},
-     "Times are written HH:MM, 24-hour, and the end comes after the start."),
+     "Each time needs to be a real time, and the end comes after the start."),
     ({"slots": [{"date": "2026-12-04"}, {"date": "2026-12-04"}]},
      "The same date and time is proposed twice — remove one."),
 ])
 async def test_the_create_rules_apply(client: Any, body: dict[str, Any], message: str) -> None:
     instance = await made(client)
     field = next(iter(body))
+    if message.startswith("Each option needs a real date"):
+        field = "slots.1.date"  # the row's date, where the page puts the message
     assert await edit(client, "finddate", instance["editToken"], body) == (
         400, {"error": message, "field": field})
 

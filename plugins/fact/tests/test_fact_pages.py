@@ -74,7 +74,7 @@ async def test_share_page_before_the_reveal(board: Any) -> None:
     assert re.findall(r"<option>([^<]*)</option>", form) == ["Ann", "Bo", "Cy", "Di"]
     grid = between(text, 'id="fact-board"', "</ol>")
     assert 'data-live-region' in grid and f'data-fact-board="{board.slug}"' in grid
-    assert "2 of 4 facts in." in grid
+    assert "2 of 4 facts on the grid. Facts are counted in batches" in grid
     order = [fact["text"] for fact in (await board.public())["facts"]]
     assert re.findall(r'<p class="fact-text">([^<]*)</p>', grid) == order
     assert grid.count("data-fact-guess=") == 2

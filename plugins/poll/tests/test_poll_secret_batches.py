@@ -103,6 +103,8 @@ async def test_the_tally_moves_every_batch(api: Any) -> None:
         assert (view["ballots"], view["tallyBallots"]) == (n + 1, 0)
     page = await api.page(f"/s/{slug}")
     assert "Counted so far: 0 of 4." in page
+    # The zero bars under four votes are explained: counted in batches, and not yet.
+    assert "votes are counted in batches of 5" in page and "4 votes, 0 counted</span>" in page
     await api.voted(slug, [ids["Pub"]])
     view = await api.read(slug)
     assert list(counts_of(view).values()) == [4, 1, 0] and view["tallyBallots"] == 5

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from groupkit_roles.schema import PRESETS
+
 ROLES = ["Zebra-Spy", "Zebra-Spy", "Owl-Seer", "Lamb-Villager", "Lamb-Villager",
          "Lamb-Villager"]
 SECRETS = ["Zebra-Spy", "Owl-Seer", "Lamb-Villager", "Brief-Zed", "Brief-Owl"]
@@ -64,6 +66,32 @@ async def test_create_page(api: Any) -> None:
     assert 'data-roles-presets="/static/roles/presets.json"' in text
     assert '<script src="/static/roles/roles.js" defer></script>' in text
     assert_no_inline_code(text)
+
+
+async def test_create_page_lists_the_presets_and_fills_one_without_script(api: Any) -> None:
+    """The presets are the page's own options; "Fill in the roles" asks this page for the
+    editor filled from the chosen one (the choice is also kept for the record)."""
+    text = await api.page("/new/roles")
+    assert '<form id="roles-preset" method="get" action="/new/roles"></form>' in text
+    assert '<select id="preset" name="preset" form="roles-preset"' in text
+    for key, preset in PRESETS.items():
+        assert f'<option value="{key}">{html.escape(preset["label"], quote=False)}</option>' \
+            in text
+    assert '<button form="roles-preset"' in text
+    assert '<input type="hidden" name="preset" value="" data-roles-preset-kept>' in text
+    filled = await api.page("/new/roles?preset=werewolf")
+    assert '<option value="werewolf" selected>' in filled
+    assert '<input type="hidden" name="preset" value="werewolf" data-roles-preset-kept>' in filled
+    rows = PRESETS["werewolf"]["roles"]
+    for index, row in enumerate(rows):
+        assert f'name="roles.{index}.name" maxlength="80" value="{row["name"]}"' in filled
+        assert f'name="roles.{index}.count:number" type="number" min="1" max="40" step="1" ' \
+            f'inputmode="numeric" value="{row["count"]}"' in filled
+    assert f'name="roles.{len(rows) + 1}.name"' in filled  # and two blank rows to add more
+    assert filled.count("data-spare") == 2
+    for unknown in ("chess", "WEREWOLF", ""):
+        page = await api.page(f"/new/roles?preset={unknown}")
+        assert " selected>" not in page and 'name="roles.1.name" maxlength="80" value=""' in page
 
 
 @pytest.mark.parametrize(("path", "kind", "needle"), [

@@ -100,7 +100,9 @@ async def pages(client: Any, made: dict[str, str]) -> list[str]:
 async def test_every_redraw_is_shown_to_the_group(client: Any, clock: FakeClock) -> None:
     made = await create(client, "sweeps", BODY)
     public, organiser_page = await pages(client, made)
-    assert "was made when this sweep was set up, and it's fixed." in public
+    # The organiser can redraw, so the page never calls the draw fixed.
+    assert "was made when this sweep was set up. Only the organiser can redraw it, and this " \
+        "page would say so." in public and "fixed" not in public
     assert "data-sweeps-redrawn" not in public + organiser_page
     assert (await client.post(f"/api/sweeps/{made['editToken']}/redraw")).status_code == 200
     view = await (await client.get(f"/api/sweeps/{made['slug']}")).get_json()
@@ -109,7 +111,7 @@ async def test_every_redraw_is_shown_to_the_group(client: Any, clock: FakeClock)
         assert ('The organiser redrew the sweep on <time datetime="2026-09-25T23:05:00+00:00" '
                 'data-local>25 Sep 2026, 23:05 UTC</time>.') in html
     public = (await pages(client, made))[0]
-    assert "was made when this sweep was set up." in public and "it's fixed" not in public
+    assert "was made when this sweep was set up.</p>" in public and "fixed" not in public
     # A confirmed edit of the lists redraws too, and is counted alike.
     clock.advance(days=2)
     assert (await edit(client, "sweeps", made["editToken"], {

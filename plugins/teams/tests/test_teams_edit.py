@@ -58,6 +58,6 @@ async def test_the_create_rules_apply(client: Any, teams: Any, message: str) -> 
 async def test_the_form_is_prefilled_with_everyone(client: Any) -> None:
     made = await create(client, "teams", BODY)
     html = await (await client.get(f"/e/{made['editToken']}")).get_data(as_text=True)
-    assert "data-teams-names>Ann\nBo\nCy\nDi</textarea>" in html
+    assert "data-teams-names data-field=\"teams\">Ann\nBo\nCy\nDi</textarea>" in html
     assert 'value="Red"' in html and ">Cy\nDi</textarea>" in html
     assert '<script src="/static/teams/teams.js" defer></script>' in html

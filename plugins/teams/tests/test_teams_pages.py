@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 
+from groupkit_teams.schema import shuffled
 from groupkit_testing import create
 
 NASTY = "<script>alert(1)</script>"
@@ -48,10 +50,58 @@ async def test_create_page_shuffles_in_the_browser(client: Any) -> None:
     assert re.search(r'<textarea name="teams\.\d*\.members:lines" data-key="members" data-lines',
                      text)
     assert 'data-key="title"' in text and 'name="title"' in text
-    # The names box and team count are not posted themselves.
-    assert not re.search(r"<textarea[^>]*data-teams-names[^>]*\sname=", text)
-    assert not re.search(r"<input[^>]*data-teams-count[^>]*\sname=", text)
+    # The names box and team count are not posted with the teams: they belong to the
+    # shuffle's own form, which asks this page to deal them out without script.
+    assert re.search(r'<textarea[^>]*data-teams-names[^>]*\sname="names" form="teams-shuffle"',
+                     text)
+    assert re.search(r'<input[^>]*data-teams-count name="count" form="teams-shuffle"', text)
+    assert '<form id="teams-shuffle" method="get" action="/new/teams"></form>' in text
+    assert re.search(r'<button form="teams-shuffle" data-teams-shuffle>', text)
     assert no_inline_code(text)
+
+
+def shown_rows(text: str) -> list[list[str]]:
+    rows = re.findall(r'<textarea name="teams\.\d+\.members:lines"[^>]*>([^<]*)</textarea>', text)
+    return [[line for line in row.split("\n") if line] for row in rows]
+
+
+async def test_create_page_shuffles_on_the_server_without_script(client: Any) -> None:
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]
+    query = urlencode({"names": "\n".join(names) + "\n\n  \n", "count": "3"})
+    groupings: set[frozenset[frozenset[str]]] = set()
+    for _ in range(6):
+        text = await page(client, f"/new/teams?{query}")
+        rows = shown_rows(text)
+        assert sorted(name for row in rows for name in row) == sorted(names)
+        assert sorted(len(row) for row in rows) == [2, 2, 3]
+        groupings.add(frozenset(frozenset(row) for row in rows))
+    assert len(groupings) > 1  # shuffled afresh each time (same six times: negligible)
+    assert "Shuffled 7 names into 3 teams. Shuffle again, or save these teams." in text
+    # What was typed stays in the names box, the count in its field.
+    assert "Ann\nBo\nCy" in text and 'value="3"' in text
+
+
+@pytest.mark.parametrize(("names", "count", "sizes", "status"), [
+    ("Ann", "3", [1, 0, 0], "Add at least two names to shuffle."),
+    ("Ann\nBo\nCy", "99", [1, 1, 1] + [0] * 37, "Shuffled 3 names into 40 teams."),
+    ("Ann\nBo\nCy", "three", [2, 1], "Shuffled 3 names into 2 teams."),
+    ("Ann\nBo\nCy", "1", [2, 1], "Shuffled 3 names into 2 teams."),
+])
+async def test_the_shuffle_without_script_keeps_to_the_limits(
+        client: Any, names: str, count: str, sizes: list[int], status: str) -> None:
+    text = await page(client, f"/new/teams?{urlencode({'names': names, 'count': count})}")
+    assert sorted((len(row) for row in shown_rows(text)), reverse=True) == sizes
+    assert status in text
+
+
+def test_shuffled_deals_every_name_once_from_a_random_team() -> None:
+    starts = set()
+    for _ in range(40):
+        teams = shuffled("A\nB\nC\nD\nE", "2")
+        assert [team["title"] for team in teams] == ["", ""]
+        assert sorted(m for team in teams for m in team["members"]) == list("ABCDE")
+        starts.add(len(teams[0]["members"]))
+    assert starts == {2, 3}  # the extra person is not always the first team's
 
 
 async def test_script_and_stylesheet_are_served(client: Any) -> None:
@@ -84,7 +134,9 @@ async def test_organiser_page(client: Any, grouping: dict[str, str]) -> None:
     assert response.headers["Cache-Control"] == "no-store"
     text = (await response.get_data()).decode()
     assert f"/s/{grouping['slug']}" in text
-    assert "there's no re-shuffle" in text
+    # Change details shuffles again: the page does not say the teams are final.
+    assert "no re-shuffle" not in text and "Need to shuffle again" in text
+    assert "data-teams-shuffle" in text
     assert f'data-post="/api/teams/{edit}/delete"' in text
     assert f'data-download="/api/teams/{edit}/export"' in text
     for name in ("Quizzly Bears", "Team 2", "Ann", "Di"):

@@ -25,8 +25,10 @@ ANSWERS = ("yes", "maybe", "no")
 NO_TITLE = "Name the event so people know what they're picking a date for."
 TOO_FEW = "Propose at least two dates or times to choose between."
 TOO_MANY = "Forty options is the most — keep the ones that matter."
-BAD_DATE = "Each option needs a real date, written YYYY-MM-DD."
-BAD_TIME = "Times are written HH:MM, 24-hour, and the end comes after the start."
+#: Said beside the browser's date and time pickers, whose format is the visitor's own, so
+#: they name no format (the OpenAPI document gives the wire format).
+BAD_DATE = "Each option needs a real date — pick one with the date picker."
+BAD_TIME = "Each time needs to be a real time, and the end comes after the start."
 TWICE = "The same date and time is proposed twice — remove one."
 BAD_ZONE = "That time zone isn't one we know — use a name like Australia/Sydney."
 NO_NAME = "Add your name so the organiser knows who's coming."
@@ -48,7 +50,7 @@ class IsoDate(SpecField):
             raise ma.ValidationError(BAD_DATE) from None
 
     def openapi(self) -> dict[str, Any]:
-        return {"type": "string", "format": "date"}
+        return {"type": "string", "format": "date", "description": "YYYY-MM-DD, a real day"}
 
 
 class ClockTime(SpecField):
@@ -63,7 +65,8 @@ class ClockTime(SpecField):
         return value.strip()
 
     def openapi(self) -> dict[str, Any]:
-        return {"type": "string", "pattern": "^([01]\\d|2[0-3]):[0-5]\\d$"}
+        return {"type": "string", "pattern": "^([01]\\d|2[0-3]):[0-5]\\d$",
+                "description": "HH:MM, 24-hour"}
 
 
 class TimeZone(SpecField):
@@ -88,7 +91,8 @@ class CreateFindDate(Schema):
     note = Text(300)
     timezone = TimeZone()
     slots = ObjectList({"date": IsoDate(), "start": ClockTime(), "end": ClockTime()},
-                       at_least=Count(2, TOO_FEW), at_most=Count(MAX_SLOTS, TOO_MANY))
+                       at_least=Count(2, TOO_FEW), at_most=Count(MAX_SLOTS, TOO_MANY),
+                       row_errors=True)
 
     @ma.validates_schema(skip_on_field_errors=True)
     def times_in_order(self, data: dict[str, Any], **_: Any) -> None:

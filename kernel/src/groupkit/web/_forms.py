@@ -760,10 +760,10 @@ def _ask(form: Any, path: str) -> None:
 
 
 def show(page: bytes, outcome: dict[str, Any], base: str, path: str = "") -> bytes:
-    """The page with the flash in place: a notice before the form that was sent, or the
-    error next to its field (aria-invalid, aria-describedby, autofocus) with what was
-    typed put back, as the script would show them, or the question a `data-confirm`
-    button asks."""
+    """The page with the flash in place: a notice before the form that was sent (after a
+    create, in the create form's place: the created page), or the error next to its field
+    (aria-invalid, aria-describedby, autofocus) with what was typed put back, as the script
+    would show them, or the question a `data-confirm` button asks."""
     doc = lxml_html.document_fromstring(page.decode("utf-8"))
     form = _find_form(doc, outcome)
     main = next(doc.iter("main"), None)
@@ -781,7 +781,14 @@ def show(page: bytes, outcome: dict[str, Any], base: str, path: str = "") -> byt
         _open(form)
     if outcome.get("error") is None:
         notice = _notice(doc, outcome, base)
-        if form is not None:
+        create = next((f for f in doc.iter("form") if f.get("action") == outcome["action"]),
+                      None) if path.startswith("/new/") else None
+        if create is not None and \
+                isinstance((outcome.get("result") or {}).get("editToken"), str):
+            # Created: the links take the create form's place (its hidden fields may have
+            # changed since, a preset's choice), so a second create is not one tap away.
+            create.getparent().replace(create, notice)
+        elif form is not None:
             form.addprevious(notice)
         elif main is not None:
             main.insert(0, notice)

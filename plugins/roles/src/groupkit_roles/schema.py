@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from typing import ClassVar
 
 import marshmallow as ma
 
@@ -86,6 +87,9 @@ class CreateRoles(Schema):
     roles = roles_field()
     briefs = Briefs()
     preset = Choice(list(PRESETS), default="")
+    #: What each preset fills in, for the create page's template (it reaches the schema as
+    #: `tool.create_schema`), which fills the editor itself when a browser has no script.
+    presets: ClassVar[dict[str, Any]] = PRESETS
 
     @ma.pre_load
     def rows(self, data: Any, **kwargs: Any) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import marshmallow as ma
@@ -73,6 +74,30 @@ class Teams(SpecField):
                                        "dropped; duplicates allowed"}}}}}
 
 
+#: The most lines of names the create page shuffles without script (past the API's limit,
+#: so the save still says how many is too many).
+SHUFFLE_LINES = 1000
+
+
+def shuffled(names_text: str, count_text: str | None) -> list[dict[str, Any]]:
+    """The create page's shuffle for a browser without script (teams.js does the same in
+    the browser): the names, one per line, dealt round `count` teams (2 to 40, else 2)
+    from a random team, so sizes differ by at most one."""
+    names = [line.strip() for line in names_text.splitlines()[:SHUFFLE_LINES] if line.strip()]
+    count = int(count_text) if count_text and count_text.strip().isdigit() \
+        and len(count_text.strip()) < 4 else MIN_TEAMS
+    count = min(MAX_TEAMS, max(MIN_TEAMS, count))
+    draw = secrets.SystemRandom()
+    draw.shuffle(names)
+    start = draw.randrange(count)
+    teams: list[list[str]] = [[] for _ in range(count)]
+    for position, name in enumerate(names):
+        teams[(start + position) % count].append(name)
+    return [{"title": "", "members": members} for members in teams]
+
+
 class CreateTeams(Schema):
     title = Line(80)
     teams = Teams()
+    #: For the create page's template (it reaches the schema as `tool.create_schema`).
+    shuffled = staticmethod(shuffled)

@@ -6,7 +6,9 @@
    3. A closing time shows in the reader's time zone with a countdown; at zero the page
       reloads, and the server (which closes the poll by the clock) shows it closed. Both are
       read again after each live update ("groupkit:live"), which may bring a new closing
-      time or take it away. */
+      time or take it away.
+   4. Ranked choice: an option picked for a second place is said at that place as soon as
+      it is picked, and the ballot waits until it is changed (the API would drop it). */
 (function () {
   "use strict";
 
@@ -88,6 +90,53 @@
         "T" + two(at.getHours()) + ":" + two(at.getMinutes()) + (at.getSeconds() ? ":" + two(at.getSeconds()) : "");
     });
   }
+
+  /* Each place ([data-poll-twice] fieldset's selects, in order) that repeats an earlier
+     one: { select, first } with the index of the earlier place. */
+  function rankedTwice(fieldset) {
+    var seen = {}, twice = [];
+    fieldset.querySelectorAll("select").forEach(function (select, i) {
+      if (!select.value) return;
+      if (seen[select.value] === undefined) seen[select.value] = i;
+      else twice.push({ select: select, first: seen[select.value] });
+    });
+    return twice;
+  }
+  function markTwice(fieldset) {
+    fieldset.querySelectorAll("[data-poll-twice-error]").forEach(function (box) { box.remove(); });
+    fieldset.querySelectorAll("select[aria-invalid]").forEach(function (select) {
+      select.removeAttribute("aria-invalid");
+      select.removeAttribute("aria-describedby");
+    });
+    var places = fieldset.querySelectorAll(".poll-place");
+    var twice = rankedTwice(fieldset);
+    twice.forEach(function (item) {
+      var box = document.createElement("p");
+      box.className = "error field-error";
+      box.id = item.select.id + "-twice";
+      box.setAttribute("data-poll-twice-error", "");
+      box.textContent = fieldset.dataset.pollTwice
+        .replace("{option}", item.select.options[item.select.selectedIndex].text)
+        .replace("{place}", places[item.first].textContent);
+      item.select.closest("label").insertAdjacentElement("afterend", box);
+      item.select.setAttribute("aria-invalid", "true");
+      item.select.setAttribute("aria-describedby", box.id);
+    });
+    return twice;
+  }
+  document.addEventListener("change", function (event) {
+    var fieldset = event.target.closest && event.target.closest("[data-poll-twice]");
+    if (fieldset) markTwice(fieldset);
+  });
+  /* Before the kernel's own submit handler (capture): a repeated place stops the vote. */
+  document.addEventListener("submit", function (event) {
+    var fieldset = event.target.querySelector("[data-poll-twice]");
+    var twice = fieldset ? markTwice(fieldset) : [];
+    if (!twice.length) return;
+    event.preventDefault();
+    event.stopPropagation();
+    twice[0].select.focus();
+  }, true);
 
   function start() {
     showMine();

@@ -56,19 +56,20 @@
     showTotal(form);
   }
 
+  /* The page lists the presets (and fills the editor itself for a browser without this
+     script, through "Fill in the roles"); here a choice fills the rows in place, and the
+     form's hidden `preset` keeps the choice for the record. */
   function setUpPresets(form) {
     var select = form.querySelector("select[data-roles-presets]");
     if (!select) return;
+    var kept = form.querySelector("[data-roles-preset-kept]");
+    var fill = form.querySelector("[data-roles-preset-fill]");
+    if (fill) fill.hidden = true;
     fetch(select.dataset.rolesPresets, { credentials: "same-origin" })
       .then(function (response) { return response.json(); })
       .then(function (presets) {
-        Object.keys(presets).forEach(function (key) {
-          var option = document.createElement("option");
-          option.value = key;
-          option.textContent = presets[key].label;
-          select.appendChild(option);
-        });
         select.addEventListener("change", function () {
+          if (kept) kept.value = presets[select.value] ? select.value : "";
           if (presets[select.value]) fillRows(form, presets[select.value].roles);
         });
       });
@@ -193,6 +194,14 @@
       });
       setUpPresets(form);
       showTotal(form);
+      /* Too few roles: the page says it in the editor's words (rows, not lines). */
+      form.addEventListener("groupkit:error", function (event) {
+        var error = event.detail.error;
+        if (error.field !== "roles" || !editor.dataset.rolesFew || readRows(form).roles.length >= 2) return;
+        event.preventDefault();
+        form.dispatchEvent(new CustomEvent("groupkit:field-error",
+          { bubbles: true, detail: { field: "roles", message: editor.dataset.rolesFew } }));
+      });
       form.addEventListener("input", function () { showTotal(form); });
       form.addEventListener("click", function () { setTimeout(function () { showTotal(form); }, 0); });
     });

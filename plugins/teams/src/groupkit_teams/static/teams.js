@@ -66,6 +66,12 @@
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-teams-shuffle]");
-    if (button) shuffleInto(button.closest("form"));
+    if (!button) return;
+    event.preventDefault();  /* here, not the create page's shuffle for a page without script */
+    shuffleInto(button.closest("form"));
+  });
+  /* The names box and count are the no-script shuffle's fields, never the teams' body. */
+  document.querySelectorAll("[form='teams-shuffle']").forEach(function (field) {
+    field.removeAttribute("name");
   });
 })();
