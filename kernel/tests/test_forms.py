@@ -53,6 +53,9 @@ NO_RECIPIENT = "Who's the card for? Add their name."
     ([("amountCents:cents", " 12.5 "), ("a:cents", "0.005"), ("b:cents", "50"),
       ("c:cents", "fifty"), ("d:cents", ""), ("e:cents", "1e3")],
      {"amountCents": 1250, "a": 1, "b": 5000, "c": "fifty", "d": "", "e": 100000}),
+    ([("weightGrams:thousandths", " 3.4 "), ("a:thousandths", "3.4005"),
+      ("b:thousandths", "kilo"), ("c:thousandths", "")],
+     {"weightGrams": 3400, "a": 3401, "b": "kilo", "c": ""}),
     # The zone may come before or after its time; the zone itself is not in the body.
     ([("closesAt:zone", "Australia/Sydney"), ("closesAt:local", "2026-12-01T18:30"),
       ("group.at:local", "2026-07-01T18:30:15"), ("group.at:zone", "Australia/Sydney")],

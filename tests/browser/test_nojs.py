@@ -49,8 +49,8 @@ class Case:
 
 CASES: dict[str, Case] = {
     "baby": Case(Step("guess", (("guesser", "Ann"), ("date", "2026-12-01"),
-                                ("weightGrams:number", "3400"))),
-                 Step("result", (("date", "2026-12-02"), ("weightGrams:number", "3300")))),
+                                ("weightGrams:thousandths", "3.4"))),
+                 Step("result", (("date", "2026-12-02"), ("weightGrams:thousandths", "3.3")))),
     "bracket": Case(None, Step("result")),
     "card": Case(Step("sign", (("message", "Congratulations!"), ("name", "Ann"))),
                  Step("remove")),
@@ -550,11 +550,13 @@ def test_a_baby_guess_is_taken_back_without_javascript(
     expect(phone.locator("[data-script-only]")).to_be_hidden()  # "This browser keeps a key"
     day = (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=20)).isoformat()
     # A weight out of range: the message at the weight, what was typed kept.
+    # The weight is asked in kilograms, as the message and the board speak of it.
+    expect(phone.get_by_label("Birth weight in kg")).to_be_visible()
     send(phone, Step("guess", (("guesser", "Ann"), ("date", day),
-                               ("weightGrams:number", "70"))))
-    field_error(phone, "weightGrams:number", "Give a weight between 0.5 and 7 kg.")
+                               ("weightGrams:thousandths", "0.07"))))
+    field_error(phone, "weightGrams:thousandths", "Give a weight between 0.5 and 7 kg.")
     expect(phone.get_by_label("Your name")).to_have_value("Ann")
-    send(phone, Step("guess", (("weightGrams:number", "3400"),)))
+    send(phone, Step("guess", (("weightGrams:thousandths", "3.4"),)))
     own = private_link(phone)
     phone.goto(own)
     expect(phone.get_by_role("heading", name="Your guess is in")).to_be_visible()

@@ -61,7 +61,7 @@ async def test_static_files_are_served(client: Any) -> None:
     script = await client.get("/static/baby/baby.js")
     assert script.status_code == 200
     body = (await script.get_data()).decode()
-    assert "/api/baby/g/" in body and "dataset.gramsFor" in body
+    assert "/api/baby/g/" in body and "data-baby-token" in body
 
 
 async def test_public_page_offers_the_guess_form(client: Any, pool: dict[str, str]) -> None:
@@ -78,7 +78,7 @@ async def test_public_page_offers_the_guess_form(client: Any, pool: dict[str, st
     for name in ("guesser", "date", "weightGrams", "message"):
         assert re.search(rf'name="{name}(:\w+)?"', text)
     assert 'type="date"' in text
-    assert 'data-grams-for="guess-grams"' in text
+    assert 'name="weightGrams:thousandths"' in text  # kilograms typed, grams sent
     assert '<script src="/static/baby/baby.js" defer></script>' in text
     assert "No guesses yet" in text
     assert 'id="baby-board" data-live-region' in text
@@ -115,7 +115,7 @@ async def test_organiser_page(h: Any, client: Any, pool: dict[str, str]) -> None
     assert f"/s/{slug}" in text and f"/e/{edit}" in text
     assert f'data-api="/api/baby/{edit}/result"' in text
     assert 'name="date"' in text and 'name="arrivedAt"' in text
-    assert 'name="weightGrams:number"' in text
+    assert 'name="weightGrams:thousandths"' in text
     assert "Close the pool and reveal" in text
     assert "Reopen the pool" not in text
     buttons = re.findall(r"<button[^>]*>Remove</button>", text)

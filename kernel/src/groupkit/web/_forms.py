@@ -20,10 +20,12 @@ produces the same body from the same form):
 | `…:json`             | the JSON value (text if unreadable) | a hidden field's value           |
 | `…:list`             | every value sent under the name, in order | ticked boxes, a chosen radio |
 | `…:cents`            | whole cents of an amount in dollars | `[name$=":cents"]`   |
+| `…:thousandths`      | whole thousandths of a number (kg as g) | `[name$=":thousandths"]` |
 | `…:local`            | a time typed in `…:zone`, in UTC  | `input[type=datetime-local]` |
 | `…:zone`             | (not in the body) an IANA zone    | a select, `zone_select` |
 
-`:cents` sends text that is not a number unchanged (for the operation to refuse). A `:local`
+`:cents` and `:thousandths` send text that is not a number unchanged (for the operation to
+refuse). A `:local`
 time that cannot be read, or whose zone is missing or unknown, is sent as typed, so the
 operation refuses it as it refuses any time without a zone; a blank one is `""`.
 
@@ -160,14 +162,15 @@ def js_number(text: str) -> Any:
     return value
 
 
-def cents(text: str) -> Any:
+def cents(text: str, parts: int = 100) -> Any:
     """Whole cents of an amount in dollars typed as `:number` reads it (`12.5` -> 1250,
-    rounded half up as the script's `Math.round`); other text unchanged, for the operation
-    to refuse with its own message."""
-    dollars = js_number(text)
-    if isinstance(dollars, bool) or not isinstance(dollars, int | float):
+    rounded half up as the script's `Math.round`), or whole `parts` of any unit
+    (`:thousandths`: a weight typed in kilograms, sent in grams); other text unchanged, for
+    the operation to refuse with its own message."""
+    typed = js_number(text)
+    if isinstance(typed, bool) or not isinstance(typed, int | float):
         return text
-    return math.floor(dollars * 100 + 0.5)
+    return math.floor(typed * parts + 0.5)
 
 
 def zoned(text: str, zone: str | None) -> str:
@@ -221,6 +224,8 @@ class FormHelpers(jinja2.ext.Extension):
 def _convert(value: str, kind: str) -> Any:
     if kind == "cents":
         return cents(value)
+    if kind == "thousandths":
+        return cents(value, 1000)
     if kind == "lines":
         return [line for line in re.split(r"\r?\n", value) if line.strip()]
     if kind == "number":

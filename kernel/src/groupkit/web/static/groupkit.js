@@ -34,7 +34,8 @@
      checkbox's tick; a hidden `x:bool` of "false" before it sends false when unticked) or
      `:json` (a hidden field holding any JSON value: a number, true, null) or `:list` (the
      values of every ticked box or chosen radio of that name, as a list) or `:cents` (an
-     amount in dollars, sent in whole cents) or `:local` (a date and time read in the zone
+     amount in dollars, sent in whole cents) or `:thousandths` (a number sent in whole
+     thousandths: kilograms typed, grams sent) or `:local` (a date and time read in the zone
      of the form's `x:zone` select, which is not sent itself, and sent in UTC).
      Rows of a [data-list] are read in page order (rows the script added have no index),
      a [data-group] is one nested object; inside both, data-key names a field as well.
@@ -46,7 +47,10 @@
     if (input.type === "checkbox") return input.checked;
     if (kind === "bool") return input.value !== "" && input.value !== "false";
     if (kind === "json") { try { return JSON.parse(input.value); } catch (e) { return input.value; } }
-    if (kind === "cents") { var dollars = input.value.trim(); return dollars !== "" && !isNaN(Number(dollars)) ? Math.round(Number(dollars) * 100) : input.value; }
+    if (kind === "cents" || kind === "thousandths") {
+      var typed = input.value.trim();
+      return typed !== "" && !isNaN(Number(typed)) ? Math.round(Number(typed) * (kind === "cents" ? 100 : 1000)) : input.value;
+    }
     if (kind === "local") { return zoned(input); }
     if (input.hasAttribute("data-lines") || kind === "lines") {
       return input.value.split(/\r?\n/).filter(function (line) { return line.trim() !== ""; });

@@ -1,18 +1,10 @@
-/* Baby Guess Pool: the weight is typed in kilograms and sent in grams; the browser that made
-   a guess keeps its token and may take the guess back (POST /api/baby/g/{token}/remove). */
+/* Baby Guess Pool: the browser that made a guess keeps its token and may take the guess back
+   (POST /api/baby/g/{token}/remove). The weight is typed in kilograms and sent in grams by
+   the form itself (`weightGrams:thousandths`), with or without this script. */
 (function () {
   "use strict";
 
-  function toGrams(field) {
-    var target = document.getElementById(field.dataset.gramsFor);
-    if (!target) return;
-    var text = field.value.trim();
-    var kg = Number(text);
-    target.value = text !== "" && isFinite(kg) ? String(Math.round(kg * 1000)) : "";
-  }
-
   function refresh() {
-    document.querySelectorAll("[data-grams-for]").forEach(toGrams);
     document.querySelectorAll("button[data-baby-token]").forEach(function (button) {
       if (localStorage.getItem(button.dataset.babyToken)) button.hidden = false;
     });
@@ -22,10 +14,6 @@
     var box = button.parentElement.querySelector("[data-error]");
     if (box) { box.textContent = message; box.hidden = false; } else { window.alert(message); }
   }
-
-  document.addEventListener("input", function (event) {
-    if (event.target.matches && event.target.matches("[data-grams-for]")) toGrams(event.target);
-  });
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest("button[data-baby-token]");
