@@ -528,6 +528,20 @@ class FewerTripsPostgres(PooledPostgresqlDatabase):
         self._pending.held, self._pending.closing = [], []
         return held, closing
 
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once this thread's transaction has committed (never if it rolls
+        back): what a worker learns from its own write, it knows before it answers."""
+        after: list[Callable[[], None]] | None = getattr(self._pending, "after", None)
+        if after is None:
+            after = self._pending.after = []
+        after.append(callback)
+
+    def _committed(self) -> None:
+        after: list[Callable[[], None]] = getattr(self._pending, "after", None) or []
+        self._pending.after = []
+        for callback in after:
+            callback()
+
     def begin(self, isolation_level: Any = None) -> None:
         if isolation_level is not None or self._isolation_level:
             super().begin(isolation_level)
@@ -557,16 +571,19 @@ class FewerTripsPostgres(PooledPostgresqlDatabase):
     def commit(self) -> None:
         held, closing = self._forget()
         if held[:1] == ["BEGIN"] and not closing:
+            self._committed()
             return  # the transaction ran nothing: the server never saw it
         statements = [*held, *(sql for sql, _ in closing), "COMMIT"]
         if len(statements) == 1:
             super().commit()
-            return
-        super().execute_sql("; ".join(statements),
-                            [value for _, values in closing for value in values])
+        else:
+            super().execute_sql("; ".join(statements),
+                                [value for _, values in closing for value in values])
+        self._committed()
 
     def rollback(self) -> None:
         held, _ = self._forget()
+        self._pending.after = []
         if held[:1] == ["BEGIN"]:
             return  # nothing was sent: nothing to undo
         super().rollback()  # held savepoint statements die with the transaction
@@ -689,6 +706,9 @@ class Storage:
         #: Each event loop's pending batch: a loop that closed with one leaves it here, and
         #: never holds up the next loop's writes.
         self._batches: dict[asyncio.AbstractEventLoop, list[_Pending]] = {}
+        #: Called first by `close`: what else holds a connection to this database (the
+        #: worker's LISTEN connection).
+        self.closing: list[Callable[[], None]] = []
 
     def bind(self) -> None:
         database.initialize(self.db)
@@ -917,6 +937,9 @@ class Storage:
         return self._unit(fn, write, args)
 
     def close(self) -> None:
+        for stop in self.closing:
+            stop()
+        self.closing.clear()
         self.executor.shutdown(wait=True)
         if self.writer is not self.executor:
             self.writer.shutdown(wait=True)
@@ -947,6 +970,37 @@ def _settle(batch: list[_Pending], outcomes: list[tuple[bool, Any]] | BaseExcept
 
 Migration = tuple[str, Callable[[pw.Database], None]]
 
+#: The PostgreSQL channel on which every change of an instance row is announced (its slug).
+NOTIFY_CHANNEL = "groupkit_live"
+
+
+def _announce_changes(db: pw.Database) -> None:
+    """On PostgreSQL, every UPDATE or DELETE of an instance row notifies its slug, whoever
+    makes it: an operation (whose own `pg_notify` is the same notification, sent once), a
+    prune, another program. Workers serve cached pages on the strength of these
+    notifications (`groupkit.core._live.Notices`), so none may be missed."""
+    if not is_postgres(db):
+        return
+    db.execute_sql(f"""
+        CREATE OR REPLACE FUNCTION groupkit_announce() RETURNS trigger AS $$
+        BEGIN
+            PERFORM pg_notify('{NOTIFY_CHANNEL}', OLD.slug);
+            IF TG_OP = 'UPDATE' AND NEW.slug <> OLD.slug THEN
+                PERFORM pg_notify('{NOTIFY_CHANNEL}', NEW.slug);
+            END IF;
+            RETURN NULL;
+        END $$ LANGUAGE plpgsql""")
+    db.execute_sql("DROP TRIGGER IF EXISTS groupkit_announce ON instance")
+    db.execute_sql("CREATE TRIGGER groupkit_announce AFTER UPDATE OR DELETE ON instance "
+                   "FOR EACH ROW EXECUTE FUNCTION groupkit_announce()")
+
+
+#: The kernel's migration that makes the database announce every change of an instance;
+#: `apply_migrations` runs it after the kernel's others.
+ANNOUNCE_MIGRATION: Migration = ("pg_announce_changes", _announce_changes)
+#: The kernel's own migrations are applied under this name.
+KERNEL_APP = "groupkit"
+
 KERNEL_MODELS: list[type[pw.Model]] = [Instance, Credential]
 
 
@@ -963,6 +1017,8 @@ def apply_migrations(app_name: str, migrations: Sequence[Migration]) -> list[str
     """Apply `migrations` of one app in order, each once, under a database-wide lock so
     several workers starting together do it exactly once. Returns the names applied."""
     applied: list[str] = []
+    if app_name == KERNEL_APP and ANNOUNCE_MIGRATION not in migrations:
+        migrations = [*migrations, ANNOUNCE_MIGRATION]
     with transaction():
         advisory_lock("groupkit-migrations")
         database.create_tables([MigrationRecord], safe=True)
