@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from test_render_cache import cache_of
+from test_render_cache import note
 from test_render_cache import statements_of
 from test_render_cache import text_of
 
@@ -124,3 +125,33 @@ async def test_no_page_is_stale_while_the_watching_connection_drops(client: Any)
         assert from_memory == 12  # it came back each time, and answered from memory again
     else:
         assert from_memory >= 1  # until the first drop; then every request asks the file
+
+
+async def test_a_write_through_this_worker_shows_before_its_notification(
+        client: Any, monkeypatch: Any) -> None:
+    """The writer's next request (the page it reloads) must not depend on when the
+    notification of its own write arrives: here none ever does (the worker listens on a
+    channel nobody uses), yet each write through the worker shows at once; one made
+    elsewhere, the control, stays unseen on PostgreSQL (it is what notifications are for)."""
+    monkeypatch.setattr(Notices, "channel", "groupkit_nobody")
+    app = client.app
+    storage: Storage = app.config["GROUPKIT_STORAGE"]
+    made = await create(client, "demo", {"title": "Lunch", "names": ["A"]})
+    slug = made["slug"]
+    paths = [f"/s/{slug}", f"/e/{made['editToken']}", f"/api/demo/{slug}"]
+    if storage.postgres:
+        await asyncio.wait_for(notices(storage).listening.wait(), 30)
+    for text in ("soup", "pie", "cake"):
+        for path in paths:
+            await text_of(client, path)
+            await text_of(client, path)  # from memory
+        await note(client, slug, text)
+        for path in paths:
+            assert text in await text_of(client, path), (text, path)
+    elsewhere = Elsewhere(storage, app.config["GROUPKIT_SETTINGS"].database_url)
+    try:
+        elsewhere.write(slug, "Supper")
+    finally:
+        elsewhere.close()
+    seen = ["Supper" in await text_of(client, path) for path in paths]
+    assert seen == [not storage.postgres] * len(paths)

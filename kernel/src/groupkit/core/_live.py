@@ -293,6 +293,8 @@ class Notices:
     hears its COMMIT (well under a millisecond on one host). A write made through this worker
     counts at once (`touch`, after its COMMIT)."""
 
+    channel = CHANNEL
+
     def __init__(self, db: Any, loop: asyncio.AbstractEventLoop) -> None:
         self.db, self.loop = db, loop
         self.conn: Any = None
@@ -362,7 +364,7 @@ class Notices:
         conn = psycopg2.connect(database=self.db.database, **params)
         conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
         with conn.cursor() as cursor:
-            cursor.execute(f"LISTEN {CHANNEL}")
+            cursor.execute(f"LISTEN {self.channel}")
         return conn
 
     @property
