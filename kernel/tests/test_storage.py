@@ -10,6 +10,7 @@ from typing import Any
 
 import peewee as pw
 import pytest
+from test_render_cache import statements_of
 
 import demo_plugin
 from groupkit.core import _storage
@@ -122,6 +123,35 @@ def test_quick_save_writes_what_peewee_writes(database_url: str) -> None:
         found = storage.run_sync(work)
         assert found == {"row": ("New", {"b": 2}, 7, "quick-save-slug-0001"),
                          "created": True, "fk": True, "gone": 0}
+    finally:
+        storage.close()
+
+
+def test_a_credential_insert_rides_with_the_next_statement_on_postgresql(
+        database_url: str) -> None:
+    """A token is issued on many writes and its row's key is almost never read: on
+    PostgreSQL its INSERT is sent with the transaction's next statement (here a count, which
+    sees both rows), and its key is looked up the first time it is read; saving or deleting
+    the row afterwards finds the stored one, never inserts it again."""
+    storage = _with_tables(database_url)
+
+    def work() -> tuple[int, int, int, list[tuple[int, str, str]]]:
+        made = Instance.create(tool="demo", slug="held-credential-0001", edit_digest="d2")
+        with statements_of(storage.db) as sent:
+            first = Credential.create(instance=made, kind="k", digest="held-1", ref="r1")
+            second = Credential.create(instance=made, kind="k", digest="held-2", ref="r2")
+            own = len(sent)
+            count = Credential.select().where(Credential.instance == made).count()
+        first.ref = "changed"
+        assert first.save() == 1
+        assert second.delete_instance() == 1
+        rows = [(row.id, row.digest, row.ref) for row in Credential.select()]
+        return own, count, first.id, rows
+
+    try:
+        own, count, key, rows = storage.run_sync(work)
+        assert own == (0 if storage.postgres else 2) and count == 2
+        assert rows == [(key, "held-1", "changed")]
     finally:
         storage.close()
 

@@ -125,6 +125,8 @@ class BaseModel(pw.Model):
         primary key) run as a statement written once per model and column set: every write
         saves a few rows, and building the statement through peewee's query tree each time
         cost more than running it. Anything else takes peewee's own path."""
+        if "_key_unread" in self.__dict__:
+            _ = self.id  # an insert held back (`_KeyWhenRead`): its key first
         saved = _quick_save(self, force_insert, only)
         return saved if saved is not None else super().save(force_insert=force_insert,
                                                              only=only)
@@ -157,6 +159,8 @@ class _InsertPlan:
     sql: str
     returning: bool
     pk: str
+    held_sql: str  # the same without RETURNING, for a key read later (`_KeyWhenRead`)
+    key_read_later: bool
 
 
 def _insert_plan(model: type[pw.Model], names: tuple[str, ...]) -> _InsertPlan | None:
@@ -176,7 +180,10 @@ def _insert_plan(model: type[pw.Model], names: tuple[str, ...]) -> _InsertPlan |
         relations=tuple(field.name for field in fields if field in meta.refs),
         sql=_insert_sql(meta.table_name, tuple(field.column_name for field in fields),
                         pk_field.column_name, db.param, db.quote[0], returning),
-        returning=returning, pk=pk_field.name)
+        returning=returning, pk=pk_field.name,
+        held_sql=_insert_sql(meta.table_name, tuple(field.column_name for field in fields),
+                             pk_field.column_name, db.param, db.quote[0], False),
+        key_read_later=isinstance(pk_field, _KeyReadLater))
 
 
 def _quick_insert(row: BaseModel) -> int | None:
@@ -196,8 +203,12 @@ def _quick_insert(row: BaseModel) -> int | None:
             for name in plan.relations):
         return None  # an expression, or an unsaved related object: peewee's own path
     params = [convert(value) for convert, value in zip(plan.converters, values, strict=True)]
-    cursor = database.execute_sql(plan.sql, params)
-    data[plan.pk] = cursor.fetchone()[0] if plan.returning else cursor.lastrowid
+    hold = getattr(database.obj, "hold", None) if plan.key_read_later else None
+    if hold is not None and hold(plan.held_sql, params):
+        row.__dict__["_key_unread"] = True  # (read by `_KeyWhenRead` if anyone asks)
+    else:
+        cursor = database.execute_sql(plan.sql, params)
+        data[plan.pk] = cursor.fetchone()[0] if plan.returning else cursor.lastrowid
     row._dirty.difference_update(plan.names)  # type: ignore[attr-defined]
     row._dirty.discard(plan.pk)  # type: ignore[attr-defined]
     return 1
@@ -412,10 +423,30 @@ class Instance(BaseModel):
         return bool(self.__dict__.pop("_data_held", False))
 
 
+class _KeyWhenRead(pw.FieldAccessor):
+    """The key of a row whose INSERT was held back (PostgreSQL: sent with the transaction's
+    next statement, `FewerTripsPostgres.hold`), looked up by its unique `digest` the first
+    time anyone reads it. A token is issued on many writes (every vote) and its row's key is
+    almost never read: its INSERT ... RETURNING was a round trip of its own."""
+
+    def __get__(self, instance: Any, instance_type: Any = None) -> Any:
+        if instance is not None and instance.__dict__.pop("_key_unread", False):
+            found = database.execute_sql(
+                f"SELECT id FROM {instance._meta.table_name} WHERE digest = {database.param}",
+                (instance.__data__["digest"],)).fetchone()
+            instance.__data__[self.name] = found[0]
+        return super().__get__(instance, instance_type)
+
+
+class _KeyReadLater(pw.AutoField):
+    accessor_class = _KeyWhenRead
+
+
 class Credential(BaseModel):
     """A participant token or claim secret, stored as a digest. `plain` is kept only for the
     rare token the spec shows again (e.g. on an organiser page)."""
 
+    id = _KeyReadLater()
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE", index=True)
     kind = pw.CharField(max_length=40)
     digest = pw.CharField(max_length=64, unique=True)
@@ -499,8 +530,9 @@ _HELD = re.compile(r"(SAVEPOINT|RELEASE SAVEPOINT) \"?\w+\"?;?")
 class FewerTripsPostgres(PooledPostgresqlDatabase):
     """The PostgreSQL pool, with fewer round trips per transaction. `BEGIN`, `SAVEPOINT`
     and `RELEASE SAVEPOINT` are held back and sent in one simple query with the statement
-    that follows them (`BEGIN; INSERT ...`), and statements left for the commit (`at_commit`:
-    the version bump and its notification) go with `COMMIT`. The order of statements is
+    that follows them (`BEGIN; INSERT ...`), and so is a statement whose answer nobody reads
+    (`hold`: a token's INSERT); statements left for the commit (`at_commit`: the version
+    bump and its notification) go with `COMMIT`. The order of statements is
     unchanged, a query's results are those of its last statement (the caller's own), and an
     error in any part aborts the transaction as before. A write holds its instance's row
     lock from its first statements to its commit: the trips cut there are what lets writes
@@ -510,8 +542,8 @@ class FewerTripsPostgres(PooledPostgresqlDatabase):
         super().__init__(*args, **kwargs)
         self._pending = threading.local()
 
-    def _held(self) -> list[str]:
-        held: list[str] | None = getattr(self._pending, "held", None)
+    def _held(self) -> list[tuple[str, Sequence[Any]]]:
+        held: list[tuple[str, Sequence[Any]]] | None = getattr(self._pending, "held", None)
         if held is None:
             held = self._pending.held = []
         return held
@@ -523,7 +555,8 @@ class FewerTripsPostgres(PooledPostgresqlDatabase):
             closing = self._pending.closing = []
         return closing
 
-    def _forget(self) -> tuple[list[str], list[tuple[str, Sequence[Any]]]]:
+    def _forget(self) -> tuple[list[tuple[str, Sequence[Any]]],
+                               list[tuple[str, Sequence[Any]]]]:
         held, closing = self._held(), self._closing()
         self._pending.held, self._pending.closing = [], []
         return held, closing
@@ -546,19 +579,28 @@ class FewerTripsPostgres(PooledPostgresqlDatabase):
         if isolation_level is not None or self._isolation_level:
             super().begin(isolation_level)
             return
-        self._pending.held, self._pending.closing = ["BEGIN"], []
+        self._pending.held, self._pending.closing = [("BEGIN", ())], []
 
     def execute_sql(self, sql: str, params: Any = None) -> Any:
         if not self.in_transaction():
             return super().execute_sql(sql, params)
         if not params and _HELD.fullmatch(sql):
-            self._held().append(sql.rstrip(";"))
+            self._held().append((sql.rstrip(";"), ()))
             return self.cursor()  # nothing to read from these
         held = self._held()
         if held:
-            sql = "; ".join([*held, sql])
+            sql = "; ".join([*(statement for statement, _ in held), sql])
+            params = [*(value for _, values in held for value in values), *(params or ())]
             self._pending.held = []
         return super().execute_sql(sql, params)
+
+    def hold(self, sql: str, params: Sequence[Any]) -> bool:
+        """Send `sql`, whose answer nobody reads, with this thread's next statement (or its
+        COMMIT); False (nothing kept) outside a transaction, where the caller runs it."""
+        if not self.in_transaction():
+            return False
+        self._held().append((sql, params))
+        return True
 
     def at_commit(self, sql: str, params: Sequence[Any]) -> bool:
         """Send `sql` with this thread's COMMIT; False (nothing kept) outside a
@@ -570,21 +612,22 @@ class FewerTripsPostgres(PooledPostgresqlDatabase):
 
     def commit(self) -> None:
         held, closing = self._forget()
-        if held[:1] == ["BEGIN"] and not closing:
+        if held[:1] == [("BEGIN", ())] and not closing and all(
+                _HELD.fullmatch(sql) for sql, _ in held[1:]):
             self._committed()
             return  # the transaction ran nothing: the server never saw it
-        statements = [*held, *(sql for sql, _ in closing), "COMMIT"]
+        statements = [*held, *closing, ("COMMIT", ())]
         if len(statements) == 1:
             super().commit()
         else:
-            super().execute_sql("; ".join(statements),
-                                [value for _, values in closing for value in values])
+            super().execute_sql("; ".join(sql for sql, _ in statements),
+                                [value for _, values in statements for value in values])
         self._committed()
 
     def rollback(self) -> None:
         held, _ = self._forget()
         self._pending.after = []
-        if held[:1] == ["BEGIN"]:
+        if held[:1] == [("BEGIN", ())]:
             return  # nothing was sent: nothing to undo
         super().rollback()  # held savepoint statements die with the transaction
 
