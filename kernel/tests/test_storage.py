@@ -137,6 +137,7 @@ def test_a_credential_insert_rides_with_the_next_statement_on_postgresql(
 
     def work() -> tuple[int, int, int, list[tuple[int, str, str]]]:
         made = Instance.create(tool="demo", slug="held-credential-0001", edit_digest="d2")
+        assert made.id is not None  # (its key read now, not by the credentials' inserts)
         with statements_of(storage.db) as sent:
             first = Credential.create(instance=made, kind="k", digest="held-1", ref="r1")
             second = Credential.create(instance=made, kind="k", digest="held-2", ref="r2")
@@ -205,6 +206,7 @@ def test_a_pending_instance_is_stored_once(database_url: str) -> None:
         quiet = Instance.pending(tool="demo", slug="pending-slug-000001", edit_digest="p1")
         quiet.data = {"a": 1}
         quiet.save()
+        quiet_key = quiet.id  # (on PostgreSQL looked up now: its INSERT was held back)
         keyed = Instance.pending(tool="demo", slug="pending-slug-000002", edit_digest="p2")
         claim = Credential.create(instance=keyed, kind="k", digest="p3", ref="r")
         keyed.data = {"b": 2}
@@ -212,11 +214,12 @@ def test_a_pending_instance_is_stored_once(database_url: str) -> None:
         rows = Instance.select().where(Instance.slug.startswith("pending-slug"))
         return {"added": Instance.select().count() - before,
                 "rows": {row.slug: row.data for row in rows},
-                "fk": Credential.get_by_id(claim.id).instance_id == keyed.id}
+                "fk": Credential.get_by_id(claim.id).instance_id == keyed.id,
+                "key": Instance.get(Instance.slug == "pending-slug-000001").id == quiet_key}
 
     try:
         assert storage.run_sync(work) == {
-            "added": 2, "fk": True,
+            "added": 2, "fk": True, "key": True,
             "rows": {"pending-slug-000001": {"a": 1}, "pending-slug-000002": {"b": 2}}}
     finally:
         storage.close()

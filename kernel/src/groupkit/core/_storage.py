@@ -206,6 +206,7 @@ def _quick_insert(row: BaseModel) -> int | None:
     hold = getattr(database.obj, "hold", None) if plan.key_read_later else None
     if hold is not None and hold(plan.held_sql, params):
         row.__dict__["_key_unread"] = True  # (read by `_KeyWhenRead` if anyone asks)
+        row.__dict__.pop("_insert_on_use", None)  # (stored now: never inserted again)
     else:
         cursor = database.execute_sql(plan.sql, params)
         data[plan.pk] = cursor.fetchone()[0] if plan.returning else cursor.lastrowid
@@ -368,7 +369,38 @@ def model_rows(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
     return rows
 
 
-class _KeyOnUse(pw.FieldAccessor):
+class _KeyWhenRead(pw.FieldAccessor):
+    """The key of a row whose INSERT was held back (PostgreSQL: sent with the transaction's
+    next statement, `FewerTripsPostgres.hold`), looked up by the row's unique `found_by`
+    field the first time anyone reads it. A token is issued on many writes (every vote),
+    an instance on every create, and their keys are seldom read: an INSERT ... RETURNING
+    was a round trip of its own."""
+
+    field: _KeyReadLater
+
+    def __get__(self, instance: Any, instance_type: Any = None) -> Any:
+        if instance is not None and instance.__dict__.pop("_key_unread", False):
+            by = instance._meta.fields[self.field.found_by]
+            found = database.execute_sql(
+                f"SELECT {self.field.column_name} FROM {instance._meta.table_name} "
+                f"WHERE {by.column_name} = {database.param}",
+                (by.db_value(instance.__data__[by.name]),)).fetchone()
+            instance.__data__[self.name] = found[0]
+        return super().__get__(instance, instance_type)
+
+
+class _KeyReadLater(pw.AutoField):
+    """An auto-increment key whose row may be inserted without reading it back
+    (`_KeyWhenRead`); `found_by` names a unique field that finds the row."""
+
+    accessor_class = _KeyWhenRead
+
+    def __init__(self, found_by: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.found_by = found_by
+
+
+class _KeyOnUse(_KeyWhenRead):
     """An instance's `id`, which inserts the row when read before it exists and the row was
     made with `Instance.pending`: a tool's create that writes rows of its own (they need the
     key) gets it, one that only fills `data` leaves the kernel one INSERT of the whole row."""
@@ -380,14 +412,14 @@ class _KeyOnUse(pw.FieldAccessor):
         return super().__get__(instance, instance_type)
 
 
-class _InstanceKey(pw.AutoField):
+class _InstanceKey(_KeyReadLater):
     accessor_class = _KeyOnUse
 
 
 class Instance(BaseModel):
     """One created tool instance. `data` holds what the tool stores from its create body."""
 
-    id = _InstanceKey()
+    id = _InstanceKey(found_by="slug")
     tool = pw.CharField(max_length=40, index=True)
     slug = pw.CharField(max_length=80, unique=True)
     edit_digest = pw.CharField(max_length=64, unique=True)
@@ -423,30 +455,11 @@ class Instance(BaseModel):
         return bool(self.__dict__.pop("_data_held", False))
 
 
-class _KeyWhenRead(pw.FieldAccessor):
-    """The key of a row whose INSERT was held back (PostgreSQL: sent with the transaction's
-    next statement, `FewerTripsPostgres.hold`), looked up by its unique `digest` the first
-    time anyone reads it. A token is issued on many writes (every vote) and its row's key is
-    almost never read: its INSERT ... RETURNING was a round trip of its own."""
-
-    def __get__(self, instance: Any, instance_type: Any = None) -> Any:
-        if instance is not None and instance.__dict__.pop("_key_unread", False):
-            found = database.execute_sql(
-                f"SELECT id FROM {instance._meta.table_name} WHERE digest = {database.param}",
-                (instance.__data__["digest"],)).fetchone()
-            instance.__data__[self.name] = found[0]
-        return super().__get__(instance, instance_type)
-
-
-class _KeyReadLater(pw.AutoField):
-    accessor_class = _KeyWhenRead
-
-
 class Credential(BaseModel):
     """A participant token or claim secret, stored as a digest. `plain` is kept only for the
     rare token the spec shows again (e.g. on an organiser page)."""
 
-    id = _KeyReadLater()
+    id = _KeyReadLater(found_by="digest")
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE", index=True)
     kind = pw.CharField(max_length=40)
     digest = pw.CharField(max_length=64, unique=True)
