@@ -290,8 +290,9 @@ class Notices:
     socket; a dropped connection shows there as end of file), so a notification or a drop
     that reached the worker's socket is never missed. A notification is sent when its
     transaction commits; it reaches the other workers' sockets a moment after the writer
-    hears its COMMIT (well under a millisecond on one host). A write made through this worker
-    counts at once (`touch`, after its COMMIT)."""
+    hears its COMMIT (the database server signals each listening session in turn), so a
+    request to another worker in that moment may still get the page as it was. A write
+    made through this worker counts at once (`touch`, after its COMMIT)."""
 
     channel = CHANNEL
 
