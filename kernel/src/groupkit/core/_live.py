@@ -358,10 +358,10 @@ class Notices:
         import psycopg2
         import psycopg2.extensions
 
-        # Keep-alives: a connection the network silently dropped is found out within about
-        # twenty seconds, not hours (an address the server's side never answers again).
-        params = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5,
-                  "keepalives_count": 2, **self.db.connect_params}
+        # Keep-alives: a connection the network silently dropped (while the worker trusts
+        # it) is found out within about ten seconds, not the system's two hours.
+        params = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+                  "keepalives_count": 3, **self.db.connect_params}
         conn = psycopg2.connect(database=self.db.database, **params)
         conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
         with conn.cursor() as cursor:
