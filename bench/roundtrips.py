@@ -1,5 +1,6 @@
 """Database round trips per write: every statement the server sends (BEGIN, COMMIT and
-savepoints included) for a claim, a poll vote, a gift-idea upvote and a sweep create, each
+savepoints included) for a claim, a poll vote, a gift-idea upvote, a sweep create and a
+change of a ballot by its participant token, each
 sent once through the whole kernel (rate limit, resolution, the tool's handler, version
 bump, notify) by Quart's test client, in process.
 
@@ -58,7 +59,8 @@ def counting(db: Any) -> Iterator[list[str]]:
         del db.cursor
 
 
-WRITES = ("claim (plate)", "vote (poll)", "upvote (gift idea)", "create (sweep, 20 names)")
+WRITES = ("claim (plate)", "vote (poll)", "upvote (gift idea)", "create (sweep, 20 names)",
+          "change (poll ballot, by its token)")
 
 
 async def count_writes(database_url: str, production: bool = True) -> dict[str, list[str]]:
@@ -85,6 +87,10 @@ async def count_writes(database_url: str, production: bool = True) -> dict[str, 
             gift = await post("/api/giftidea", {"recipient": "Sam"})
             idea = (await post("/api/giftidea/suggest", {"slug": gift["slug"],
                                                          "idea": "Book"}))["id"]
+            options = [option["id"] for option in (await (await client.get(
+                f"/api/poll/{poll['slug']}")).get_json())["tally"]]
+            ballot = (await post("/api/poll/vote", {
+                "slug": poll["slug"], "choices": options[:1], "voterName": "Chooser"}))["token"]
             sweep = {"outcomes": [f"Team {i}" for i in range(20)],
                      "names": [f"Person {i}" for i in range(20)]}
             bodies: dict[str, tuple[str, Any]] = {
@@ -97,6 +103,8 @@ async def count_writes(database_url: str, production: bool = True) -> dict[str, 
                 "upvote (gift idea)": ("/api/giftidea/upvote", lambda n: {
                     "slug": gift["slug"], "ideaId": idea}),
                 "create (sweep, 20 names)": ("/api/sweeps", lambda n: sweep),
+                "change (poll ballot, by its token)": (f"/api/poll/v/{ballot}", lambda n: {
+                    "choices": options[n % 2:n % 2 + 1]}),
             }
             counts: dict[str, list[str]] = {}
             for name, (path, body) in bodies.items():

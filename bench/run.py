@@ -5,6 +5,7 @@ on the same server, same workers, same run.
     uv run nox -s bench                         # everything; bench/results.json and
                                                 # docs/performance.md
     uv run nox -s bench -- --quick              # SQLite 1 worker, shorter runs, no docs
+                                                # (and PostgreSQL 2 workers with --postgres)
     uv run nox -s bench -- --postgres postgresql://…/empty_db   # adds the PostgreSQL runs
 
 For each scenario (wrk, 32 connections, 8 s in four parts of 2 s): requests per second, p50
@@ -20,7 +21,9 @@ cheaper than a write, and would be counted as one.
 Then: the fan-out (one claim on a board that N viewers hold open live, each re-fetching the
 page on every change as groupkit.js does), server CPU per write against the same write with
 no viewer; 1,000 open event streams on one worker (memory, and the p99 of other requests
-meanwhile); claims per second with 1 and 2 workers. Loopback only.
+meanwhile); claims per second with 1 and 2 workers; every scenario again on PostgreSQL with
+2 workers (the scale-out path); the database statements each write sends
+(`bench/roundtrips.py`). Loopback only.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import roundtrips
 
 ROOT = Path(__file__).resolve().parents[1]
 CONNECTIONS = 32
@@ -460,14 +464,16 @@ async def open_streams(server: Server, made: dict[str, Any], workdir: Path) -> d
 # --- runs ---------------------------------------------------------------------------------
 
 async def run_config(label: str, database_url: str, workers: int, workdir: Path,
-                     full: bool, seconds: int) -> dict[str, Any]:
+                     scope: str, seconds: int) -> dict[str, Any]:
+    """One server's run. `scope`: "all" (every scenario, the fan-out and the open streams),
+    "scenarios" (every scenario) or "claims" (the claims, for two workers against one)."""
     server = Server(database_url, workers, workdir)
     try:
         async with httpx.AsyncClient(base_url=server.base) as c:
             tools = {tag["name"] for tag in (await c.get("/openapi.json")).json()["tags"]}
         made = await setup(server, tools, boards=SPREAD_BOARDS + CLAIM_BOARDS)
         cases = scenarios(made)
-        if not full:
+        if scope == "claims":
             cases = {k: v for k, v in cases.items()
                      if k in (BARE, "claim (plate)", SPREAD)}
         results: dict[str, Any] = {}
@@ -508,7 +514,7 @@ async def run_config(label: str, database_url: str, workers: int, workdir: Path,
                                   "startup_seconds": server.startup_seconds,
                                   "worker_rss_mib": server.worker_rss(),
                                   "tools_loaded": len(tools), "load_average": load_average()}
-        if full:
+        if scope == "all":
             # CPU is read in clock ticks (10 ms): the claim alone costs a few ms, so it
             # is measured over ten times as many claims as the watched one.
             alone = await fanout(server, 0, writes=200)
@@ -538,7 +544,27 @@ def together(runs: list[dict[str, float]]) -> dict[str, float]:
                for key in ("rps", "p50_ms", "p99_ms")}}
 
 
-def markdown(reports: list[dict[str, Any]], command: str, conditions: str) -> str:
+def roundtrip_lines(counts: dict[str, dict[str, list[str]]]) -> list[str]:
+    """The statements each write sends (`bench/roundtrips.py`), per database: on PostgreSQL
+    each is a round trip. Deterministic, unlike every other figure here."""
+    if not counts:
+        return []
+    names = list(next(iter(counts.values())))
+    lines = ["## Database statements per write", "",
+             *textwrap.wrap("Counted by `bench/roundtrips.py` (every statement the server "
+                            "sends for one write through the whole kernel, BEGIN and COMMIT "
+                            "included; on PostgreSQL each is a round trip, several joined in "
+                            "one where nothing waits for their answers). A cached read sends "
+                            "none on either database.", 92), "",
+             "| Write | " + " | ".join(counts) + " |",
+             "| --- |" + " ---: |" * len(counts)]
+    lines += [f"| {name} | " + " | ".join(str(len(found[name])) for found in counts.values())
+              + " |" for name in names]
+    return [*lines, ""]
+
+
+def markdown(reports: list[dict[str, Any]], command: str, conditions: str,
+             trips: dict[str, dict[str, list[str]]] | None = None) -> str:
     intro = (
         "Measured by `nox -s bench` (`bench/run.py`): the real server (hypercorn, uvloop) on "
         f"loopback, driven by wrk with {CONNECTIONS} connections for {SECONDS} s per scenario, "
@@ -585,6 +611,7 @@ def markdown(reports: list[dict[str, Any]], command: str, conditions: str) -> st
                           f"ms (without them {s['p99_quiet_ms']:.1f} ms)."]
         lines.append("")
     lines += scaling(reports)
+    lines += roundtrip_lines(trips or {})
     return "\n".join(lines)
 
 
@@ -608,7 +635,8 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true",
-                        help="SQLite, 1 worker, 3 s per scenario, no docs")
+                        help="SQLite, 1 worker (and PostgreSQL, 2 workers, with --postgres), "
+                             "3 s per scenario, no docs")
     parser.add_argument("--postgres", default=os.environ.get("GROUPKIT_BENCH_POSTGRES_URL"),
                         help="postgresql:// URL of an empty database for the PostgreSQL runs")
     parser.add_argument("--loaded", action="store_true",
@@ -617,17 +645,19 @@ async def main() -> None:
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="groupkit-bench-"))
     seconds = 3 if args.quick else SECONDS
-    plan = [("SQLite, 1 worker", f"sqlite:///{workdir / 'one.db'}", 1, True)]
+    plan = [("SQLite, 1 worker", f"sqlite:///{workdir / 'one.db'}", 1, "all")]
     if not args.quick:
-        plan.append(("SQLite, 2 workers", f"sqlite:///{workdir / 'two.db'}", 2, False))
+        plan.append(("SQLite, 2 workers", f"sqlite:///{workdir / 'two.db'}", 2, "claims"))
         if args.postgres:
-            plan.append(("PostgreSQL, 1 worker", args.postgres, 1, False))
-            plan.append(("PostgreSQL, 2 workers", args.postgres, 2, False))
+            plan.append(("PostgreSQL, 1 worker", args.postgres, 1, "claims"))
+    if args.postgres:
+        # Every scenario: several workers on PostgreSQL is the scale-out path.
+        plan.append(("PostgreSQL, 2 workers", args.postgres, 2, "scenarios"))
     load_before = load_average()
     reports = []
-    for label, url, workers, full in plan:
+    for label, url, workers, scope in plan:
         print(f"running {label} ...", flush=True)
-        reports.append(await run_config(label, url, workers, workdir, full, seconds))
+        reports.append(await run_config(label, url, workers, workdir, scope, seconds))
         if label == "SQLite, 1 worker":
             bare = reports[0]["bare_best_rps"]
             if bare < BARE_FLOOR and not args.loaded:
@@ -644,6 +674,9 @@ async def main() -> None:
         sys.exit("FAILED: non-2xx answers in " + "; ".join(refused) + ". A refused write "
                  "(a spot taken, a poll full) is cheaper than a write, so its figures are too "
                  "good: give the scenario more to write to.")
+    trips = {"SQLite": await roundtrips.count_writes(f"sqlite:///{workdir / 'trips.db'}")}
+    if args.postgres:
+        trips["PostgreSQL"] = await roundtrips.count_writes(args.postgres)
     out = ROOT / "bench" / "results.json"
     out.write_text(json.dumps(reports, indent=2))
     bare = reports[0]["bare_best_rps"]
@@ -659,7 +692,7 @@ async def main() -> None:
                        f"{BARE_FLOOR:.0f}), {first:.0f} in its first run.")
     command = "uv run nox -s bench -- --postgres postgresql://…/empty_db" + (
         " --loaded" if args.loaded else "")
-    text = markdown(reports, command, conditions)
+    text = markdown(reports, command, conditions, trips)
     print(text)
     if not args.quick:
         (ROOT / "docs" / "performance.md").write_text(text)

@@ -10,6 +10,7 @@ from typing import Any
 
 import peewee as pw
 import pytest
+from test_render_cache import statements_of
 
 import demo_plugin
 from groupkit.core import _storage
@@ -52,11 +53,11 @@ def test_migrations_apply_once(database_url: str) -> None:
         registry = load_tools(Settings(), [demo_plugin], entry_points=False)
         first = migrate(storage, registry)
         assert first == {"groupkit": ["0001_initial", "0002_chat_webhooks", "0003_flash",
-                                         "0004_edit_stamps"],
+                                         "0004_edit_stamps", "pg_announce_changes"],
                          "tool:demo": ["0001_initial"]}
         assert migrate(storage, registry) == {"groupkit": [], "tool:demo": []}
         count = storage.run_sync(lambda: MigrationRecord.select().count(), write=False)
-        assert count == 5
+        assert count == 6
     finally:
         storage.close()
 
@@ -84,7 +85,7 @@ def test_concurrent_migrations_run_each_step_once(database_url: str) -> None:
         applied = sorted(name for result in results for names in result.values()
                          for name in names)
         assert applied == ["0001_initial", "0001_initial", "0002_chat_webhooks", "0003_flash",
-                                         "0004_edit_stamps"]
+                           "0004_edit_stamps", "pg_announce_changes"]
     finally:
         storage.close()
 
@@ -122,6 +123,36 @@ def test_quick_save_writes_what_peewee_writes(database_url: str) -> None:
         found = storage.run_sync(work)
         assert found == {"row": ("New", {"b": 2}, 7, "quick-save-slug-0001"),
                          "created": True, "fk": True, "gone": 0}
+    finally:
+        storage.close()
+
+
+def test_a_credential_insert_rides_with_the_next_statement_on_postgresql(
+        database_url: str) -> None:
+    """A token is issued on many writes and its row's key is almost never read: on
+    PostgreSQL its INSERT is sent with the transaction's next statement (here a count, which
+    sees both rows), and its key is looked up the first time it is read; saving or deleting
+    the row afterwards finds the stored one, never inserts it again."""
+    storage = _with_tables(database_url)
+
+    def work() -> tuple[int, int, int, list[tuple[int, str, str]]]:
+        made = Instance.create(tool="demo", slug="held-credential-0001", edit_digest="d2")
+        assert made.id is not None  # (its key read now, not by the credentials' inserts)
+        with statements_of(storage.db) as sent:
+            first = Credential.create(instance=made, kind="k", digest="held-1", ref="r1")
+            second = Credential.create(instance=made, kind="k", digest="held-2", ref="r2")
+            own = len(sent)
+            count = Credential.select().where(Credential.instance == made).count()
+        first.ref = "changed"
+        assert first.save() == 1
+        assert second.delete_instance() == 1
+        rows = [(row.id, row.digest, row.ref) for row in Credential.select()]
+        return own, count, first.id, rows
+
+    try:
+        own, count, key, rows = storage.run_sync(work)
+        assert own == (0 if storage.postgres else 2) and count == 2
+        assert rows == [(key, "held-1", "changed")]
     finally:
         storage.close()
 
@@ -175,6 +206,7 @@ def test_a_pending_instance_is_stored_once(database_url: str) -> None:
         quiet = Instance.pending(tool="demo", slug="pending-slug-000001", edit_digest="p1")
         quiet.data = {"a": 1}
         quiet.save()
+        quiet_key = quiet.id  # (on PostgreSQL looked up now: its INSERT was held back)
         keyed = Instance.pending(tool="demo", slug="pending-slug-000002", edit_digest="p2")
         claim = Credential.create(instance=keyed, kind="k", digest="p3", ref="r")
         keyed.data = {"b": 2}
@@ -182,11 +214,12 @@ def test_a_pending_instance_is_stored_once(database_url: str) -> None:
         rows = Instance.select().where(Instance.slug.startswith("pending-slug"))
         return {"added": Instance.select().count() - before,
                 "rows": {row.slug: row.data for row in rows},
-                "fk": Credential.get_by_id(claim.id).instance_id == keyed.id}
+                "fk": Credential.get_by_id(claim.id).instance_id == keyed.id,
+                "key": Instance.get(Instance.slug == "pending-slug-000001").id == quiet_key}
 
     try:
         assert storage.run_sync(work) == {
-            "added": 2, "fk": True,
+            "added": 2, "fk": True, "key": True,
             "rows": {"pending-slug-000001": {"a": 1}, "pending-slug-000002": {"b": 2}}}
     finally:
         storage.close()

@@ -6,8 +6,11 @@ Every successful write operation bumps `instance.version` inside its own transac
 
 - PostgreSQL (several workers, several hosts): `pg_notify('groupkit_live', slug)` in the same
   transaction, so it is delivered on commit, and only then, to every worker on every host.
-  Each worker holds one LISTEN connection in a small thread; a notification for a watched
-  slug wakes that worker's streams, which re-read the versions they watch in one query.
+  (The database also announces every other change of an instance row the same way: see
+  `_storage.ANNOUNCE_MIGRATION`.) Each worker holds one LISTEN connection, read on its
+  event loop (`Notices`); a notification for a watched slug wakes that worker's streams,
+  which re-read the versions they watch in one query. The same notifications let the
+  render cache serve a page with no database round trip (`groupkit.core._rendered`).
 - SQLite (one host by definition): each worker reads the versions of the instances its open
   streams watch, in one indexed query every quarter second, and only while a stream is open.
 
@@ -31,26 +34,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 import re
 import select
-import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from collections.abc import Awaitable
 from collections.abc import Callable
+from collections.abc import Hashable
 from typing import Any
 
 from groupkit.core import _resolve as resolve
 from groupkit.core._parts import Snapshot
 from groupkit.core._parts import changed_parts
 from groupkit.core._parts import snapshot
+from groupkit.core._storage import NOTIFY_CHANNEL
 from groupkit.core._storage import Instance
 from groupkit.core._storage import Storage
 from groupkit.core._storage import database
 from groupkit.core._storage import is_postgres
 
-CHANNEL = "groupkit_live"
+CHANNEL = NOTIFY_CHANNEL
 END = -1  # queued on shutdown: end the stream quietly (the browser reconnects elsewhere)
 POLL_SECONDS = 0.25
 KEEPALIVE_SECONDS = 15.0
@@ -87,6 +94,7 @@ def changed(instance: Instance) -> None:
         at_commit = getattr(database.obj, "at_commit", None)
         if at_commit is None or not at_commit(sql, params):
             database.execute_sql(sql, params)
+        _counted_at_commit(instance.slug)
         return
     sets = "data = ?, version = version + 1" if held else "version = version + 1"
     database.execute_sql(f"UPDATE instance SET {sets} WHERE id = ?", (*data, instance.id))
@@ -103,6 +111,17 @@ def removed(instance: Instance) -> None:
     at_commit = getattr(database.obj, "at_commit", None)
     if at_commit is None or not at_commit(sql, params):
         database.execute_sql(sql, params)
+    _counted_at_commit(instance.slug)
+
+
+def _counted_at_commit(slug: str) -> None:
+    """Once this transaction commits, this worker's `Notices` count the change at once:
+    the writer's next request (the page it reloads) must not wait for the notification."""
+    db = database.obj
+    found = _NOTICES.get(db)
+    after_commit = getattr(db, "after_commit", None)
+    if found is not None and after_commit is not None:
+        after_commit(functools.partial(found.touch_soon, slug))
 
 
 def _versions(slugs: list[str]) -> dict[str, int]:
@@ -126,7 +145,7 @@ class LiveHub:
         self.sent: dict[str, int | None] = {}
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
-        self._listener: _Listener | None = None
+        self._notices: Notices | None = None
         #: Open streams by client address, for the per-client cap (`streams_per_client`).
         self.clients: dict[str, int] = {}
         #: The page read for a slug's latest version, shared by its streams.
@@ -198,9 +217,17 @@ class LiveHub:
             self._wake = asyncio.Event()
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())
-        if is_postgres(self.storage.db) and self._listener is None:
-            self._listener = _Listener(self, asyncio.get_running_loop())
-            self._listener.start()
+        if is_postgres(self.storage.db):
+            found = notices(self.storage)
+            if self._heard not in found.subscribers:
+                found.subscribers.append(self._heard)
+            self._notices = found
+
+    def _heard(self, slugs: set[str] | None) -> None:
+        """Notifications read (None: a new connection, after which anything may have
+        changed): wake the streams if any of theirs is among them."""
+        if slugs is None or not slugs.isdisjoint(self.queues):
+            self.wake()
 
     def wake(self) -> None:
         if self._wake is not None:
@@ -209,7 +236,7 @@ class LiveHub:
     async def _run(self) -> None:
         assert self._wake is not None
         while self.queues:
-            if self._listener is not None:
+            if self._notices is not None:
                 # Notifications wake us; the timeout only guards against a lost listener.
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), 5.0)
@@ -236,58 +263,213 @@ class LiveHub:
         for watchers in self.queues.values():
             for queue in watchers:
                 queue.put_nowait(END)
-        if self._listener is not None:
-            self._listener.stop()
+        if self._notices is not None:
+            stop_notices(self.storage)
         if self._task is not None:
             self._task.cancel()
 
 
-class _Listener(threading.Thread):
-    """LISTENs on its own PostgreSQL connection (never a pooled one) and wakes the hub."""
+#: How many slugs `Notices` remembers a change for; an older change counts as made at the
+#: oldest one kept (so forgetting is always on the safe side).
+NOTICES_KEPT = 4096
 
-    def __init__(self, hub: LiveHub, loop: asyncio.AbstractEventLoop) -> None:
-        super().__init__(name="groupkit-live", daemon=True)
-        self.hub, self.loop = hub, loop
-        self.stopping = threading.Event()
 
-    def stop(self) -> None:
-        self.stopping.set()
+class Notices:
+    """One LISTEN connection per worker (PostgreSQL), read on the event loop: it wakes the
+    live streams, and it tells the render cache which instances changed since a moment, so
+    a cached page is served with no database round trip.
+
+    A moment (`mark`) is the connection's generation and the count of notifications read
+    so far. An instance is unchanged since a mark if the connection that made the mark
+    still listens, and no notification for its slug (nor any change made through this
+    worker, `touch`) came after the mark. While the connection is down, nothing is known
+    (`mark` is None); a new connection is a new generation, so what was known before it
+    (notifications may have been lost meanwhile) is forgotten.
+
+    Each question first reads whatever the server has sent (a non-blocking read of the
+    socket; a dropped connection shows there as end of file), so a notification or a drop
+    that reached the worker's socket is never missed. A notification is sent when its
+    transaction commits; it reaches the other workers' sockets a moment after the writer
+    hears its COMMIT (the database server signals each listening session in turn), so a
+    request to another worker in that moment may still get the page as it was. A write
+    made through this worker counts at once (`touch`, after its COMMIT)."""
+
+    channel = CHANNEL
+
+    def __init__(self, db: Any, loop: asyncio.AbstractEventLoop) -> None:
+        self.db, self.loop = db, loop
+        self.conn: Any = None
+        self._fd: int | None = None
+        self.generation = 0
+        self.seq = 0
+        self._floor = 0
+        self._changed: OrderedDict[str, int] = OrderedDict()
+        #: Told the slugs of each batch of notifications read, or None on a new connection
+        #: (anything may have changed while there was none).
+        self.subscribers: list[Callable[[set[str] | None], None]] = []
+        self.listening = asyncio.Event()
+        self._lost = asyncio.Event()
+        self.stopping = False
+        self._task = loop.create_task(self._run())
+
+    # -- what the render cache asks ---------------------------------------------------------
+
+    def mark(self) -> tuple[int, int] | None:
+        """Now, as a moment to compare later ones with; None while not listening."""
+        if not self._current():
+            return None
+        return self.generation, self.seq
+
+    def unchanged(self, slug: str, since: Hashable) -> bool:
+        """Whether no change of `slug` can have been committed after `since` (a `mark`)."""
+        if not isinstance(since, tuple) or not self._current():
+            return False
+        generation, seq = since
+        return generation == self.generation and self._changed.get(slug, self._floor) <= seq
+
+    def touch(self, slug: str) -> None:
+        """Count a change of `slug` now (on the loop's thread: see `touch_soon`)."""
+        self.seq += 1
+        self._changed[slug] = self.seq
+        self._changed.move_to_end(slug)
+        while len(self._changed) > NOTICES_KEPT:
+            _, oldest = self._changed.popitem(last=False)
+            self._floor = max(self._floor, oldest)
+
+    def touch_soon(self, slug: str) -> None:
+        """`touch` from any thread: done before anything the caller schedules after it."""
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody left to tell
+            self.loop.call_soon_threadsafe(self.touch, slug)
+
+    def _current(self) -> bool:
+        """Listening, with everything the server sent so far read."""
+        if self.conn is None:
+            return False
+        self._read()
+        if self._fd is None:
+            return False
+        # Still readable after a read: the rest of a message, or the end of the connection
+        # after the server's last word: not known yet.
+        return not select.select([self._fd], [], [], 0)[0]
+
+    # -- the connection ---------------------------------------------------------------------
 
     def _connect(self) -> Any:
         import psycopg2
         import psycopg2.extensions
 
-        db = self.hub.storage.db
-        conn = psycopg2.connect(database=db.database, **db.connect_params)
+        # Keep-alives: a connection the network silently dropped (while the worker trusts
+        # it) is found out within about ten seconds, not the system's two hours.
+        params = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+                  "keepalives_count": 3, **self.db.connect_params}
+        conn = psycopg2.connect(database=self.db.database, **params)
         conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
         with conn.cursor() as cursor:
-            cursor.execute(f"LISTEN {CHANNEL}")
+            cursor.execute(f"LISTEN {self.channel}")
         return conn
 
-    def run(self) -> None:
-        while not self.stopping.is_set():
+    @property
+    def backend_pid(self) -> int | None:
+        """The server process of the listening connection (None while there is none)."""
+        return None if self.conn is None else int(self.conn.get_backend_pid())
+
+    async def _run(self) -> None:
+        while not self.stopping:
             try:
-                conn = self._connect()
+                conn = await asyncio.to_thread(self._connect)
             except Exception:
                 log.exception("live: cannot LISTEN; retrying")
-                self.stopping.wait(2.0)
+                await asyncio.sleep(2.0)
                 continue
-            # Anything committed while we were away is caught by this first wake-up.
-            self.loop.call_soon_threadsafe(self.hub.wake)
-            try:
-                while not self.stopping.is_set():
-                    if select.select([conn], [], [], 1.0) == ([], [], []):
-                        continue
-                    conn.poll()
-                    slugs = {note.payload for note in conn.notifies}
-                    conn.notifies.clear()
-                    if slugs & set(self.hub.queues):
-                        self.loop.call_soon_threadsafe(self.hub.wake)
-            except Exception:
-                log.exception("live: LISTEN connection lost; reconnecting")
-            finally:
-                with contextlib.suppress(Exception):
-                    conn.close()
+            if self.stopping:
+                conn.close()
+                return
+            self.generation += 1
+            self._lost.clear()
+            self.conn, self._fd = conn, conn.fileno()
+            self.loop.add_reader(self._fd, self._read)
+            self.listening.set()
+            self._tell(None)  # anything committed while there was no connection
+            self._read()
+            await self._lost.wait()
+            if not self.stopping:
+                await asyncio.sleep(0.2)  # a server that is restarting: not a tight loop
+
+    def _read(self) -> None:
+        """Read what the server sent (never waits); a failure ends the connection."""
+        conn = self.conn
+        if conn is None:
+            return
+        try:
+            conn.poll()
+            failed = bool(conn.closed)
+        except Exception:
+            failed = True
+        if failed:
+            if not self.stopping:
+                log.warning("live: LISTEN connection lost; reconnecting")
+            self._drop()
+            return
+        if conn.notifies:
+            slugs = {note.payload for note in conn.notifies}
+            conn.notifies.clear()
+            for slug in slugs:
+                self.touch(slug)
+            self._tell(slugs)
+
+    def _drop(self) -> None:
+        conn, self.conn = self.conn, None
+        self.listening.clear()
+        self.generation += 1
+        self._changed.clear()
+        self._floor = self.seq
+        if self._fd is not None:
+            # (by the number it had: a broken connection no longer tells it, and the next
+            # connection's socket may get the same number)
+            self.loop.remove_reader(self._fd)
+            self._fd = None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+        self._lost.set()
+
+    def _tell(self, slugs: set[str] | None) -> None:
+        for subscriber in self.subscribers:
+            subscriber(slugs)
+
+    def stop(self) -> None:
+        self.stopping = True
+        if not self.loop.is_closed():
+            self._drop()
+            self._task.cancel()
+        elif self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+            self.conn = None
+
+
+_NOTICES: weakref.WeakKeyDictionary[Any, Notices] = weakref.WeakKeyDictionary()
+
+
+def notices(storage: Storage) -> Notices:
+    """This worker's `Notices` for the PostgreSQL database of `storage`, listening from the
+    running event loop (started on first use; a new loop, as in tests, gets a new one; the
+    storage's `close` stops it)."""
+    loop = asyncio.get_running_loop()
+    found = _NOTICES.get(storage.db)
+    if found is None or found.loop is not loop or found.stopping:
+        if found is not None:
+            found.stop()
+        found = _NOTICES[storage.db] = Notices(storage.db, loop)
+        storage.closing.append(found.stop)
+    return found
+
+
+def stop_notices(storage: Storage) -> None:
+    """Stop listening on `storage`'s database (the app's shutdown)."""
+    found = _NOTICES.pop(storage.db, None)
+    if found is not None:
+        found.stop()
 
 
 async def stream(hub: LiveHub, tool: str, slug: str, client: str = "",

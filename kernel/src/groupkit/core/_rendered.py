@@ -3,14 +3,22 @@ instance are pure functions of (instance, version, view, request shape, and the 
 clock a tool's views declare), so each worker keeps the finished bytes and serves them until
 the version moves.
 
-Every hit is still checked against the database, so a write through another worker, a
-delete or a new day can never be answered from memory. On PostgreSQL that is one indexed
-read of the instance (which also resolves the link) for its current version. On SQLite
-it is cheaper: `PRAGMA data_version` on a connection of the cache's own, which changes
-whenever any other connection, of any process, commits to the file. While it stands, the
-link resolves to the instance it resolved to last time, so the request is answered without
-a database thread or query; the clock part of the key (`Tool.view_time`) is still
-computed for each request. Misses for one key are rendered once however many requests wait
+Every hit is still checked against the database's changes, so a write through another
+worker, a delete or a new day can never be answered from memory; while no change can have
+happened, the link resolves to the instance it resolved to last time, and the request is
+answered without a database thread or query (the clock part of the key, `Tool.view_time`,
+is still computed for each request). How a worker knows that nothing changed:
+
+- SQLite: `PRAGMA data_version` on a connection of the cache's own, which changes whenever
+  any other connection, of any process, commits to the file.
+- PostgreSQL: the notifications every change of an instance row sends (LISTEN/NOTIFY, on
+  commit), read on the event loop (`groupkit.core._live.Notices`): the link's instance had
+  none since it was resolved, on the same listening connection. While that connection is
+  down every request asks the database; a new one forgets what was known before it. A
+  view that shows what changes without a notification (a `stamp`: the chat delivery log)
+  always asks the database there.
+
+Misses for one key are rendered once however many requests wait
 for them (the many pages that re-fetch after one live update).
 A view that reads the clock (`request_time()`) without its tool declaring `Tool.view_time`
 is never kept. Participants' private pages are not cached.
@@ -34,6 +42,7 @@ from quart import Response
 from quart import request
 from werkzeug.http import parse_etags
 
+from groupkit.core import _live as live
 from groupkit.core._clock import watching_clock
 from groupkit.core._storage import Instance
 from groupkit.core._storage import Storage
@@ -50,9 +59,9 @@ Stamp = Callable[[Tool, Instance], Hashable]
 
 @dataclasses.dataclass(frozen=True)
 class _Resolved:
-    """What a link resolved to, as of `data_version` of the cache's watching connection."""
+    """What a link resolved to, as of `seen` (a `_Watch.mark` or `Notices.mark`)."""
 
-    data_version: int
+    seen: Hashable
     tool: Tool
     instance: Instance
     marked: Hashable
@@ -72,7 +81,8 @@ class _Watch:
         self._closer = weakref.finalize(self, self.connection.close) \
             if self.connection is not None else None
 
-    def version(self) -> int | None:
+    def mark(self) -> int | None:
+        """The file's change counter as this connection sees it (None: unknown)."""
         if self.connection is None:
             return None
         try:
@@ -80,6 +90,10 @@ class _Watch:
         except sqlite3.Error:
             return None
         return int(row[0])
+
+    def unchanged(self, slug: str, since: Hashable) -> bool:
+        """Whether nothing at all was committed to the file since `since`."""
+        return since is not None and self.mark() == since
 
     def close(self) -> None:
         if self._closer is not None:
@@ -145,27 +159,29 @@ class RenderCache:
         self._resolved.clear()
 
     def close(self) -> None:
-        """Close the watching connection (the app's shutdown)."""
+        """Close the watching connection, or stop listening (the app's shutdown)."""
         if self._watch is not None:
             self._watch.close()
             self._watch = None
+        if self._watched is not None and self._watched.postgres:
+            live.stop_notices(self._watched)
+        self._watched = None
 
-    def _data_version(self, storage: Storage) -> int | None:
-        """The file's change counter as the watching connection sees it; None on
-        PostgreSQL (no such counter: every request asks the database)."""
+    def _watcher(self, storage: Storage) -> _Watch | live.Notices:
+        """What tells this worker whether the database changed (see the module's
+        docstring)."""
         if storage.postgres:
-            return None
-        if self._watched is not storage:
+            self._watched = storage
+            return live.notices(storage)
+        if self._watched is not storage or self._watch is None:
             self.close()
             self._watch, self._watched = _Watch(storage.db.database), storage
-        assert self._watch is not None
-        return self._watch.version()
+        return self._watch
 
-    def _remembered(self, link: Key, data_version: int | None, view: str,
+    def _remembered(self, link: Key, watch: _Watch | live.Notices, view: str,
                     now: dt.datetime, extra: Key) -> Rendered | None:
         resolved = self._resolved.get(link)
-        if resolved is None or data_version is None or \
-                resolved.data_version != data_version:
+        if resolved is None or not watch.unchanged(resolved.instance.slug, resolved.seen):
             return None
         key = self._key(resolved.tool, resolved.instance, view, now, extra, resolved.marked)
         return self.get(key) if key is not None else None
@@ -185,20 +201,23 @@ class RenderCache:
         way while the database is unchanged); without it every request resolves in the
         database."""
         remembered = (view, link, *extra) if link is not None else None
-        data_version = self._data_version(storage) if remembered is not None else None
+        seen: Hashable = None
+        stamps_seen = not storage.postgres  # (no notification tells of a stamp's change)
         if remembered is not None:
-            hit = self._remembered(remembered, data_version, view, now, extra)
+            watch = self._watcher(storage)
+            hit = self._remembered(remembered, watch, view, now, extra)
             if hit is not None:
                 return hit
+            seen = watch.mark()
 
         def probe() -> tuple[Key | None, Rendered | None, _Resolved | None]:
             tool, instance = locate()
             marked = stamp(tool, instance) if stamp is not None else None
             key = self._key(tool, instance, view, now, extra, marked)
-            # Read before this snapshot began: should anything commit after it, the counter
-            # will have moved and the next request comes here again.
-            resolved = None if data_version is None else \
-                _Resolved(data_version, tool, instance, marked)
+            # Marked before this snapshot began: should anything commit after it, the mark
+            # is out of date and the next request comes here again.
+            resolved = None if seen is None or (marked is not None and not stamps_seen) \
+                else _Resolved(seen, tool, instance, marked)
             return key, (self.get(key) if key is not None else None), resolved
 
         key, hit, resolved = await storage.read(probe)

@@ -4,17 +4,24 @@ here, so unknown, missing, wrong-tool and deleted credentials cannot answer diff
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
+from typing import Any
+from typing import TypeVar
 
 from groupkit.core._credentials import EDIT_TOKEN_LENGTH
+from groupkit.core._credentials import PARTICIPANT_TOKEN_LENGTH
 from groupkit.core._credentials import digest
 from groupkit.core._credentials import looks_like_token
 from groupkit.core._errors import not_found
+from groupkit.core._storage import BaseModel
 from groupkit.core._storage import Credential
 from groupkit.core._storage import Instance
 from groupkit.core._storage import database
 from groupkit.core._storage import is_postgres
 from groupkit.core._storage import model_rows
 from groupkit.core._tokens import lookup_token
+
+M = TypeVar("M", bound=BaseModel)
 
 
 @functools.cache
@@ -48,15 +55,44 @@ def by_edit_token(tool: str | None, token: object, lock: bool = False) -> Instan
     return _instance("edit_digest", digest(str(token)), tool, lock)
 
 
+@functools.cache
+def _locked_participant_sql(param: str) -> str:
+    """The credential and its instance, the instance's row locked, in one statement: a
+    participant's write took two before (the credential, then its instance locked)."""
+    names = [f"c.{field.column_name}" for field in Credential._meta.sorted_fields] + [
+        f"i.{field.column_name}" for field in Instance._meta.sorted_fields]
+    return (f"SELECT {', '.join(names)} FROM credential c JOIN instance i "
+            f"ON i.id = c.instance_id WHERE c.digest = {param} FOR UPDATE OF i")
+
+
+def _row(model: type[M], values: Sequence[Any]) -> M:
+    row = model(__no_default__=1)
+    row.__data__ = {field.name: field.python_value(value)
+                    for field, value in zip(model._meta.sorted_fields, values, strict=True)}
+    return row
+
+
+def _locked_participant(token: object) -> Credential | None:
+    """`lookup_token` with the instance's row locked (PostgreSQL): as of the lock, so the
+    instance is the one the lock protects."""
+    if not looks_like_token(token, PARTICIPANT_TOKEN_LENGTH):
+        return None
+    found = database.execute_sql(_locked_participant_sql(database.param),
+                                 (digest(str(token)),)).fetchone()
+    if found is None:
+        return None
+    split = len(Credential._meta.sorted_fields)
+    credential = _row(Credential, found[:split])
+    credential.instance = _row(Instance, found[split:])
+    return credential
+
+
 def by_participant_token(tool: str | None, kinds: tuple[str, ...], token: object,
                          lock: bool = False) -> tuple[Instance, Credential]:
-    credential = lookup_token(token)
+    credential = _locked_participant(token) if lock and is_postgres() else lookup_token(token)
     if credential is None or credential.kind not in kinds:
         raise not_found()
     instance = credential.instance
     if tool is not None and instance.tool != tool:
         raise not_found()
-    if lock and is_postgres():
-        instance = by_slug(instance.tool, instance.slug, lock=True)
-        credential.instance = instance
     return instance, credential

@@ -125,6 +125,8 @@ class BaseModel(pw.Model):
         primary key) run as a statement written once per model and column set: every write
         saves a few rows, and building the statement through peewee's query tree each time
         cost more than running it. Anything else takes peewee's own path."""
+        if "_key_unread" in self.__dict__:
+            _ = self.id  # an insert held back (`_KeyWhenRead`): its key first
         saved = _quick_save(self, force_insert, only)
         return saved if saved is not None else super().save(force_insert=force_insert,
                                                              only=only)
@@ -157,6 +159,8 @@ class _InsertPlan:
     sql: str
     returning: bool
     pk: str
+    held_sql: str  # the same without RETURNING, for a key read later (`_KeyWhenRead`)
+    key_read_later: bool
 
 
 def _insert_plan(model: type[pw.Model], names: tuple[str, ...]) -> _InsertPlan | None:
@@ -176,7 +180,10 @@ def _insert_plan(model: type[pw.Model], names: tuple[str, ...]) -> _InsertPlan |
         relations=tuple(field.name for field in fields if field in meta.refs),
         sql=_insert_sql(meta.table_name, tuple(field.column_name for field in fields),
                         pk_field.column_name, db.param, db.quote[0], returning),
-        returning=returning, pk=pk_field.name)
+        returning=returning, pk=pk_field.name,
+        held_sql=_insert_sql(meta.table_name, tuple(field.column_name for field in fields),
+                             pk_field.column_name, db.param, db.quote[0], False),
+        key_read_later=isinstance(pk_field, _KeyReadLater))
 
 
 def _quick_insert(row: BaseModel) -> int | None:
@@ -196,8 +203,13 @@ def _quick_insert(row: BaseModel) -> int | None:
             for name in plan.relations):
         return None  # an expression, or an unsaved related object: peewee's own path
     params = [convert(value) for convert, value in zip(plan.converters, values, strict=True)]
-    cursor = database.execute_sql(plan.sql, params)
-    data[plan.pk] = cursor.fetchone()[0] if plan.returning else cursor.lastrowid
+    hold = getattr(database.obj, "hold", None) if plan.key_read_later else None
+    if hold is not None and hold(plan.held_sql, params):
+        row.__dict__["_key_unread"] = True  # (read by `_KeyWhenRead` if anyone asks)
+        row.__dict__.pop("_insert_on_use", None)  # (stored now: never inserted again)
+    else:
+        cursor = database.execute_sql(plan.sql, params)
+        data[plan.pk] = cursor.fetchone()[0] if plan.returning else cursor.lastrowid
     row._dirty.difference_update(plan.names)  # type: ignore[attr-defined]
     row._dirty.discard(plan.pk)  # type: ignore[attr-defined]
     return 1
@@ -357,7 +369,38 @@ def model_rows(model: type[M], sql: str, params: Sequence[Any]) -> list[M]:
     return rows
 
 
-class _KeyOnUse(pw.FieldAccessor):
+class _KeyWhenRead(pw.FieldAccessor):
+    """The key of a row whose INSERT was held back (PostgreSQL: sent with the transaction's
+    next statement, `FewerTripsPostgres.hold`), looked up by the row's unique `found_by`
+    field the first time anyone reads it. A token is issued on many writes (every vote),
+    an instance on every create, and their keys are seldom read: an INSERT ... RETURNING
+    was a round trip of its own."""
+
+    field: _KeyReadLater
+
+    def __get__(self, instance: Any, instance_type: Any = None) -> Any:
+        if instance is not None and instance.__dict__.pop("_key_unread", False):
+            by = instance._meta.fields[self.field.found_by]
+            found = database.execute_sql(
+                f"SELECT {self.field.column_name} FROM {instance._meta.table_name} "
+                f"WHERE {by.column_name} = {database.param}",
+                (by.db_value(instance.__data__[by.name]),)).fetchone()
+            instance.__data__[self.name] = found[0]
+        return super().__get__(instance, instance_type)
+
+
+class _KeyReadLater(pw.AutoField):
+    """An auto-increment key whose row may be inserted without reading it back
+    (`_KeyWhenRead`); `found_by` names a unique field that finds the row."""
+
+    accessor_class = _KeyWhenRead
+
+    def __init__(self, found_by: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.found_by = found_by
+
+
+class _KeyOnUse(_KeyWhenRead):
     """An instance's `id`, which inserts the row when read before it exists and the row was
     made with `Instance.pending`: a tool's create that writes rows of its own (they need the
     key) gets it, one that only fills `data` leaves the kernel one INSERT of the whole row."""
@@ -369,14 +412,14 @@ class _KeyOnUse(pw.FieldAccessor):
         return super().__get__(instance, instance_type)
 
 
-class _InstanceKey(pw.AutoField):
+class _InstanceKey(_KeyReadLater):
     accessor_class = _KeyOnUse
 
 
 class Instance(BaseModel):
     """One created tool instance. `data` holds what the tool stores from its create body."""
 
-    id = _InstanceKey()
+    id = _InstanceKey(found_by="slug")
     tool = pw.CharField(max_length=40, index=True)
     slug = pw.CharField(max_length=80, unique=True)
     edit_digest = pw.CharField(max_length=64, unique=True)
@@ -416,6 +459,7 @@ class Credential(BaseModel):
     """A participant token or claim secret, stored as a digest. `plain` is kept only for the
     rare token the spec shows again (e.g. on an organiser page)."""
 
+    id = _KeyReadLater(found_by="digest")
     instance = pw.ForeignKeyField(Instance, on_delete="CASCADE", index=True)
     kind = pw.CharField(max_length=40)
     digest = pw.CharField(max_length=64, unique=True)
@@ -499,8 +543,9 @@ _HELD = re.compile(r"(SAVEPOINT|RELEASE SAVEPOINT) \"?\w+\"?;?")
 class FewerTripsPostgres(PooledPostgresqlDatabase):
     """The PostgreSQL pool, with fewer round trips per transaction. `BEGIN`, `SAVEPOINT`
     and `RELEASE SAVEPOINT` are held back and sent in one simple query with the statement
-    that follows them (`BEGIN; INSERT ...`), and statements left for the commit (`at_commit`:
-    the version bump and its notification) go with `COMMIT`. The order of statements is
+    that follows them (`BEGIN; INSERT ...`), and so is a statement whose answer nobody reads
+    (`hold`: a token's INSERT); statements left for the commit (`at_commit`: the version
+    bump and its notification) go with `COMMIT`. The order of statements is
     unchanged, a query's results are those of its last statement (the caller's own), and an
     error in any part aborts the transaction as before. A write holds its instance's row
     lock from its first statements to its commit: the trips cut there are what lets writes
@@ -510,8 +555,8 @@ class FewerTripsPostgres(PooledPostgresqlDatabase):
         super().__init__(*args, **kwargs)
         self._pending = threading.local()
 
-    def _held(self) -> list[str]:
-        held: list[str] | None = getattr(self._pending, "held", None)
+    def _held(self) -> list[tuple[str, Sequence[Any]]]:
+        held: list[tuple[str, Sequence[Any]]] | None = getattr(self._pending, "held", None)
         if held is None:
             held = self._pending.held = []
         return held
@@ -523,28 +568,52 @@ class FewerTripsPostgres(PooledPostgresqlDatabase):
             closing = self._pending.closing = []
         return closing
 
-    def _forget(self) -> tuple[list[str], list[tuple[str, Sequence[Any]]]]:
+    def _forget(self) -> tuple[list[tuple[str, Sequence[Any]]],
+                               list[tuple[str, Sequence[Any]]]]:
         held, closing = self._held(), self._closing()
         self._pending.held, self._pending.closing = [], []
         return held, closing
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once this thread's transaction has committed (never if it rolls
+        back): what a worker learns from its own write, it knows before it answers."""
+        after: list[Callable[[], None]] | None = getattr(self._pending, "after", None)
+        if after is None:
+            after = self._pending.after = []
+        after.append(callback)
+
+    def _committed(self) -> None:
+        after: list[Callable[[], None]] = getattr(self._pending, "after", None) or []
+        self._pending.after = []
+        for callback in after:
+            callback()
 
     def begin(self, isolation_level: Any = None) -> None:
         if isolation_level is not None or self._isolation_level:
             super().begin(isolation_level)
             return
-        self._pending.held, self._pending.closing = ["BEGIN"], []
+        self._pending.held, self._pending.closing = [("BEGIN", ())], []
 
     def execute_sql(self, sql: str, params: Any = None) -> Any:
         if not self.in_transaction():
             return super().execute_sql(sql, params)
         if not params and _HELD.fullmatch(sql):
-            self._held().append(sql.rstrip(";"))
+            self._held().append((sql.rstrip(";"), ()))
             return self.cursor()  # nothing to read from these
         held = self._held()
         if held:
-            sql = "; ".join([*held, sql])
+            sql = "; ".join([*(statement for statement, _ in held), sql])
+            params = [*(value for _, values in held for value in values), *(params or ())]
             self._pending.held = []
         return super().execute_sql(sql, params)
+
+    def hold(self, sql: str, params: Sequence[Any]) -> bool:
+        """Send `sql`, whose answer nobody reads, with this thread's next statement (or its
+        COMMIT); False (nothing kept) outside a transaction, where the caller runs it."""
+        if not self.in_transaction():
+            return False
+        self._held().append((sql, params))
+        return True
 
     def at_commit(self, sql: str, params: Sequence[Any]) -> bool:
         """Send `sql` with this thread's COMMIT; False (nothing kept) outside a
@@ -556,18 +625,22 @@ class FewerTripsPostgres(PooledPostgresqlDatabase):
 
     def commit(self) -> None:
         held, closing = self._forget()
-        if held[:1] == ["BEGIN"] and not closing:
+        if held[:1] == [("BEGIN", ())] and not closing and all(
+                _HELD.fullmatch(sql) for sql, _ in held[1:]):
+            self._committed()
             return  # the transaction ran nothing: the server never saw it
-        statements = [*held, *(sql for sql, _ in closing), "COMMIT"]
+        statements = [*held, *closing, ("COMMIT", ())]
         if len(statements) == 1:
             super().commit()
-            return
-        super().execute_sql("; ".join(statements),
-                            [value for _, values in closing for value in values])
+        else:
+            super().execute_sql("; ".join(sql for sql, _ in statements),
+                                [value for _, values in statements for value in values])
+        self._committed()
 
     def rollback(self) -> None:
         held, _ = self._forget()
-        if held[:1] == ["BEGIN"]:
+        self._pending.after = []
+        if held[:1] == [("BEGIN", ())]:
             return  # nothing was sent: nothing to undo
         super().rollback()  # held savepoint statements die with the transaction
 
@@ -692,6 +765,9 @@ class Storage:
         #: Each event loop's pending batch: a loop that closed with one leaves it here, and
         #: never holds up the next loop's writes.
         self._batches: dict[asyncio.AbstractEventLoop, list[_Pending]] = {}
+        #: Called first by `close`: what else holds a connection to this database (the
+        #: worker's LISTEN connection).
+        self.closing: list[Callable[[], None]] = []
 
     def bind(self) -> None:
         database.initialize(self.db)
@@ -941,6 +1017,9 @@ class Storage:
         return self._unit(fn, write, args)
 
     def close(self) -> None:
+        for stop in self.closing:
+            stop()
+        self.closing.clear()
         self.executor.shutdown(wait=True)
         if self.writer is not self.executor:
             self.writer.shutdown(wait=True)
@@ -971,6 +1050,37 @@ def _settle(batch: list[_Pending], outcomes: list[tuple[bool, Any]] | BaseExcept
 
 Migration = tuple[str, Callable[[pw.Database], None]]
 
+#: The PostgreSQL channel on which every change of an instance row is announced (its slug).
+NOTIFY_CHANNEL = "groupkit_live"
+
+
+def _announce_changes(db: pw.Database) -> None:
+    """On PostgreSQL, every UPDATE or DELETE of an instance row notifies its slug, whoever
+    makes it: an operation (whose own `pg_notify` is the same notification, sent once), a
+    prune, another program. Workers serve cached pages on the strength of these
+    notifications (`groupkit.core._live.Notices`), so none may be missed."""
+    if not is_postgres(db):
+        return
+    db.execute_sql(f"""
+        CREATE OR REPLACE FUNCTION groupkit_announce() RETURNS trigger AS $$
+        BEGIN
+            PERFORM pg_notify('{NOTIFY_CHANNEL}', OLD.slug);
+            IF TG_OP = 'UPDATE' AND NEW.slug <> OLD.slug THEN
+                PERFORM pg_notify('{NOTIFY_CHANNEL}', NEW.slug);
+            END IF;
+            RETURN NULL;
+        END $$ LANGUAGE plpgsql""")
+    db.execute_sql("DROP TRIGGER IF EXISTS groupkit_announce ON instance")
+    db.execute_sql("CREATE TRIGGER groupkit_announce AFTER UPDATE OR DELETE ON instance "
+                   "FOR EACH ROW EXECUTE FUNCTION groupkit_announce()")
+
+
+#: The kernel's migration that makes the database announce every change of an instance;
+#: `apply_migrations` runs it after the kernel's others.
+ANNOUNCE_MIGRATION: Migration = ("pg_announce_changes", _announce_changes)
+#: The kernel's own migrations are applied under this name.
+KERNEL_APP = "groupkit"
+
 KERNEL_MODELS: list[type[pw.Model]] = [Instance, Credential]
 
 
@@ -987,6 +1097,8 @@ def apply_migrations(app_name: str, migrations: Sequence[Migration]) -> list[str
     """Apply `migrations` of one app in order, each once, under a database-wide lock so
     several workers starting together do it exactly once. Returns the names applied."""
     applied: list[str] = []
+    if app_name == KERNEL_APP and ANNOUNCE_MIGRATION not in migrations:
+        migrations = [*migrations, ANNOUNCE_MIGRATION]
     with transaction():
         advisory_lock("groupkit-migrations")
         database.create_tables([MigrationRecord], safe=True)
