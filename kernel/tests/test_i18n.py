@@ -122,3 +122,16 @@ def test_a_message_is_its_english_and_its_translation_on_a_page(
         assert i18n.translated(broken) == "{n} Zoë is here twice."
     assert i18n.translated(made) == "Pick at most 3 options."
     assert i18n.N_("Save") == "Save"
+
+
+def test_a_tool_tomls_words_are_extracted_for_the_plugins_catalog() -> None:
+    import io
+
+    from groupkit.ops._catalogs import extract_tool_toml
+
+    toml = (b'name = "plate"\ntitle = "Bring a Plate"\nicon = "x"\nsummary = """\n'
+            b'A potluck board."""\n[example]\ntitle = "End-of-year lunch"\n')
+    found = list(extract_tool_toml(io.BytesIO(toml), {}, (), {}))
+    # The tool's words, never its example (what an organiser would type).
+    assert found == [(2, None, "Bring a Plate", []), (4, None, "A potluck board.", [])]
+    assert list(extract_tool_toml(io.BytesIO(b"title = "), {}, (), {})) == []

@@ -36,6 +36,7 @@ import pluggy
 
 from groupkit.core._declared import ChatRitual
 from groupkit.core._declared import FeedSource
+from groupkit.core._i18n import N_
 from groupkit.core._storage import Credential
 from groupkit.core._storage import Instance
 from groupkit.core._storage import Migration
@@ -372,11 +373,11 @@ class Hidden:
 
 #: Home page groups a tool may name in `Tool.group`, in the order the home page shows them.
 GROUPS: Mapping[str, str] = {
-    "work": "Work team",
-    "celebrations": "Celebrations and gifts",
-    "events": "Events and sign-ups",
-    "games": "Games and draws",
-    "other": "More tools",
+    "work": N_("Work team"),
+    "celebrations": N_("Celebrations and gifts"),
+    "events": N_("Events and sign-ups"),
+    "games": N_("Games and draws"),
+    "other": N_("More tools"),
 }
 
 
