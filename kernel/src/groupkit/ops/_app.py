@@ -139,6 +139,9 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     app.jinja_env.globals.update(enabled_tools=registry.tools, next_midnight=times.next_midnight,
                                  languages=catalogs.languages)
     app.jinja_env.filters["local_time"] = times.local_time
+    # A value whose words a catalog holds (a tool's title, a message), translated as plain
+    # text: escaped like any value, never %-formatted as `_()` formats its words.
+    app.jinja_env.filters["translate"] = i18n.translated
     app.config["GROUPKIT_PAGES"] = web.page_environment(app, reload=not settings.production)
 
     app.url_map.converters["slug"] = api.SlugConverter

@@ -145,9 +145,6 @@ def page_environment(app: Quart, reload: bool) -> jinja2.Environment:
                                language_name=i18n.language_name,
                                script_words=lambda: catalogs.script_words(i18n.language()))
     environment.filters.update(app.jinja_env.filters)
-    # A value whose words a catalog holds (a tool's title, a message), translated as plain
-    # text: escaped like any value, never %-formatted as `_()` formats its words.
-    environment.filters["translate"] = i18n.translated
     environment.policies.update(app.jinja_env.policies)
     return environment
 
