@@ -178,7 +178,7 @@ def test_tls_with_http2_and_a_redirect_from_http(deployment: tuple[Any, Any, Ngi
 
 
 def test_each_client_has_its_own_rate_limit_and_a_spoofed_header_is_replaced(
-        deployment: tuple[Any, Any, Nginx]) -> None:
+        deployment: tuple[Any, Any, Nginx], same_clock_hour: None) -> None:
     _, _, nginx = deployment
     with nginx.client("127.0.0.2") as first:
         statuses = [first.post("/api/sweeps", json=SWEEP).status_code for _ in range(4)]
