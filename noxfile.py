@@ -143,7 +143,8 @@ def i18n(session: nox.Session) -> None:
 @nox.session
 def fuzz(session: nox.Session) -> None:
     """The long hostile-input profile: schemathesis with 60 examples per operation and the
-    hypothesis fuzzers with 600 bodies per tool (the test run uses a bounded profile)."""
+    fuzzer with up to 600 bodies per operation, a third of them any JSON drawn anew (the
+    test run uses a bounded profile)."""
     uv_run(session, "pytest", "-q", "-s", "tests/test_schemathesis.py", "tests/test_fuzz.py",
            *session.posargs, env={"GROUPKIT_FUZZ_EXAMPLES": "60",
                                   "GROUPKIT_FUZZ_EXAMPLES_PER_TOOL": "600"})

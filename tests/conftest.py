@@ -1,7 +1,7 @@
 """Cross-tool fixtures. `live_server` (real `groupkit serve` processes on loopback, on SQLite
 or PostgreSQL) comes from the kit, `groupkit_testing`, as it does for any plugin's tests;
-this file adds the screenshot helper and its summary, and the chat tests' local receiver
-and clock.
+this file adds the screenshot helper and its summary, the chat tests' local receiver and
+clock, and the wait that keeps a rate-limit count inside one clock hour.
 """
 
 from __future__ import annotations
@@ -48,6 +48,15 @@ def screenshot() -> Callable[[Any, str], Path]:
         return path
 
     return save
+
+
+@pytest.fixture
+def same_clock_hour() -> None:
+    """Rate limits count per clock hour: don't start a count in the last seconds of an hour,
+    or its requests could land in two hours and the limit never be reached."""
+    into_hour = time.time() % 3600
+    if into_hour > 3600 - 20:
+        time.sleep(3600 - into_hour + 1)
 
 
 @pytest.fixture

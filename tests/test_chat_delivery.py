@@ -20,6 +20,8 @@ pytestmark = pytest.mark.server
 
 NOTES = 8
 WAIT = 40.0
+#: What the organiser's test post says (`chat/test`).
+MARKER = "groupkit is connected:"
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = WAIT) -> bool:
@@ -72,8 +74,16 @@ def test_posts_go_out_once_across_two_servers_and_survive_a_restart(
         first.start()
         second.start()
         assert wait_for(lambda: len(receiver.received) >= NOTES + 1), receiver.texts()
-        time.sleep(3)  # every worker has run its loop again meanwhile
-        texts = receiver.texts()
+        # A marker on each channel, queued after everything arrived: a channel's posts go
+        # out in the order they were queued, so once both markers are in, any second copy
+        # of a post (taken twice, or the question queued again) would have come before them.
+        with first.client() as one, second.client() as two:
+            for client, made, tool in ((one, qotd, "qotd"), (two, wall, "kudos")):
+                queued = client.post(f"/api/{tool}/{made['editToken']}/chat/test")
+                assert queued.status_code == 200, queued.text
+        assert wait_for(lambda: sum(MARKER in text for text in receiver.texts()) == 2), \
+            receiver.texts()
+        texts = [text for text in receiver.texts() if MARKER not in text]
         counts = Counter(texts)
         assert len(texts) == NOTES + 1 and set(counts.values()) == {1}, counts
         assert sum(text.startswith("Question of the day:") for text in texts) == 1

@@ -8,7 +8,6 @@ production-mode server, each from its own loopback address (so each is its own c
 from __future__ import annotations
 
 import re
-import time
 import urllib.robotparser
 from collections.abc import Callable
 from collections.abc import Iterator
@@ -400,14 +399,6 @@ def test_development_mode_does_not_limit_creates(http: httpx.Client) -> None:
 @pytest.fixture(scope="module")
 def production(servers: dict[str, Any]) -> Any:
     return servers["production"]
-
-
-@pytest.fixture
-def same_clock_hour() -> None:
-    """The limit is per clock hour: don't start a count in the last seconds of an hour."""
-    into_hour = time.time() % 3600
-    if into_hour > 3600 - 20:
-        time.sleep(3600 - into_hour + 1)
 
 
 def creates_until_limited(client: httpx.Client, allowed: int,

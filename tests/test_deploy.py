@@ -37,6 +37,8 @@ DEPLOY = REPO / "contrib" / "deploy"
 LIMITS = {"create_per_hour": 3, "post_per_hour": 1000}
 SWEEP = {"outcomes": ["A", "B"], "names": ["X", "Y"]}
 BOARD = {"title": "Two hosts", "categories": [{"name": "Mains", "capacity": 3}]}
+# On, so that the nginx test proves the recipe hides /metrics rather than groupkit's default.
+METRICS_ON = "[metrics]\nenabled = true\n"
 
 
 def free_port() -> int:
@@ -148,9 +150,11 @@ def deployment(request: pytest.FixtureRequest, live_server: Callable[..., Any],
     # Host A and host B: the recipe's settings (production, nginx trusted), one database.
     # The recipe sets base_url; the kit's servers have none, so their chat webhooks are off.
     first = live_server(database=request.param, mode="production", limits=LIMITS,
-                        trusted_proxies=["127.0.0.1"], webhooks={"hosts": []}, wait=False)
+                        trusted_proxies=["127.0.0.1"], webhooks={"hosts": []},
+                        extra_toml=METRICS_ON, wait=False)
     second = live_server(database=first, mode="production", limits=LIMITS,
-                         trusted_proxies=["127.0.0.1"], webhooks={"hosts": []}, wait=False)
+                         trusted_proxies=["127.0.0.1"], webhooks={"hosts": []},
+                         extra_toml=METRICS_ON, wait=False)
     first.wait()
     second.wait()
     nginx = Nginx(tmp_path_factory.mktemp("nginx"), (first.port, second.port)).start()
@@ -174,7 +178,7 @@ def test_tls_with_http2_and_a_redirect_from_http(deployment: tuple[Any, Any, Ngi
 
 
 def test_each_client_has_its_own_rate_limit_and_a_spoofed_header_is_replaced(
-        deployment: tuple[Any, Any, Nginx]) -> None:
+        deployment: tuple[Any, Any, Nginx], same_clock_hour: None) -> None:
     _, _, nginx = deployment
     with nginx.client("127.0.0.2") as first:
         statuses = [first.post("/api/sweeps", json=SWEEP).status_code for _ in range(4)]
@@ -271,9 +275,18 @@ def test_nginx_keeps_no_capability_url_in_its_own_logs(
 
 
 def test_metrics_stay_private_behind_nginx(deployment: tuple[Any, Any, Nginx]) -> None:
-    _, _, nginx = deployment
+    """Both hosts serve /metrics to a scraper on 127.0.0.1; the same address through nginx
+    (which groupkit would allow, as X-Forwarded-For names 127.0.0.1) gets nginx's 404."""
+    first, second, nginx = deployment
+    for host in (first, second):
+        with host.client() as direct:
+            scraped = direct.get("/metrics")
+            assert scraped.status_code == 200, scraped.text
+            assert "# TYPE" in scraped.text
     with nginx.client() as client:
-        assert client.get("/metrics").status_code == 404
+        hidden = client.get("/metrics")
+        assert hidden.status_code == 404
+        assert "# TYPE" not in hidden.text
 
 
 def test_the_systemd_unit_verifies(tmp_path: Path) -> None:

@@ -59,7 +59,8 @@ async def test_a_claim_race_split_across_two_servers_has_one_winner(pair: tuple[
             assert spot["taken"] and spot["name"] == f"Cook {winner}"
 
 
-async def test_the_create_limit_counts_across_both_servers(pair: tuple[Any, Any]) -> None:
+async def test_the_create_limit_counts_across_both_servers(pair: tuple[Any, Any],
+                                                          same_clock_hour: None) -> None:
     first, second = pair
     # From an address no other test uses, so the hour's count starts at zero.
     fresh = {"transport": httpx.AsyncHTTPTransport(local_address="127.0.0.7")}

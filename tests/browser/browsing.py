@@ -73,3 +73,49 @@ def code_of(url: str, prefix: str) -> str:
     match = re.search(rf"/{prefix}/([^/?#]+)", url)
     assert match, url
     return match.group(1)
+
+
+#: An init script that lets a test wait for the live update itself rather than sleep: every
+#: version the page's event stream delivers (`version` events, and `parts` events whose data
+#: starts with the version) goes into `window.heardVersions`, recorded before the page's own
+#: handler runs on it; and each time the page re-reads itself (a fetch of its own address)
+#: `sessionStorage.pageReads` grows, which outlives a navigation away.
+HEARD_SCRIPT = """(() => {
+  const Real = window.EventSource;
+  if (!Real) return;
+  window.heardVersions = [];
+  const heard = (event) => window.heardVersions.push(Number(String(event.data).split("\\n")[0]));
+  window.EventSource = class extends Real {
+    constructor(url, options) {
+      super(url, options);
+      this.addEventListener("version", heard);
+      this.addEventListener("parts", heard);
+    }
+  };
+  const realFetch = window.fetch;
+  window.fetch = function (input, init) {
+    if (String(input) === window.location.href) {
+      const reads = Number(sessionStorage.getItem("pageReads") || 0);
+      sessionStorage.setItem("pageReads", String(reads + 1));
+    }
+    return realFetch.apply(this, arguments);
+  };
+})();"""
+
+
+def heard_version(page: Page, version: int) -> None:
+    """Wait until the page's event stream has delivered `version` (or a later one), and so
+    the page's handler has run on it (given HEARD_SCRIPT)."""
+    page.wait_for_function(
+        "(version) => (window.heardVersions || []).some((heard) => heard >= version)",
+        arg=version, timeout=TIMEOUT_MS)
+
+
+def page_version(page: Page) -> int:
+    """The instance version the page was rendered at."""
+    return int(page.evaluate("document.body.dataset.liveVersion"))
+
+
+def page_reads(page: Page) -> int:
+    """How often pages of this tab re-read themselves (given HEARD_SCRIPT)."""
+    return int(page.evaluate("Number(sessionStorage.getItem('pageReads') || 0)"))

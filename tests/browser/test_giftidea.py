@@ -12,8 +12,11 @@ from typing import Any
 
 import httpx
 import pytest
+from browsing import HEARD_SCRIPT
 from browsing import Watched
 from browsing import code_of
+from browsing import heard_version
+from browsing import page_version
 from playwright.sync_api import Locator
 from playwright.sync_api import Page
 from playwright.sync_api import expect
@@ -204,18 +207,19 @@ def test_the_list_never_re_sorts_under_the_pointer(api: httpx.Client,
 
     upvote("Socks", 2)
     upvote("Mug", 1)
-    watched = open_context()
+    watched = open_context(script=HEARD_SCRIPT)
     page = watched.page
     with page.expect_response(re.compile(r"/api/giftidea/[^/]+/events")):
         page.goto(f"/s/{slug}")
+    version = page_version(page)
     titles = page.locator("li.giftidea-idea h3")
     expect(titles).to_have_text(["Socks", "Mug", "Torch"])
 
     # The mouse rests on the list: three votes for Torch arrive, nothing moves.
     idea_card(page, "Mug").hover()
     upvote("Torch", 3)
-    page.wait_for_timeout(2500)  # a live update lands within a second
-    expect(titles).to_have_text(["Socks", "Mug", "Torch"])
+    heard_version(page, version + 3)  # the page has the update with all three
+    assert titles.all_inner_texts() == ["Socks", "Mug", "Torch"]
     # It moves away: the new order comes in.
     page.mouse.move(2, 2)
     expect(titles).to_have_text(["Torch", "Socks", "Mug"], timeout=8000)
@@ -225,7 +229,7 @@ def test_the_list_never_re_sorts_under_the_pointer(api: httpx.Client,
     expect(idea_card(page, "Mug").locator("[data-votes]")).to_have_text("2")
     page.mouse.move(2, 2)
     upvote("Mug", 3)
-    page.wait_for_timeout(1500)
-    expect(titles).to_have_text(["Torch", "Socks", "Mug"])
+    heard_version(page, version + 7)  # this visitor's upvote and the three others
+    assert titles.all_inner_texts() == ["Torch", "Socks", "Mug"]
     expect(titles).to_have_text(["Mug", "Torch", "Socks"], timeout=8000)
     watched.check("giftidea-held-then-sorted")

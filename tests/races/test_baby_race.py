@@ -64,7 +64,7 @@ def fill(server: Any, slug: str, count: int) -> None:
 
 
 @pytest.mark.parametrize("round_number", sorted(ALREADY_IN))
-async def test_fifty_guesses_at_the_edge_of_the_cap(race_server: Any,
+async def test_fifty_guesses_at_the_edge_of_the_cap(race_server: Any, overlap: Callable[..., Any],
                                                     round_number: int) -> None:
     already = ALREADY_IN[round_number]
     places = CAP - already
@@ -86,8 +86,11 @@ async def test_fifty_guesses_at_the_edge_of_the_cap(race_server: Any,
 
         tasks = [asyncio.create_task(racer(i)) for i in range(RACERS)]
         await asyncio.sleep(0)
-        start.set()
-        results = await asyncio.gather(*tasks)
+        watch = overlap(race_server, "POST", "/api/baby/guess")
+        with watch.race():
+            start.set()
+            results = await asyncio.gather(*tasks)
+        watch.assert_overlapped(RACERS)
 
         statuses = Counter(response.status_code for _, response in results)
         assert statuses == {201: places, 409: RACERS - places}, statuses

@@ -7,6 +7,7 @@ $GROUPKIT_TEST_POSTGRES_URL is set."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -38,8 +39,8 @@ async def read(client: httpx.AsyncClient, slug: str) -> dict[str, Any]:
     return dict(response.json())
 
 
-async def send_all(client: httpx.AsyncClient, edit: str, bodies: list[dict[str, Any]]
-                   ) -> list[httpx.Response]:
+async def send_all(client: httpx.AsyncClient, edit: str, bodies: list[dict[str, Any]],
+                   watch: Any = None) -> list[httpx.Response]:
     start = asyncio.Event()
 
     async def send(body: dict[str, Any]) -> httpx.Response:
@@ -48,8 +49,9 @@ async def send_all(client: httpx.AsyncClient, edit: str, bodies: list[dict[str, 
 
     tasks = [asyncio.create_task(send(body)) for body in bodies]
     await asyncio.sleep(0)  # every task is waiting on the start line
-    start.set()
-    return await asyncio.gather(*tasks)
+    with watch.race() if watch is not None else contextlib.nullcontext():
+        start.set()
+        return await asyncio.gather(*tasks)
 
 
 def first_round_results(view: dict[str, Any]) -> list[str | None]:
@@ -57,7 +59,8 @@ def first_round_results(view: dict[str, Any]) -> list[str | None]:
 
 
 @pytest.mark.parametrize("round_number", range(1, ROUNDS + 1))
-async def test_fifty_results_at_once_one_lands(race_server: Any, round_number: int) -> None:
+async def test_fifty_results_at_once_one_lands(race_server: Any, round_number: int,
+                                               overlap: Callable[..., Any]) -> None:
     limits = httpx.Limits(max_connections=SENDERS, max_keepalive_connections=0)
     async with race_server.async_client(limits=limits) as client:
         created = await client.post("/api/bracket", json={
@@ -78,7 +81,9 @@ async def test_fifty_results_at_once_one_lands(race_server: Any, round_number: i
                 bodies.append({"round": 0, "match": match,
                                "winner": sides[(i // 4) % 2]["name"], "version": version})
 
-            responses = await send_all(client, edit, bodies)
+            watch = overlap(race_server, "POST", f"/api/bracket/{edit}/result")
+            responses = await send_all(client, edit, bodies, watch)
+            watch.assert_overlapped(len(bodies))
 
             statuses = Counter(response.status_code for response in responses)
             assert statuses == {200: 1, 409: SENDERS - 1}, statuses

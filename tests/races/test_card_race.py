@@ -59,7 +59,8 @@ async def sign(client: httpx.AsyncClient, slug: str, name: str) -> httpx.Respons
 
 
 @pytest.mark.parametrize("room", [1, 10, 30])
-async def test_signing_at_the_cap_never_overshoots(race_server: Any, room: int) -> None:
+async def test_signing_at_the_cap_never_overshoots(race_server: Any, room: int,
+                                                   overlap: Callable[..., Any]) -> None:
     """With `room` places left on the card, 60 people sign at the same moment."""
     limits = httpx.Limits(max_connections=SIGNERS, max_keepalive_connections=0)
     async with race_server.async_client(limits=limits) as client:
@@ -79,8 +80,11 @@ async def test_signing_at_the_cap_never_overshoots(race_server: Any, room: int) 
 
         tasks = [asyncio.create_task(racer(i)) for i in range(SIGNERS)]
         await asyncio.sleep(0)
-        start.set()
-        results = await asyncio.gather(*tasks)
+        watch = overlap(race_server, "POST", "/api/card/sign")
+        with watch.race():
+            start.set()
+            results = await asyncio.gather(*tasks)
+        watch.assert_overlapped(SIGNERS)
 
         statuses = Counter(response.status_code for response in results)
         assert statuses == {201: room, 409: SIGNERS - room}, statuses

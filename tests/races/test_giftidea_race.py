@@ -66,9 +66,10 @@ def stored_claims(server: Any, slug: str) -> list[str]:
     return [name for (name,) in found]
 
 
-async def all_at_once(count: int, send: Callable[[int], Awaitable[httpx.Response]]
-                      ) -> list[httpx.Response]:
-    """`count` requests released together from a start line."""
+async def all_at_once(count: int, send: Callable[[int], Awaitable[httpx.Response]],
+                      watch: Any = None) -> list[httpx.Response]:
+    """`count` requests released together from a start line; `watch` (the `overlap`
+    fixture's), if given, times the race."""
     start = asyncio.Event()
 
     async def one(i: int) -> httpx.Response:
@@ -77,8 +78,9 @@ async def all_at_once(count: int, send: Callable[[int], Awaitable[httpx.Response
 
     tasks = [asyncio.create_task(one(i)) for i in range(count)]
     await asyncio.sleep(0)
-    start.set()
-    return list(await asyncio.gather(*tasks))
+    with watch.race() if watch is not None else contextlib.nullcontext():
+        start.set()
+        return list(await asyncio.gather(*tasks))
 
 
 async def new_board(client: httpx.AsyncClient, recipient: str) -> str:
@@ -146,14 +148,17 @@ async def test_a_hundred_upvotes_land_as_a_hundred(race_server: Any, round_numbe
 
 
 @pytest.mark.parametrize("round_number", [1, 2, 3])
-async def test_fifty_claims_one_winner(race_server: Any, round_number: int) -> None:
+async def test_fifty_claims_one_winner(race_server: Any, round_number: int,
+                                       overlap: Callable[..., Any]) -> None:
     async with async_client(race_server, CLAIMERS) as client:
         slug = await new_board(client, f"Claims {round_number}")
         idea_id = (await suggest(client, slug, "Hiking socks")).raise_for_status().json()["id"]
 
+        watch = overlap(race_server, "POST", "/api/giftidea/claim")
         results = await all_at_once(CLAIMERS, lambda i: client.post(
             "/api/giftidea/claim", json={"slug": slug, "ideaId": idea_id,
-                                         "name": f"Claimer {i:02d}"}))
+                                         "name": f"Claimer {i:02d}"}), watch)
+        watch.assert_overlapped(CLAIMERS)
 
         statuses = Counter(response.status_code for response in results)
         assert statuses == {201: 1, 409: CLAIMERS - 1}, statuses

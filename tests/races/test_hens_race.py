@@ -26,7 +26,8 @@ def race_server(request: pytest.FixtureRequest, live_server: Callable[..., Any])
 
 
 @pytest.mark.parametrize("slot_id", ["c0-1", "c0-3", "c1-2"])
-async def test_fifty_claims_on_one_spot_have_one_winner(race_server: Any, slot_id: str) -> None:
+async def test_fifty_claims_on_one_spot_have_one_winner(race_server: Any, slot_id: str,
+                                                        overlap: Callable[..., Any]) -> None:
     limits = httpx.Limits(max_connections=CLAIMERS, max_keepalive_connections=0)
     async with race_server.async_client(limits=limits) as client:
         created = await client.post("/api/hens", json={
@@ -43,8 +44,11 @@ async def test_fifty_claims_on_one_spot_have_one_winner(race_server: Any, slot_i
 
         tasks = [asyncio.create_task(claim(i)) for i in range(CLAIMERS)]
         await asyncio.sleep(0)
-        start.set()
-        responses = await asyncio.gather(*tasks)
+        watch = overlap(race_server, "POST", "/api/hens/claim")
+        with watch.race():
+            start.set()
+            responses = await asyncio.gather(*tasks)
+        watch.assert_overlapped(CLAIMERS)
         assert Counter(r.status_code for r in responses) == {201: 1, 409: CLAIMERS - 1}
         assert {r.json()["error"] for r in responses if r.status_code == 409} == {TAKEN}
         winner = next(i for i, r in enumerate(responses) if r.status_code == 201)

@@ -6,6 +6,7 @@ set."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 from collections import Counter
 from collections.abc import Awaitable
@@ -37,9 +38,10 @@ def iso_days(first: str, count: int) -> list[str]:
     return [(start + dt.timedelta(days=i)).isoformat() for i in range(count)]
 
 
-async def at_once(requests: list[Callable[[], Awaitable[httpx.Response]]]
-                  ) -> list[httpx.Response]:
-    """Send every request together, released from one start line."""
+async def at_once(requests: list[Callable[[], Awaitable[httpx.Response]]],
+                  watch: Any = None) -> list[httpx.Response]:
+    """Send every request together, released from one start line; `watch` (the `overlap`
+    fixture's), if given, times the race."""
     start = asyncio.Event()
 
     async def run(send: Callable[[], Awaitable[httpx.Response]]) -> httpx.Response:
@@ -48,8 +50,9 @@ async def at_once(requests: list[Callable[[], Awaitable[httpx.Response]]]
 
     tasks = [asyncio.create_task(run(send)) for send in requests]
     await asyncio.sleep(0)
-    start.set()
-    return list(await asyncio.gather(*tasks))
+    with watch.race() if watch is not None else contextlib.nullcontext():
+        start.set()
+        return list(await asyncio.gather(*tasks))
 
 
 def client_of(server: Any) -> httpx.AsyncClient:
@@ -63,7 +66,8 @@ async def export_of(client: httpx.AsyncClient, edit: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("round_number", range(1, ROUNDS + 1))
-async def test_fifty_cooks_one_day(race_server: Any, round_number: int) -> None:
+async def test_fifty_cooks_one_day(race_server: Any, round_number: int,
+                                   overlap: Callable[..., Any]) -> None:
     async with client_of(race_server) as client:
         created = await client.post("/api/meal", json={
             "forWhom": f"Race {round_number}", "startDate": "2026-03-02", "days": 3,
@@ -76,7 +80,9 @@ async def test_fifty_cooks_one_day(race_server: Any, round_number: int) -> None:
             return lambda: client.post("/api/meal/claim", json={
                 "slug": slug, "slotId": slot_id, "name": f"Cook {i:02d}", "dish": f"Dish {i:02d}"})
 
-        results = await at_once([claim(i) for i in range(CLIENTS)])
+        watch = overlap(race_server, "POST", "/api/meal/claim")
+        results = await at_once([claim(i) for i in range(CLIENTS)], watch)
+        watch.assert_overlapped(CLIENTS)
         assert Counter(r.status_code for r in results) == {201: 1, 409: CLIENTS - 1}
         assert all(r.json() == {"error": DAY_TAKEN} for r in results if r.status_code == 409)
         (winner,) = [i for i, r in enumerate(results) if r.status_code == 201]

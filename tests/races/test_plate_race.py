@@ -1,6 +1,8 @@
 """Fifty people claim the same Bring a Plate spot at once, against two server workers:
 exactly one wins, everyone else is told the spot was snapped up, and the board shows the
-winner. On SQLite always, on PostgreSQL when $GROUPKIT_TEST_POSTGRES_URL is set."""
+winner; the server's log shows the claims in it at the same time (tests/races/conftest.py;
+test_unlocked_control.py shows this harness letting several win an unlocked path). On
+SQLite always, on PostgreSQL when $GROUPKIT_TEST_POSTGRES_URL is set."""
 
 from __future__ import annotations
 
@@ -35,8 +37,9 @@ def spot(board: dict[str, Any], slot_id: str) -> dict[str, Any]:
     return found[0]
 
 
-async def claim_all(client: httpx.AsyncClient, slug: str, slot_id: str
+async def claim_all(client: httpx.AsyncClient, slug: str, slot_id: str, watch: Any
                     ) -> list[tuple[str, httpx.Response]]:
+    """Every claim released at once; `watch` (the `overlap` fixture's) times the race."""
     start = asyncio.Event()
 
     async def claim(i: int) -> tuple[str, httpx.Response]:
@@ -48,12 +51,14 @@ async def claim_all(client: httpx.AsyncClient, slug: str, slot_id: str
 
     tasks = [asyncio.create_task(claim(i)) for i in range(CLAIMERS)]
     await asyncio.sleep(0)  # every task is waiting on the start line
-    start.set()
-    return await asyncio.gather(*tasks)
+    with watch.race():
+        start.set()
+        return await asyncio.gather(*tasks)
 
 
 @pytest.mark.parametrize("round_number", range(1, ROUNDS + 1))
-async def test_fifty_claims_one_winner(race_server: Any, round_number: int) -> None:
+async def test_fifty_claims_one_winner(race_server: Any, round_number: int,
+                                       overlap: Callable[..., Any]) -> None:
     limits = httpx.Limits(max_connections=CLAIMERS, max_keepalive_connections=0)
     async with race_server.async_client(limits=limits) as client:
         created = await client.post("/api/plate", json={
@@ -63,7 +68,9 @@ async def test_fifty_claims_one_winner(race_server: Any, round_number: int) -> N
         slug = created.json()["slug"]
         slot_id = ("c0-1", "c1-2", "c0-3")[round_number - 1]
 
-        results = await claim_all(client, slug, slot_id)
+        watch = overlap(race_server, "POST", "/api/plate/claim")
+        results = await claim_all(client, slug, slot_id, watch)
+        watch.assert_overlapped(CLAIMERS)  # the claims were in the server together
 
         statuses = Counter(response.status_code for _, response in results)
         assert statuses == {201: 1, 409: CLAIMERS - 1}, statuses

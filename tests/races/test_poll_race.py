@@ -110,7 +110,7 @@ def fill(server: Any, slug: str, option_ids: list[str], count: int,
     return [reply["token"] for _, reply in replies]
 
 
-async def at_once(calls: list[Callable[[], Any]]) -> list[httpx.Response]:
+async def at_once(calls: list[Callable[[], Any]], watch: Any = None) -> list[httpx.Response]:
     start = asyncio.Event()
 
     async def run(call: Callable[[], Any]) -> httpx.Response:
@@ -120,8 +120,9 @@ async def at_once(calls: list[Callable[[], Any]]) -> list[httpx.Response]:
 
     tasks = [asyncio.create_task(run(call)) for call in calls]
     await asyncio.sleep(0)
-    start.set()
-    return list(await asyncio.gather(*tasks))
+    with watch.race() if watch is not None else contextlib.nullcontext():
+        start.set()
+        return list(await asyncio.gather(*tasks))
 
 
 def client_for(server: Any) -> httpx.AsyncClient:
@@ -140,7 +141,9 @@ def admitted_exactly_the_room(responses: list[httpx.Response]) -> list[httpx.Res
     return winners
 
 
-async def test_single_choice_votes_race_for_the_last_places(race_server: Any) -> None:
+async def test_single_choice_votes_race_for_the_last_places(race_server: Any,
+                                                            overlap: Callable[..., Any]
+                                                            ) -> None:
     async with client_for(race_server) as client:
         slug, ids = await create(client)
         fill(race_server, slug, list(ids.values()), CAP - ROOM)
@@ -150,7 +153,9 @@ async def test_single_choice_votes_race_for_the_last_places(race_server: Any) ->
             return lambda: client.post("/api/poll/vote", json={
                 "slug": slug, "choices": [picks[n]], "voterName": f"Racer {n}"})
 
-        responses = await at_once([voter(n) for n in range(RACERS)])
+        watch = overlap(race_server, "POST", "/api/poll/vote")
+        responses = await at_once([voter(n) for n in range(RACERS)], watch)
+        watch.assert_overlapped(RACERS)
         winners = admitted_exactly_the_room(responses)
         view = (await client.get(f"/api/poll/{slug}")).raise_for_status().json()
         assert view["ballots"] == CAP

@@ -60,7 +60,8 @@ async def add(client: httpx.AsyncClient, slug: str, dish: str) -> httpx.Response
 
 
 @pytest.mark.parametrize("room", [1, 10, 30])
-async def test_adding_at_the_cap_never_overshoots(race_server: Any, room: int) -> None:
+async def test_adding_at_the_cap_never_overshoots(race_server: Any, room: int,
+                                                  overlap: Callable[..., Any]) -> None:
     """With `room` pages left in the book, 60 cooks add a recipe at the same moment."""
     limits = httpx.Limits(max_connections=COOKS, max_keepalive_connections=0)
     async with race_server.async_client(limits=limits) as client:
@@ -81,8 +82,11 @@ async def test_adding_at_the_cap_never_overshoots(race_server: Any, room: int) -
 
         tasks = [asyncio.create_task(racer(i)) for i in range(COOKS)]
         await asyncio.sleep(0)
-        start.set()
-        results = await asyncio.gather(*tasks)
+        watch = overlap(race_server, "POST", "/api/recipe/add")
+        with watch.race():
+            start.set()
+            results = await asyncio.gather(*tasks)
+        watch.assert_overlapped(COOKS)
 
         statuses = Counter(response.status_code for response in results)
         assert statuses == {201: room, 409: COOKS - room}, statuses

@@ -7,6 +7,7 @@ $GROUPKIT_TEST_POSTGRES_URL is set."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections import Counter
 from collections.abc import Awaitable
@@ -56,7 +57,9 @@ def stored(server: Any, slug: str, where: str = "TRUE") -> list[tuple[Any, ...]]
         conn.close()
 
 
-async def at_once(calls: list[Callable[[], Awaitable[httpx.Response]]]) -> list[httpx.Response]:
+async def at_once(calls: list[Callable[[], Awaitable[httpx.Response]]],
+                  watch: Any = None) -> list[httpx.Response]:
+    """Every call released at once; `watch` (the `overlap` fixture's), if given, times it."""
     start = asyncio.Event()
 
     async def run(call: Callable[[], Awaitable[httpx.Response]]) -> httpx.Response:
@@ -65,8 +68,9 @@ async def at_once(calls: list[Callable[[], Awaitable[httpx.Response]]]) -> list[
 
     tasks = [asyncio.create_task(run(call)) for call in calls]
     await asyncio.sleep(0)
-    start.set()
-    return list(await asyncio.gather(*tasks))
+    with watch.race() if watch is not None else contextlib.nullcontext():
+        start.set()
+        return list(await asyncio.gather(*tasks))
 
 
 async def new_registry(client: httpx.AsyncClient, round_number: int) -> tuple[str, str]:
@@ -82,7 +86,8 @@ def client_for(server: Any) -> httpx.AsyncClient:
 
 
 @pytest.mark.parametrize("round_number", [1, 2, 3])
-async def test_fifty_claims_on_one_part(race_server: Any, round_number: int) -> None:
+async def test_fifty_claims_on_one_part(race_server: Any, round_number: int,
+                                        overlap: Callable[..., Any]) -> None:
     part_id = PART[round_number]
     async with client_for(race_server) as client:
         slug, edit = await new_registry(client, round_number)
@@ -91,7 +96,9 @@ async def test_fifty_claims_on_one_part(race_server: Any, round_number: int) -> 
             return lambda: client.post("/api/registry/claim", json={
                 "slug": slug, "partId": part_id, "name": f"Guest {i:02d}"})
 
-        results = await at_once([claim(i) for i in range(RACERS)])
+        watch = overlap(race_server, "POST", "/api/registry/claim")
+        results = await at_once([claim(i) for i in range(RACERS)], watch)
+        watch.assert_overlapped(RACERS)
         statuses = Counter(response.status_code for response in results)
         assert statuses == {201: 1, 409: RACERS - 1}, statuses
         (winner,) = [response.json() for response in results if response.status_code == 201]

@@ -13,6 +13,7 @@ drive that path."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -37,7 +38,8 @@ def race_server(request: pytest.FixtureRequest, live_server: Callable[..., Any])
                        limits={"post_per_hour": 100_000})
 
 
-async def join_all(client: httpx.AsyncClient, slug: str) -> list[tuple[str, httpx.Response]]:
+async def join_all(client: httpx.AsyncClient, slug: str, watch: Any = None
+                   ) -> list[tuple[str, httpx.Response]]:
     start = asyncio.Event()
 
     async def join(i: int) -> tuple[str, httpx.Response]:
@@ -47,12 +49,14 @@ async def join_all(client: httpx.AsyncClient, slug: str) -> list[tuple[str, http
 
     tasks = [asyncio.create_task(join(i)) for i in range(JOINERS)]
     await asyncio.sleep(0)  # every task is waiting on the start line
-    start.set()
-    return await asyncio.gather(*tasks)
+    with watch.race() if watch is not None else contextlib.nullcontext():
+        start.set()
+        return await asyncio.gather(*tasks)
 
 
 @pytest.mark.parametrize("round_number", range(1, ROUNDS + 1))
-async def test_sixty_joiners_forty_roles(race_server: Any, round_number: int) -> None:
+async def test_sixty_joiners_forty_roles(race_server: Any, round_number: int,
+                                         overlap: Callable[..., Any]) -> None:
     limits = httpx.Limits(max_connections=JOINERS, max_keepalive_connections=0)
     async with race_server.async_client(limits=limits) as client:
         # Distinct role texts, so each slot can be followed by name.
@@ -62,7 +66,9 @@ async def test_sixty_joiners_forty_roles(race_server: Any, round_number: int) ->
         assert created.status_code == 201, created.text
         slug, edit = created.json()["slug"], created.json()["editToken"]
 
-        results = await join_all(client, slug)
+        watch = overlap(race_server, "POST", "/api/roles/claim")
+        results = await join_all(client, slug, watch)
+        watch.assert_overlapped(JOINERS)
 
         statuses = Counter(response.status_code for _, response in results)
         assert statuses == {201: ROLES, 409: JOINERS - ROLES}, statuses

@@ -6,6 +6,7 @@ when $GROUPKIT_TEST_POSTGRES_URL is set."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import io
 from collections import Counter
@@ -35,7 +36,7 @@ def spots(roster: dict[str, Any]) -> list[dict[str, Any]]:
     return [spot for shift in roster["shifts"] for spot in shift["spots"]]
 
 
-async def claim_all(client: httpx.AsyncClient, slug: str, slot_id: str
+async def claim_all(client: httpx.AsyncClient, slug: str, slot_id: str, watch: Any = None
                     ) -> list[tuple[int, httpx.Response]]:
     start = asyncio.Event()
 
@@ -48,12 +49,14 @@ async def claim_all(client: httpx.AsyncClient, slug: str, slot_id: str
 
     tasks = [asyncio.create_task(claim(i)) for i in range(CLAIMERS)]
     await asyncio.sleep(0)  # every task is waiting on the start line
-    start.set()
-    return await asyncio.gather(*tasks)
+    with watch.race() if watch is not None else contextlib.nullcontext():
+        start.set()
+        return await asyncio.gather(*tasks)
 
 
 @pytest.mark.parametrize("round_number", range(1, ROUNDS + 1))
-async def test_fifty_claims_one_winner(race_server: Any, round_number: int) -> None:
+async def test_fifty_claims_one_winner(race_server: Any, round_number: int,
+                                       overlap: Callable[..., Any]) -> None:
     limits = httpx.Limits(max_connections=CLAIMERS, max_keepalive_connections=0)
     async with race_server.async_client(limits=limits) as client:
         created = await client.post("/api/roster", json={
@@ -64,7 +67,9 @@ async def test_fifty_claims_one_winner(race_server: Any, round_number: int) -> N
         slug, edit = created.json()["slug"], created.json()["editToken"]
         slot_id = ("s0-1", "s1-2", "s0-3")[round_number - 1]
 
-        results = await claim_all(client, slug, slot_id)
+        watch = overlap(race_server, "POST", "/api/roster/claim")
+        results = await claim_all(client, slug, slot_id, watch)
+        watch.assert_overlapped(CLAIMERS)
 
         statuses = Counter(response.status_code for _, response in results)
         assert statuses == {201: 1, 409: CLAIMERS - 1}, statuses

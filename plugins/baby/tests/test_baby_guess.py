@@ -64,7 +64,11 @@ async def test_message_optional(h: Any, client: Any, pool: dict[str, str], messa
 async def test_message_key_missing(h: Any, client: Any, pool: dict[str, str]) -> None:
     response = await client.post("/api/baby/guess", json={
         "slug": pool["slug"], "guesser": "Ann", "date": "2026-03-14", "weightGrams": 3400})
-    assert response.status_code == 201
+    made = await response.get_json()
+    assert response.status_code == 201, made
+    assert (await h.read(client, pool["slug"]))["guesses"] == [
+        {"id": made["id"], "guesser": "Ann", "date": "2026-03-14", "weightGrams": 3400,
+         "message": ""}]
 
 
 # --- messages, one at a time ----------------------------------------------------------------

@@ -197,6 +197,9 @@ async def test_result_date_has_no_window(h: Any, client: Any, pool: dict[str, st
     response = await post_result(client, pool["editToken"], {"date": "2031-01-01",
                                                              "weightGrams": 500})
     assert response.status_code == 200
+    view = await h.read(client, pool["slug"])
+    assert view["open"] is False
+    assert view["result"] == {"date": "2031-01-01", "weightGrams": 500, "arrivedAt": ""}
 
 
 async def test_arrived_at_is_cut_to_40(h: Any, client: Any, pool: dict[str, str]) -> None:

@@ -592,8 +592,15 @@ async def test_too_many_rules(client: Any, body: dict[str, Any], message: str) -
 
 @pytest.mark.parametrize("value", [None, 3, "Ann, Bo", {"a": 1}, [None, 5, {}], [[None]]])
 async def test_odd_shapes_of_the_new_fields_are_ignored(client: Any, value: Any) -> None:
+    """No rule is stored or exported, as if neither field had been sent."""
     response = await make(client, {"names": SIX, "households": value, "exclusions": value})
-    assert response.status_code == 201
+    made = await response.get_json()
+    assert response.status_code == 201, made
+    assert stored_rules(made["slug"]) == {"budget": "", "exchangeDate": "", "note": ""}
+    export = (await (await client.post(
+        f"/api/kringle/{made['editToken']}/export")).get_json())["data"]
+    assert "households" not in export and "exclusions" not in export
+    assert is_single_loop(stored_loop(made["slug"]))
 
 
 async def test_redraw_with_exclusions_and_only_two_loops_alternates(client: Any) -> None:

@@ -34,10 +34,16 @@ async def test_non_strings_read_as_empty(api: Any, value: Any) -> None:
 
 
 @pytest.mark.parametrize("raw", [b"", b"{", b"[1]", b"true"])
-async def test_unreadable_body_still_creates(client: Any, raw: bytes) -> None:
+async def test_unreadable_body_still_creates(client: Any, api: Any, raw: bytes) -> None:
+    """An empty wall with the defaults, as for `{}`."""
     response = await client.post("/api/kudos", data=raw,
                                  headers={"Content-Type": "application/json"})
-    assert response.status_code == 201
+    payload = await response.get_json()
+    assert response.status_code == 201, payload
+    view = await api.read(payload["slug"])
+    assert (view["team"], view["intro"], view["heading"], view["title"]) == (
+        "", "", "Kudos wall", "")
+    assert (view["notes"], view["archive"]) == ([], [])
 
 
 async def test_openapi_documents_the_designed_paths(client: Any) -> None:

@@ -251,6 +251,7 @@ async def test_remove_then_shrink_is_the_explicit_way(client: Any, board: dict[s
     assert removed.status_code == 200
     response = await edit(client, board, categories=[{"name": "Mains", "capacity": 4}])
     assert response.status_code == 200
+    assert names(await read(client, board["slug"])) == [("Mains", 4, 0)]
 
 
 async def test_unknown_fields_are_ignored_and_nothing_sent_changes_nothing(

@@ -28,11 +28,18 @@ async def test_bodies_without_a_team_name(api: Any, body: Any) -> None:
 
 
 async def test_no_body_and_unreadable_bodies(api: Any) -> None:
-    for data in (b"", b"{broken", b"\xff\xfe"):
-        response = await api.client.post("/api/qotd", data=data,
-                                         headers={"Content-Type": "application/json"})
-        assert response.status_code == 201
-    assert (await api.client.post("/api/qotd")).status_code == 201
+    """Each makes a board with the defaults: no team name, the plain heading and slug."""
+    responses = [await api.client.post("/api/qotd", data=data,
+                                       headers={"Content-Type": "application/json"})
+                 for data in (b"", b"{broken", b"\xff\xfe")]
+    responses.append(await api.client.post("/api/qotd"))
+    for response in responses:
+        payload = await response.get_json()
+        assert response.status_code == 201, payload
+        assert re.fullmatch(rf"question-of-the-day-{TAIL}", payload["slug"])
+        view = await api.read(payload["slug"])
+        assert (view["teamName"], view["heading"]) == ("", "Question of the day")
+        assert view["today"]["qi"] < 10_000
 
 
 @pytest.mark.parametrize(("sent", "stored"), [

@@ -97,6 +97,9 @@ async def test_the_page_form_body_answers(api: Any, board: dict[str, str]) -> No
     body = {**fields, "qi": int(fields["qi"] or 0), "choice": "b", "voterName": "Ann"}
     response = await api.client.post("/api/qotd/vote", json=body)
     assert response.status_code == 201, await response.get_json()
+    tally = await api.tally(board["slug"])
+    assert tally["tally"] == {"a": 0, "b": 1, "total": 1}
+    assert tally["names"] == {"a": [], "b": ["Ann"]}
 
 
 async def test_organiser_page(api: Any, board: dict[str, str], clock: Any) -> None:

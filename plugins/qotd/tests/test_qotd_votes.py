@@ -85,6 +85,10 @@ async def test_qi_as_a_numeric_string(api: Any, board: dict[str, str]) -> None:
     today = await api.tally(board["slug"])
     response = await api.vote(board["slug"], today={**today, "qi": f" {today['qi']} "})
     assert response.status_code == 201
+    # Counted on today's question, as a number would be.
+    after = await api.tally(board["slug"])
+    assert (after["qi"], after["tally"], after["names"]) == (
+        today["qi"], {"a": 1, "b": 0, "total": 1}, {"a": ["Ann"], "b": []})
 
 
 @pytest.mark.parametrize("name", ["", "   ", None, 5, ["Ann"]])

@@ -265,9 +265,13 @@ async def test_count_is_checked_before_duplicates(client: Any) -> None:
 
 
 async def test_title_and_kind_never_fail(client: Any) -> None:
-    response = await client.post("/api/sweeps", json=sweep(
+    """Odd shapes read as no title and the grand-final flavour; the rest is kept."""
+    created, view = await made(client, sweep(
         title={"x": 1}, kind=[1], outcomes=["A", "B"], names=["C", "D"], extra="ignored"))
-    assert response.status_code == 201
+    assert (view["title"], view["heading"], view["kind"]) == ("", "Grand final sweep", "final")
+    assert view["wording"] == FINAL_WORDING
+    assert sorted(pair["name"] for pair in view["draw"]) == ["C", "D"]
+    assert "extra" not in await exported(client, created["editToken"])
 
 
 # --- the draw -----------------------------------------------------------------------------
