@@ -2,10 +2,10 @@
 were in the server at the same time.
 
 The access log (groupkit.core._logs) writes one record per response with its path, the
-worker's pid and `ms`, the time from the request's arrival to its answer; it keeps no start
-time finer than the second. So overlap is shown by counting: if the server spent more time
-on a race's requests, added up, than the race lasted from the first request sent to the
-last answer, some of them were in the server at the same time."""
+worker's pid, `start` (when the request arrived, Unix time) and `ms`, the time from its
+arrival to its answer. Overlap is shown twice: two requests' [start, start + ms] intervals
+intersect, and the server spent more time on the race's requests, added up, than the race
+lasted from the first request sent to the last answer."""
 
 from __future__ import annotations
 
@@ -58,6 +58,11 @@ class Overlap:
         assert self.busy_ms > self.span_ms, (
             f"{requests} requests took {self.busy_ms:.0f} ms in the server in all, within a "
             f"race of {self.span_ms:.0f} ms: they may never have overlapped")
+        spans = sorted((record["start"], record["start"] + record["ms"] / 1000)
+                       for record in self.records)
+        # Sorted by arrival, some request arrived before an earlier one had its answer.
+        assert any(later[0] < earlier[1] for earlier, later in zip(spans, spans[1:])), (
+            "no two requests of the race were in the server at the same time")
 
 
 def _access(text: str) -> Iterator[dict[str, Any]]:

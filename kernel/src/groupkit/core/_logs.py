@@ -154,7 +154,7 @@ class AccessLog:
         if scope["type"] != "http":
             await self.inner(scope, receive, send)
             return
-        started = time.perf_counter()
+        started, arrived = time.perf_counter(), time.time()
 
         async def logged(message: Message) -> None:
             if message["type"] == "http.response.start" and self.access.isEnabledFor(
@@ -164,7 +164,7 @@ class AccessLog:
                     message["status"]
                 self.access.info("%s %s %s", method, path, status, extra={
                     "method": method, "path": path, "status": status,
-                    "ms": round(duration, 2)})
+                    "start": round(arrived, 4), "ms": round(duration, 2)})
             await send(message)
 
         await self.inner(scope, receive, logged)
