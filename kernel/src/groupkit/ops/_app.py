@@ -21,6 +21,7 @@ from quart.routing import QuartRule
 from werkzeug.exceptions import HTTPException
 
 from groupkit.blocks import _feeds as feeds
+from groupkit.blocks import _outbox as outbox
 from groupkit.blocks import _webhooks as webhooks
 from groupkit.blocks._slots import SlotClaim
 from groupkit.core import _api as api
@@ -66,7 +67,8 @@ def utc_clock() -> dt.datetime:
 def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:
     """Bring the kernel's and every enabled tool's tables up to date; returns what ran."""
     plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter]),
-                         webhooks.MIGRATION, forms.MIGRATION, edits.MIGRATION]}
+                         webhooks.MIGRATION, forms.MIGRATION, edits.MIGRATION,
+                         outbox.MIGRATION]}
     for tool in registry.tools.values():
         steps = list(tool.migrations) or ([initial_migration(tool.models)] if tool.models else [])
         plan[f"tool:{tool.name}"] = steps
@@ -160,8 +162,10 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
                 storage, registry.tools, app.config["GROUPKIT_CLOCK"],
                 settings.prune_every_minutes * 60)))
         if any(tool.chat is not None for tool in registry.tools.values()):
-            background.append(asyncio.get_running_loop().create_task(webhooks.deliver_forever(
-                storage, settings, registry.tools, app.config["GROUPKIT_CLOCK"])))
+            background.append(asyncio.get_running_loop().create_task(outbox.deliver_forever(
+                storage, {"chat": webhooks.channel(settings)},
+                [lambda now: webhooks.queue_scheduled(registry.tools, now, settings)],
+                app.config["GROUPKIT_CLOCK"], settings.webhook_every_seconds)))
 
     @app.after_serving
     async def close_storage() -> None:
