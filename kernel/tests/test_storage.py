@@ -52,11 +52,11 @@ def test_migrations_apply_once(database_url: str) -> None:
         registry = load_tools(Settings(), [demo_plugin], entry_points=False)
         first = migrate(storage, registry)
         assert first == {"groupkit": ["0001_initial", "0002_chat_webhooks", "0003_flash",
-                                         "0004_edit_stamps", "0005_outbox_channels"],
+                                         "0004_edit_stamps", "0005_outbox_channels", "0006_email"],
                          "tool:demo": ["0001_initial"]}
         assert migrate(storage, registry) == {"groupkit": [], "tool:demo": []}
         count = storage.run_sync(lambda: MigrationRecord.select().count(), write=False)
-        assert count == 6
+        assert count == 7
     finally:
         storage.close()
 
@@ -84,7 +84,7 @@ def test_concurrent_migrations_run_each_step_once(database_url: str) -> None:
         applied = sorted(name for result in results for names in result.values()
                          for name in names)
         assert applied == ["0001_initial", "0001_initial", "0002_chat_webhooks", "0003_flash",
-                           "0004_edit_stamps", "0005_outbox_channels"]
+                           "0004_edit_stamps", "0005_outbox_channels", "0006_email"]
     finally:
         storage.close()
 

@@ -20,6 +20,7 @@ from quart import request
 from quart.routing import QuartRule
 from werkzeug.exceptions import HTTPException
 
+from groupkit.blocks import _email as email
 from groupkit.blocks import _feeds as feeds
 from groupkit.blocks import _outbox as outbox
 from groupkit.blocks import _webhooks as webhooks
@@ -68,7 +69,7 @@ def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:
     """Bring the kernel's and every enabled tool's tables up to date; returns what ran."""
     plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter]),
                          webhooks.MIGRATION, forms.MIGRATION, edits.MIGRATION,
-                         outbox.MIGRATION]}
+                         outbox.MIGRATION, email.MIGRATION]}
     for tool in registry.tools.values():
         steps = list(tool.migrations) or ([initial_migration(tool.models)] if tool.models else [])
         plan[f"tool:{tool.name}"] = steps
@@ -126,6 +127,7 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
         GROUPKIT_REGISTRY=registry, GROUPKIT_STORAGE=storage,
         GROUPKIT_CLOCK=clock or utc_clock, GROUPKIT_LIVE=live.LiveHub(storage),
         GROUPKIT_RENDERED=rendered.RenderCache(),
+        GROUPKIT_MAILER=email.Mailer(settings, web.TEMPLATES / "email"),
         GROUPKIT_TRUSTED=limits.parse_networks(settings.trusted_proxies),
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         JSON_SORT_KEYS=False)
@@ -140,12 +142,15 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     app.url_map.converters["slug"] = api.SlugConverter
     counted: set[str] = set()
     for tool in registry.tools.values():
+        if tool.invite is not None:
+            email.invite_operations(tool.operations, tool.invite, tool.title)
         counted |= api.mount(app, tool, forms)
         if tool.static is not None:
             app.add_url_rule(f"/static/{tool.name}/<path:filename>", f"static_{tool.name}",
                              _static_view(tool.static))
     web.mount(app)
     share.mount(app)
+    email.mount(app, web.page, web.not_found_page)
     if any(tool.feed is not None for tool in registry.tools.values()):
         feeds.mount(app, web.not_found_page)
     _mount_documents(app, registry)
@@ -161,9 +166,10 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
             background.append(asyncio.get_running_loop().create_task(retention.prune_forever(
                 storage, registry.tools, app.config["GROUPKIT_CLOCK"],
                 settings.prune_every_minutes * 60)))
-        if any(tool.chat is not None for tool in registry.tools.values()):
+        channels = sending_channels(settings, registry)
+        if channels:
             background.append(asyncio.get_running_loop().create_task(outbox.deliver_forever(
-                storage, {"chat": webhooks.channel(settings)},
+                storage, channels,
                 [lambda now: webhooks.queue_scheduled(registry.tools, now, settings)],
                 app.config["GROUPKIT_CLOCK"], settings.webhook_every_seconds)))
 
@@ -176,6 +182,17 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
         storage.close()
 
     return app
+
+
+def sending_channels(settings: Settings, registry: Registry) -> dict[str, outbox.Channel]:
+    """The outbox channels this service sends on: chat while a tool posts to chat, email
+    while the operator set an SMTP server."""
+    channels: dict[str, outbox.Channel] = {}
+    if any(tool.chat is not None for tool in registry.tools.values()):
+        channels["chat"] = webhooks.channel(settings)
+    if settings.email:
+        channels["email"] = email.channel(settings)
+    return channels
 
 
 def _static_view(folder: Path) -> Callable[..., Any]:
