@@ -5,8 +5,10 @@ the address; with email off nothing shows and the operations say why."""
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from groupkit.core._config import check_mapping
 from groupkit.core._config import check_values
 from groupkit.core._config import settings_from_mapping
 from groupkit.core._config import smtp_server
+from groupkit.ops._cli import main
 from groupkit_testing import FakeClock as Clock
 from groupkit_testing import create
 
@@ -258,3 +261,58 @@ def test_the_email_settings_are_checked_with_one_line_each() -> None:
         "mail.example.org", 465, "me@x", "p:ss", True)
     assert smtp_server("smtp://mail.example.org:2525") == ("mail.example.org", 2525, "", "",
                                                            False)
+
+
+def test_check_sends_a_test_message_when_asked(tmp_path: Path, capsys: Any,
+                                               mail_server: MailServer,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("GROUPKIT_CONFIG", "GROUPKIT_DATABASE_URL", "GROUPKIT_MODE",
+                 "GROUPKIT_EMAIL_URL"):
+        monkeypatch.delenv(name, raising=False)
+    config = tmp_path / "groupkit.toml"
+    config.write_text(f'base_url = "{BASE}"\n[database]\nurl = "sqlite:///{tmp_path}/g.db"\n'
+                      f'[email]\nurl = "{mail_server.url}"\nfrom = "groups@example.org"\n')
+    assert main(["check", "--config", str(config), "--offline",
+                 "--send-test-email", "me@example.com"]) == 0
+    assert "sent a test message to me@example.com" in capsys.readouterr().out
+    [message] = mail_server.mailbox.to("me@example.com")
+    assert message["Subject"] == "groupkit can send email"
+    assert f"groupkit at {BASE}" in text_of(message)
+    assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    mail_server.mailbox.refuse = "550 5.7.1 relaying denied"
+    assert main(["check", "--config", str(config), "--offline",
+                 "--send-test-email", "me@example.com"]) == 1
+    assert "--send-test-email: not sent: refused (550)" in capsys.readouterr().out
+    assert main(["check", "--config", str(config), "--offline",
+                 "--send-test-email", "not an address"]) == 1
+
+
+async def test_addresses_show_on_no_page_response_export_or_log_line(
+        app: Any, clock: Clock, mail_server: MailServer,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The organiser typed them, and even they see them masked: the addresses are on no
+    public or private page, no response, export, event or log line."""
+    caplog.set_level(logging.DEBUG)
+    client = app.test_client()
+    made, links = await draw(client)
+    await invite(client, made, ADDRESSES)
+    mail_server.mailbox.refuse = "451 4.3.0 later"
+    await deliver(app, clock)
+    mail_server.mailbox.refuse = None
+    clock.advance(seconds=5)
+    await deliver(app, clock)
+    edit = made["editToken"]
+    seen = []
+    for path in (f"/s/{made['slug']}", f"/api/kringle/{made['slug']}", f"/e/{edit}",
+                 f"/api/kringle/{edit}/invite/log", f"/share/{made['slug']}",
+                 *links.values()):
+        seen.append(await (await client.get(path)).get_data(as_text=True))
+    seen.append(await (await client.post(f"/api/kringle/{edit}/export")).get_data(as_text=True))
+    # Every log line of the service and its libraries (aiosmtplib's included) at INFO and
+    # above; the test's own SMTP server ("mail.log") is the receiving end, not the service.
+    seen += [record.getMessage() for record in caplog.records
+             if record.levelno >= logging.INFO and not record.name.startswith("mail.")]
+    everything = "\n".join(seen)
+    assert "a…@e….com" in everything  # the organiser's masked view was read
+    for address in ADDRESSES.values():
+        assert address not in everything
