@@ -178,11 +178,16 @@ def unsubscribe(token: str) -> bool:
     instance_id: int = row.__data__["instance"]
     EmailOptOut.insert(instance=instance_id, digest=_digest(instance_id, row.address)
                        ).on_conflict_ignore().execute()
-    OutboxMessage.update(state="failed", finished=utcnow(), outcome=GONE).where(
+    forget(row, GONE)
+    return True
+
+
+def forget(row: EmailAddress, outcome: str = "cancelled") -> None:
+    """Delete an address and drop what waits to go to it (the log keeps `outcome`)."""
+    OutboxMessage.update(state="failed", finished=utcnow(), outcome=outcome).where(
         (OutboxMessage.channel == "email") & (OutboxMessage.recipient == str(row.id))
         & (OutboxMessage.state == "pending")).execute()
     row.delete_instance()
-    return True
 
 
 # --- messages -------------------------------------------------------------------------------
@@ -398,7 +403,7 @@ def _requested(call: Call, links: Mapping[str, str]) -> dict[str, str]:
     return cleaned
 
 
-def _address_row(instance: Instance, purpose: str, ref: str, address: str) -> EmailAddress:
+def address_row(instance: Instance, purpose: str, ref: str, address: str) -> EmailAddress:
     """The instance's address row for (purpose, ref), now holding `address`."""
     row = EmailAddress.get_or_none((EmailAddress.instance == instance)
                                    & (EmailAddress.purpose == purpose)
@@ -444,7 +449,7 @@ def invite_operations(ops: Operations, invitations: Invitations, tool_title: str
         check_caps(call.instance, len(sending), call.now, settings)
         writer = mailer()
         for name, address in sending.items():
-            row = _address_row(call.instance, "invite", name, address)
+            row = address_row(call.instance, "invite", name, address)
             queued = writer.render("invite", row.token, name=name, title=call.instance.title,
                                    tool=tool_title, link=writer.link(links[name]))
             queue_email(call.instance, row, queued, call.now,
@@ -460,24 +465,31 @@ def invite_operations(ops: Operations, invitations: Invitations, tool_title: str
 
 # --- the one-click unsubscribe page ---------------------------------------------------------
 
+def button_page(app: Quart, kind: str, template: str, act: Callable[[str], bool],
+                page: Callable[..., Awaitable[Response]],
+                not_found_page: Callable[[], Awaitable[Response]]) -> None:
+    """`GET /email/<kind>/{token}`: a page with one button (no script needed); `POST` (the
+    button, or for `unsubscribe` a mail client's one-click RFC 8058 request) does `act`.
+    An unknown token gets the app's one not-found page."""
+    column = EmailAddress.token if kind == "unsubscribe" else EmailAddress.confirm
+
+    async def view(token: str) -> Response:
+        storage: Storage = current_app.config["GROUPKIT_STORAGE"]
+        token = token[:64]
+        if request.method == "POST":
+            if not await storage.write(act, token):
+                return await not_found_page()
+            return await page(template, done=True)
+        if not await storage.read(lambda: EmailAddress.select().where(column == token).exists()):
+            return await not_found_page()
+        return await page(template, done=False, token=token)
+
+    app.add_url_rule(f"/email/{kind}/<token>", f"email_{kind}", view,
+                     methods=["GET", "POST"])
+
+
 def mount(app: Quart, page: Callable[..., Awaitable[Response]],
           not_found_page: Callable[[], Awaitable[Response]]) -> None:
-    """`GET /email/unsubscribe/{token}`: a page with one button (no script needed);
-    `POST` (the button, or a mail client's one-click RFC 8058 request) unsubscribes. An
-    unknown token gets the app's one not-found page."""
-
-    async def unsubscribe_view(token: str) -> Response:
-        storage: Storage = current_app.config["GROUPKIT_STORAGE"]
-        if request.method == "POST":
-            known = await storage.write(unsubscribe, token[:64])
-            if not known:
-                return await not_found_page()
-            return await page("groupkit/email_unsubscribe.html", done=True)
-        exists = await storage.read(lambda: EmailAddress.select().where(
-            EmailAddress.token == token[:64]).exists())
-        if not exists:
-            return await not_found_page()
-        return await page("groupkit/email_unsubscribe.html", done=False, token=token)
-
-    app.add_url_rule("/email/unsubscribe/<token>", "email_unsubscribe", unsubscribe_view,
-                     methods=["GET", "POST"])
+    """The one-click unsubscribe page, `/email/unsubscribe/{token}`."""
+    button_page(app, "unsubscribe", "groupkit/email_unsubscribe.html", unsubscribe, page,
+                not_found_page)

@@ -73,6 +73,8 @@ class FeedSource:
 
     claim: Feed | None = None
     participant: ParticipantFeed | None = None
+    #: The tool's 404 wording for a secret that does not hold the spot (claim feeds).
+    not_held: str = ""
 
 
 @dataclasses.dataclass(frozen=True)

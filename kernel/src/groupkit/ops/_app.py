@@ -23,6 +23,7 @@ from werkzeug.exceptions import HTTPException
 from groupkit.blocks import _email as email
 from groupkit.blocks import _feeds as feeds
 from groupkit.blocks import _outbox as outbox
+from groupkit.blocks import _reminders as reminders
 from groupkit.blocks import _webhooks as webhooks
 from groupkit.blocks._slots import SlotClaim
 from groupkit.core import _api as api
@@ -144,6 +145,8 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     for tool in registry.tools.values():
         if tool.invite is not None:
             email.invite_operations(tool.operations, tool.invite, tool.title)
+        if tool.feed is not None and tool.feed.claim is not None:
+            reminders.remind_operations(tool.operations, tool.feed)
         counted |= api.mount(app, tool, forms)
         if tool.static is not None:
             app.add_url_rule(f"/static/{tool.name}/<path:filename>", f"static_{tool.name}",
@@ -151,6 +154,8 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     web.mount(app)
     share.mount(app)
     email.mount(app, web.page, web.not_found_page)
+    email.button_page(app, "confirm", "groupkit/email_confirm.html", reminders.confirm,
+                      web.page, web.not_found_page)
     if any(tool.feed is not None for tool in registry.tools.values()):
         feeds.mount(app, web.not_found_page)
     _mount_documents(app, registry)
@@ -168,10 +173,15 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
                 settings.prune_every_minutes * 60)))
         channels = sending_channels(settings, registry)
         if channels:
+            mailer = app.config["GROUPKIT_MAILER"]
+            queuers: list[outbox.Queuer] = [
+                lambda now: webhooks.queue_scheduled(registry.tools, now, settings)]
+            if settings.email:
+                queuers.append(lambda now: reminders.queue_reminders(now, registry.tools,
+                                                                     mailer))
             background.append(asyncio.get_running_loop().create_task(outbox.deliver_forever(
-                storage, channels,
-                [lambda now: webhooks.queue_scheduled(registry.tools, now, settings)],
-                app.config["GROUPKIT_CLOCK"], settings.webhook_every_seconds)))
+                storage, channels, queuers, app.config["GROUPKIT_CLOCK"],
+                settings.webhook_every_seconds)))
 
     @app.after_serving
     async def close_storage() -> None:
