@@ -5,6 +5,7 @@ the address; with email off nothing shows and the operations say why."""
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 from collections.abc import Callable
@@ -316,3 +317,42 @@ async def test_addresses_show_on_no_page_response_export_or_log_line(
     assert "a…@e….com" in everything  # the organiser's masked view was read
     for address in ADDRESSES.values():
         assert address not in everything
+
+
+async def test_the_organiser_page_sends_the_links_without_javascript(
+        app: Any, clock: Clock, mail_server: MailServer) -> None:
+    """The invite panel is a plain form: a row per person (a blank one is skipped); after
+    sending, the page lists who it went to, masked, and how it went."""
+    client = app.test_client()
+    made, links = await draw(client)
+    page = await (await client.get(f"/e/{made['editToken']}")).get_data(as_text=True)
+    assert "Email everyone their link" in page and "Nothing sent yet." in page
+    form = {"emails.0.name": "Ann", "emails.0.address": ADDRESSES["Ann"],
+            "emails.1.name": "Bo", "emails.1.address": "",
+            "emails.2.name": "Cy", "emails.2.address": ADDRESSES["Cy"]}
+    sent = await client.post(f"/api/kringle/{made['editToken']}/invite", form=form,
+                             headers={"Origin": "http://localhost"})
+    assert sent.status_code in (302, 303), await sent.get_data(as_text=True)
+    assert await deliver(app, clock) == 2
+    assert sorted(message["To"] for message in mail_server.mailbox.messages) == [
+        ADDRESSES["Ann"], ADDRESSES["Cy"]]
+    page = await (await client.get(f"/e/{made['editToken']}")).get_data(as_text=True)
+    assert "Ann · a…@e….com" in page and "Cy · c…@e….org" in page
+    assert ADDRESSES["Ann"] not in page
+    # As a browser sends it: every row of the form, one address mistyped.
+    rows = {f"emails.{index}.{key}": value for index, name in enumerate(links)
+            for key, value in (("name", name), ("address", "nope" if name == "Di" else ""))}
+    bad = await client.post(f"/api/kringle/{made['editToken']}/invite", form=rows,
+                            headers={"Origin": "http://localhost"})
+    landing = await (await client.get(bad.headers["Location"].split("#")[0])
+                     ).get_data(as_text=True)
+    assert html.escape(email.BAD_ADDRESS.format(name="Di"), quote=False) in landing
+
+
+async def test_with_email_off_the_page_shows_no_email_feature(
+        make_app: Callable[..., Any], clock: Clock) -> None:
+    app = make_app(tools=["kringle"], clock=clock, base_url=BASE)
+    client = app.test_client()
+    made, _ = await draw(client)
+    page = await (await client.get(f"/e/{made['editToken']}")).get_data(as_text=True)
+    assert "email" not in page.lower()

@@ -366,6 +366,22 @@ def email_status(instance: Instance) -> dict[str, Any]:
     return {"email": _settings().email, "log": log_lines}
 
 
+def invite_panel(instance: Instance, invitations: Invitations | None) -> dict[str, Any] | None:
+    """What the organiser page's invite panel shows: the names with a link to send and the
+    log; None (no panel) with email off or nobody to send a link to."""
+    if invitations is None or not _settings().email:
+        return None
+    names = list(invitations.links(instance))
+    return {"names": names, **email_status(instance)} if names else None
+
+
+def email_stamp(instance: Instance) -> str:
+    """A digest of the instance's email log, for the organiser page's render-cache key: the
+    delivery loop changes it without bumping the instance's version."""
+    shown = json.dumps(email_status(instance), sort_keys=True, default=str)
+    return hashlib.blake2b(shown.encode("utf-8"), digest_size=12).hexdigest()
+
+
 STATUS_SCHEMA = {"type": "object", "properties": {
     "email": {"type": "boolean", "description": "whether this server sends email"},
     "log": {"type": "array", "items": {"type": "object", "properties": {
@@ -386,6 +402,12 @@ class InviteBody(Schema):
 def _requested(call: Call, links: Mapping[str, str]) -> dict[str, str]:
     """name -> cleaned address, or the 400 for the first problem."""
     emails = call.data.get("emails")
+    if emails is None or emails == []:
+        raise bad_request(NO_ONE, "emails")
+    if isinstance(emails, list) and all(
+            isinstance(row, dict) and isinstance(row.get("name"), str) for row in emails):
+        # The organiser page's form: a row per person, `emails.<n>.name` and `.address`.
+        emails = {row["name"]: row.get("address") or "" for row in emails}
     if not isinstance(emails, dict):
         raise bad_request(BAD_SHAPE, "emails")
     chosen = {str(name): value for name, value in emails.items()
@@ -425,7 +447,7 @@ def invite_operations(ops: Operations, invitations: Invitations, tool_title: str
         return
     off = f"409 `{EMAIL_OFF}` when the server sends no email (the operator sets `[email]`)"
 
-    @ops.organiser("invite", body=InviteBody, returns=STATUS_SCHEMA, errors={
+    @ops.organiser("invite", body=InviteBody, returns=STATUS_SCHEMA, changes=False, errors={
         400: f"`{BAD_SHAPE}`; `{NO_ONE}`; `{UNKNOWN_NAME}`; `{BAD_ADDRESS}`",
         409: f"`{EMAIL_OFF}` (this server sends no email: the operator sets up `[email]`); "
              f"`{NO_LINKS}`; `{OVER_CAP}`"},

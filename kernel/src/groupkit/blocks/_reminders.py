@@ -72,7 +72,7 @@ def remind_operations(ops: Operations, source: FeedSource) -> None:
         return
     not_held = source.not_held or "That spot isn't held with that secret."
 
-    @ops.public("remind", body=RemindBody, returns=OK, errors={
+    @ops.public("remind", body=RemindBody, returns=OK, changes=False, errors={
         400: f"`{BAD_EMAIL}`",
         404: f"The spot is not held with that secret: `{not_held}`",
         409: f"`{email.EMAIL_OFF}` (this server sends no email: the operator sets up "

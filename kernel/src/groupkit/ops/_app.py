@@ -143,10 +143,6 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     app.url_map.converters["slug"] = api.SlugConverter
     counted: set[str] = set()
     for tool in registry.tools.values():
-        if tool.invite is not None:
-            email.invite_operations(tool.operations, tool.invite, tool.title)
-        if tool.feed is not None and tool.feed.claim is not None:
-            reminders.remind_operations(tool.operations, tool.feed)
         counted |= api.mount(app, tool, forms)
         if tool.static is not None:
             app.add_url_rule(f"/static/{tool.name}/<path:filename>", f"static_{tool.name}",
