@@ -13,22 +13,13 @@ from typing import Any
 
 import pytest
 from chat_receiver import Receiver
+from waiting import wait_for
 
 from groupkit_testing import server_backends
 
 pytestmark = pytest.mark.server
 
 NOTES = 8
-WAIT = 40.0
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = WAIT) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.2)
-    return condition()
 
 
 @pytest.mark.parametrize("backend", server_backends())

@@ -49,11 +49,12 @@ class Mailbox:
 
 
 class MailServer:
-    """aiosmtpd on a free loopback port; `url` is the `[email] url` that reaches it."""
+    """aiosmtpd on a loopback port (a free one unless given); `url` is the `[email] url`
+    that reaches it."""
 
-    def __init__(self) -> None:
+    def __init__(self, port: int | None = None) -> None:
         self.mailbox = Mailbox()
-        self.port = free_port()
+        self.port = port or free_port()
         self.controller = Controller(self.mailbox, hostname="127.0.0.1", port=self.port)
         self.controller.start()
 
