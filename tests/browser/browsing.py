@@ -73,3 +73,17 @@ def code_of(url: str, prefix: str) -> str:
     match = re.search(rf"/{prefix}/([^/?#]+)", url)
     assert match, url
     return match.group(1)
+
+
+def fits(page: Page) -> bool:
+    """Whether the page fits its viewport's width (nothing scrolls sideways)."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def on_a_phone(watched: Watched, scheme: Any, path: str) -> Page:
+    """The watched page at 390x844 in `scheme` ("light" or "dark"), opened at `path`."""
+    page = watched.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(color_scheme=scheme)
+    page.goto(path)
+    return page

@@ -65,6 +65,12 @@ class MailServer:
     def close(self) -> None:
         self.controller.stop()
 
+    def __enter__(self) -> MailServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 def text_of(message: EmailMessage) -> str:
     body = message.get_body(("plain",))
