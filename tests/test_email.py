@@ -349,10 +349,18 @@ async def test_the_organiser_page_sends_the_links_without_javascript(
     assert html.escape(email.BAD_ADDRESS.format(name="Di"), quote=False) in landing
 
 
-async def test_with_email_off_the_page_shows_no_email_feature(
+async def test_with_email_off_the_pages_show_no_email_feature(
         make_app: Callable[..., Any], clock: Clock) -> None:
-    app = make_app(tools=["kringle"], clock=clock, base_url=BASE)
+    """Neither the draw's invite panel nor a board's reminder form (a spot taken)."""
+    app = make_app(tools=["kringle", "roster"], clock=clock, base_url=BASE)
     client = app.test_client()
     made, _ = await draw(client)
-    page = await (await client.get(f"/e/{made['editToken']}")).get_data(as_text=True)
-    assert "email" not in page.lower()
+    board = await create(client, "roster", {
+        "title": "Working bee", "eventDate": "Saturday 14 March 2026", "note": "",
+        "shifts": [{"label": "Setup 7-9am", "capacity": 2}]})
+    claimed = await client.post("/api/roster/claim", json={
+        "slug": board["slug"], "slotId": "s0-1", "name": "Priya", "message": ""})
+    assert claimed.status_code == 201
+    for path in (f"/e/{made['editToken']}", f"/s/{board['slug']}"):
+        page = await (await client.get(path)).get_data(as_text=True)
+        assert "email" not in page.lower(), path

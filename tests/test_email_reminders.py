@@ -51,7 +51,12 @@ async def tick(app: Any, clock: Clock) -> int:
 
 
 async def signed_up(client: Any) -> tuple[dict[str, str], dict[str, str]]:
-    made = await create(client, "roster", ROSTER)
+    return await signed_up_on(client, await create(client, "roster", ROSTER))
+
+
+async def signed_up_on(client: Any, made: dict[str, str]
+                       ) -> tuple[dict[str, str], dict[str, str]]:
+    """Priya takes the first setup spot: the board, and the spot's credentials."""
     response = await client.post("/api/roster/claim", json={
         "slug": made["slug"], "slotId": "s0-1", "name": "Priya", "message": ""})
     assert response.status_code == 201
@@ -195,3 +200,23 @@ async def test_with_email_off_reminders_say_so(make_app: Callable[..., Any],
     document = await (await client.get("/openapi.json")).get_json()
     described = document["paths"]["/api/roster/remind"]["post"]["description"]
     assert "Needs email set up on the server" in described
+
+
+async def test_the_board_asks_for_a_reminder_without_javascript(
+        app: Any, clock: Clock, mail_server: MailServer) -> None:
+    """The "Remind me by email" form shows once a spot is taken; without the script the
+    holder picks their spot and types the code shown when they claimed it."""
+    client = app.test_client()
+    made = await create(client, "roster", ROSTER)
+    page = await (await client.get(f"/s/{made['slug']}")).get_data(as_text=True)
+    assert "Remind me by email" not in page  # nobody holds a spot yet
+    _, spot = await signed_up_on(client, made)
+    page = await (await client.get(f"/s/{made['slug']}")).get_data(as_text=True)
+    assert "Remind me by email" in page and '<option value="s0-1">Priya (s0-1)' in page
+    sent = await client.post("/api/roster/remind", form={**spot, "email": ME},
+                             headers={"Origin": "http://localhost"})
+    assert sent.status_code == 303
+    assert await tick(app, clock) == 1
+    [message] = mail_server.mailbox.to(ME)
+    assert message["Subject"] == "Confirm your reminder for Working bee"
+

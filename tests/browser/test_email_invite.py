@@ -1,7 +1,8 @@
-"""The organiser's email invitations in a real browser on a phone (390x844), light and dark:
-the organiser of a Kris Kringle with personal links types the addresses (a mistyped one
-first, with its message), sends, and sees what went to whom with every address masked;
-each person gets their own link."""
+"""Email in a real browser on a phone (390x844), light and dark. The organiser of a Kris
+Kringle with personal links types the addresses (a mistyped one first, with its message),
+sends, and sees what went to whom with every address masked; each person gets their own
+link. A volunteer who just claimed a shift asks to be reminded: this browser's secret goes
+with it (they type no code), and the confirmation arrives."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from boards import open_spot
 from browsing import Watched
 from browsing import fits
 from browsing import on_a_phone
@@ -34,7 +36,7 @@ def mail() -> Iterator[MailServer]:
 
 @pytest.fixture(scope="module")
 def server(live_server: Callable[..., Any], mail: MailServer) -> Any:
-    return live_server(mode="development", tools=["kringle"], base_url=BASE,
+    return live_server(mode="development", tools=["kringle", "roster"], base_url=BASE,
                        webhooks={"every_seconds": 1},
                        extra_toml=f'[email]\nurl = "{mail.url}"\nfrom = "groups@example.org"\n')
 
@@ -81,3 +83,33 @@ def test_the_organiser_emails_each_person_their_link_on_a_phone(
     assert ann not in page.content() and cy not in page.content()
     assert fits(page)
     organiser.check(f"email-invite-{scheme}-sent")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_volunteer_asks_for_a_reminder_on_a_phone(
+        scheme: Any, api: httpx.Client, open_context: Callable[[], Watched],
+        mail: MailServer) -> None:
+    slug = api.post("/api/roster", json={
+        "title": f"Working bee {scheme}", "eventDate": "Saturday 14 March 2099", "note": "",
+        "shifts": [{"label": "Setup 7-9am", "capacity": 2}]}).json()["slug"]
+    volunteer = open_context()
+    page = on_a_phone(volunteer, scheme, f"/s/{slug}")
+    expect(page.get_by_text("Remind me by email")).to_have_count(0)
+    form = open_spot(page, "s0-1")
+    form.locator("input[name='name']").fill("Priya")
+    with page.expect_navigation():
+        form.locator("button[type='submit']").click()
+    panel = page.locator("#roster-remind")
+    expect(panel).to_be_visible()
+    address = f"priya.{scheme}@example.com"
+    panel.get_by_label("Your email").fill(address)
+    panel.get_by_role("button", name="Remind me").click()
+    deadline = time.monotonic() + 20
+    while not mail.mailbox.to(address) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    [message] = mail.mailbox.to(address)
+    assert message["Subject"] == f"Confirm your reminder for Working bee {scheme}"
+    assert re.search(rf"{BASE}/email/confirm/[\w-]+", text_of(message))
+    assert address not in page.content()
+    assert fits(page)
+    volunteer.check(f"email-remind-{scheme}-asked")

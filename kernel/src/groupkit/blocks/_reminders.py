@@ -105,6 +105,18 @@ def remind_operations(ops: Operations, source: FeedSource) -> None:
         return {"ok": True}
 
 
+def remind_panel(tool: Tool, instance: Instance) -> list[dict[str, str]] | None:
+    """The spots a holder may ask a reminder for, for the public page's "Remind me" form
+    (each taken spot: its id and its holder's name, both on the board already); None (no
+    form) with email off, for a tool without dated spots, or while no spot is taken."""
+    if (tool.feed is None or tool.feed.claim is None
+            or not email.mailer().settings.email):
+        return None
+    taken = (SlotClaim.select(SlotClaim.slot_id, SlotClaim.name)
+             .where(SlotClaim.instance == instance).order_by(SlotClaim.created, SlotClaim.id))
+    return [{"slotId": claim.slot_id, "name": claim.name} for claim in taken] or None
+
+
 def confirm(token: str) -> bool:
     """Confirm the address behind a confirmation link; whether the link was known."""
     return bool(email.EmailAddress.update(confirmed=True, confirm=None).where(

@@ -18,6 +18,7 @@ from quart import current_app
 from quart import request
 
 from groupkit.blocks import _email as email
+from groupkit.blocks import _reminders as reminders
 from groupkit.blocks import _webhooks as webhooks
 from groupkit.core import _logs as logs
 from groupkit.core import _resolve as resolve
@@ -215,7 +216,8 @@ async def _public_rendered(slug: str, shape: tuple[str, bytes]) -> Rendered:
     def make(tool: Tool, instance: Instance) -> tuple[str, str]:
         return render(f"{tool.name}/public.html", tool=tool, instance=instance,
                       view=tool.public_view(instance), preview=tool.preview_of(instance),
-                      links=_links(instance.slug), slug=instance.slug), HTML
+                      links=_links(instance.slug), slug=instance.slug,
+                      remind=reminders.remind_panel(tool, instance)), HTML
 
     return await render_cache().serve(storage(), locate, "page:public", now(), shape, make,
                                       link=slug)
