@@ -76,7 +76,10 @@ class OutboxMessage(BaseModel):
 
 
 def _add_channels(db: pw.Database) -> None:
-    columns = {column.name for column in db.get_columns("chat_post")}
+    # The columns as the connection sees the table (on PostgreSQL, in its search path: a
+    # catalogue query would look in "public" only).
+    cursor = db.execute_sql("SELECT * FROM chat_post WHERE 1 = 0")
+    columns = {column[0] for column in cursor.description}
     if "channel" not in columns:
         db.execute_sql("ALTER TABLE chat_post ADD COLUMN channel VARCHAR(10) NOT NULL "
                        "DEFAULT 'chat'")
