@@ -1,7 +1,8 @@
 """Cross-tool fixtures. `live_server` (real `groupkit serve` processes on loopback, on SQLite
 or PostgreSQL) comes from the kit, `groupkit_testing`, as it does for any plugin's tests;
 this file adds the screenshot helper and its summary, the chat tests' local receiver and
-clock, and the wait that keeps a rate-limit count inside one clock hour.
+clock, the wait that keeps a rate-limit count inside one clock hour, and the email tests'
+SMTP server.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 from chat_receiver import Receiver
+from mail_receiver import MailServer
 
 from groupkit_testing import FakeClock
 
@@ -65,6 +67,14 @@ def receiver() -> Iterator[Receiver]:
     chat = Receiver()
     yield chat
     chat.close()
+
+
+@pytest.fixture
+def mail_server() -> Iterator[MailServer]:
+    """A real SMTP server (aiosmtpd) on 127.0.0.1 that keeps what it is sent."""
+    server = MailServer()
+    yield server
+    server.close()
 
 
 @pytest.fixture

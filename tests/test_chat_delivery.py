@@ -6,31 +6,21 @@ go out once when they come back."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from chat_receiver import Receiver
+from waiting import wait_for
 
 from groupkit_testing import server_backends
 
 pytestmark = pytest.mark.server
 
 NOTES = 8
-WAIT = 40.0
 #: What the organiser's test post says (`chat/test`).
 MARKER = "groupkit is connected:"
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = WAIT) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.2)
-    return condition()
 
 
 @pytest.mark.parametrize("backend", server_backends())

@@ -38,9 +38,12 @@ from urllib.parse import urlencode
 import httpx
 import pytest
 from chat_receiver import Receiver
+from mail_receiver import MailServer
+from mail_receiver import text_of
 from participation import REVEALS
 from participation import SCENARIOS
 from qrdecode import qr_text
+from waiting import wait_for
 
 from groupkit_testing import Look as KitLook
 from groupkit_testing import PrivacySuite
@@ -732,6 +735,81 @@ def test_chat_posts_carry_no_hidden_value_and_the_address_stays_with_the_organis
     look.absent({"the webhook address": secret}, [Surface("server log", server.log())],
                 "chat webhook")
     assert not look.controls and not look.leaks, look.report()
+
+
+# --- email ------------------------------------------------------------------------------------
+
+EMAIL_BASE = "https://groups.example.org"
+
+
+@pytest.fixture(scope="module")
+def mail() -> Iterator[MailServer]:
+    """The people's mail: an SMTP server on loopback."""
+    with MailServer() as server:
+        yield server
+
+
+def _all_sent(look: Look, s: Session) -> bool:
+    log = look.client.get(f"/api/kringle/{s.edit}/invite/log").json()["log"]
+    return bool(log) and all(line["state"] == "sent" for line in log)
+
+
+def test_email_addresses_are_on_no_surface_and_masked_for_the_organiser(
+        live_server: Callable[..., Any], mail: MailServer) -> None:
+    """With email on, a Kris Kringle organiser emails everyone their personal link and a
+    volunteer asks for a reminder on a roster: no address is on any public or private page,
+    response, export, read operation, QR code or server log line (the organiser sees them
+    masked), and each message holds its person's own link and no one else's."""
+    server = live_server(tools=["kringle", "roster"], base_url=EMAIL_BASE,
+                         limits={"post_per_hour": 1_000_000}, webhooks={"every_seconds": 1},
+                         extra_toml=f'[email]\nurl = "{mail.url}"\n'
+                                    'from = "groups@example.org"\n')
+    with server.client() as client:
+        look = Look(client, "kringle")
+        names = [look.mark(f"name.{index}") for index in range(4)]
+        body = {"title": look.mark("title"), "names": names, "budget": "", "note": "",
+                "personalLinks": True}
+        s = look.session(body, keep=tuple(string_leaves(body)), participate=False)
+        links: dict[str, str] = {person["name"]: person["link"] for person in client.post(
+            f"/api/kringle/{s.edit}/export").json()["data"]["people"]}
+        s.tokens += [("personal link", link.removeprefix("/p/")) for link in links.values()]
+        addresses = {f"address of {name}": f"{look.mark('mail.' + name)}@example.com"
+                     for name in names}
+        invited = client.post(f"/api/kringle/{s.edit}/invite", json={"emails": {
+            name: addresses[f"address of {name}"] for name in names}})
+        assert invited.status_code == 200, invited.text
+        assert wait_for(lambda: _all_sent(look, s), 20)
+        for name in names:
+            [message] = mail.mailbox.to(addresses[f"address of {name}"])
+            text = text_of(message)
+            look.present(f"{EMAIL_BASE}{links[name]}", [Surface("email", text)],
+                         "the person's own link in their email")
+            look.absent({f"the link of {other}": link for other, link in links.items()
+                         if other != name}, [Surface(f"email to {name}", text)],
+                        "another person's link in an email")
+        organiser = look.organiser(s)
+        surfaces = look.public(s) + organiser + [
+            surface for pages in look.participants(s).values() for surface in pages]
+        look.present("Email everyone their link", organiser[:1], "the invite panel")
+        look.present("…@", organiser[:1], "a masked address on the organiser page")
+
+        board = Look(client, "roster")
+        b = board.session()
+        claim = next(sent for sent in b.sent if isinstance(sent.reply, dict)
+                     and "secret" in sent.reply and isinstance(sent.body, dict))
+        volunteer = f"{board.mark('volunteer')}@example.org"
+        asked = client.post("/api/roster/remind", json={
+            "slug": b.slug, "slotId": claim.body["slotId"], "secret": claim.reply["secret"],
+            "email": volunteer})
+        assert asked.status_code == 200, asked.text
+        assert wait_for(lambda: bool(mail.mailbox.to(volunteer)), 20)
+        surfaces += board.public(b) + board.organiser(b)
+        addresses["the volunteer's address"] = volunteer
+        look.absent(addresses, [*surfaces, Surface("server log", server.log())],
+                    "an email address")
+    assert look.read_count > 0 and board.read_count > 0
+    assert not look.controls and not look.leaks, look.report()
+    assert not board.controls and not board.leaks, board.report()
 
 
 # --- calendar subscription feeds ---------------------------------------------------------------

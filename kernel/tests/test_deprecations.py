@@ -17,8 +17,10 @@ import groupkit.signups
 import groupkit_testing
 import groupkit_testing.allstates
 
+#: Names the building blocks gained after 0.2.0: never in `groupkit`, so nothing moved.
+ADDED_LATER = {"Invitations"}
 MOVED = [(name, module) for module in (groupkit.signups, groupkit.entries, groupkit.integrations)
-         for name in module.__all__]
+         for name in module.__all__ if name not in ADDED_LATER]
 
 
 def test_every_public_name_of_a_building_block_is_listed_as_moved() -> None:

@@ -53,11 +53,12 @@ def test_migrations_apply_once(database_url: str) -> None:
         registry = load_tools(Settings(), [demo_plugin], entry_points=False)
         first = migrate(storage, registry)
         assert first == {"groupkit": ["0001_initial", "0002_chat_webhooks", "0003_flash",
-                                         "0004_edit_stamps", "pg_announce_changes"],
+                                         "0004_edit_stamps", "0005_outbox_channels", "0006_email",
+                                         "pg_announce_changes"],
                          "tool:demo": ["0001_initial"]}
         assert migrate(storage, registry) == {"groupkit": [], "tool:demo": []}
         count = storage.run_sync(lambda: MigrationRecord.select().count(), write=False)
-        assert count == 6
+        assert count == 8
     finally:
         storage.close()
 
@@ -85,7 +86,44 @@ def test_concurrent_migrations_run_each_step_once(database_url: str) -> None:
         applied = sorted(name for result in results for names in result.values()
                          for name in names)
         assert applied == ["0001_initial", "0001_initial", "0002_chat_webhooks", "0003_flash",
-                           "0004_edit_stamps", "pg_announce_changes"]
+                           "0004_edit_stamps", "0005_outbox_channels", "0006_email",
+                           "pg_announce_changes"]
+    finally:
+        storage.close()
+
+
+def test_chat_posts_queued_before_the_outbox_took_channels_stay_chat_posts(
+        database_url: str) -> None:
+    """0005 adds `channel` and `recipient` to a `chat_post` table made before it: the posts
+    already queued there are chat posts, for the instance's webhook."""
+    from groupkit.blocks import _outbox as outbox
+
+    class OldPost(pw.Model):
+        instance = pw.ForeignKeyField(Instance, on_delete="CASCADE")
+        key = pw.CharField(max_length=120)
+        text = pw.TextField()
+
+        class Meta:
+            table_name = "chat_post"
+
+    storage = Storage(open_database(database_url, 2), 2)
+    storage.bind()
+
+    def work() -> list[tuple[str, str, str]]:
+        database = Instance._meta.database
+        database.create_tables([Instance], safe=True)
+        OldPost.bind(database)
+        database.create_tables([OldPost])
+        made = Instance.create(tool="demo", slug="old-outbox-slug-01", edit_digest="o1")
+        OldPost.create(instance=made, key="k", text="queued before")
+        outbox.MIGRATION[1](database)
+        outbox.MIGRATION[1](database)  # a second run changes nothing
+        return list(outbox.OutboxMessage.select(
+            outbox.OutboxMessage.channel, outbox.OutboxMessage.recipient,
+            outbox.OutboxMessage.text).tuples())
+
+    try:
+        assert storage.run_sync(work) == [("chat", "", "queued before")]
     finally:
         storage.close()
 

@@ -119,3 +119,17 @@ def page_version(page: Page) -> int:
 def page_reads(page: Page) -> int:
     """How often pages of this tab re-read themselves (given HEARD_SCRIPT)."""
     return int(page.evaluate("Number(sessionStorage.getItem('pageReads') || 0)"))
+
+
+def fits(page: Page) -> bool:
+    """Whether the page fits its viewport's width (nothing scrolls sideways)."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def on_a_phone(watched: Watched, scheme: Any, path: str) -> Page:
+    """The watched page at 390x844 in `scheme` ("light" or "dark"), opened at `path`."""
+    page = watched.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(color_scheme=scheme)
+    page.goto(path)
+    return page

@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 from browsing import Watched
+from browsing import fits
 from chat_receiver import Receiver
-from playwright.sync_api import Page
 from playwright.sync_api import expect
 
 from groupkit.blocks._webhooks import NOT_ALLOWED
@@ -34,10 +34,6 @@ def receiver() -> Iterator[Receiver]:
 def server(live_server: Callable[..., Any]) -> Any:
     return live_server(mode="development", webhooks={
         "hosts": ["127.0.0.1"], "allow_loopback": True, "every_seconds": 1})
-
-
-def fits(page: Page) -> bool:
-    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

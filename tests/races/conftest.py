@@ -9,6 +9,7 @@ lasted from the first request sent to the last answer."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Callable
@@ -61,7 +62,7 @@ class Overlap:
         spans = sorted((record["start"], record["start"] + record["ms"] / 1000)
                        for record in self.records)
         # Sorted by arrival, some request arrived before an earlier one had its answer.
-        assert any(later[0] < earlier[1] for earlier, later in zip(spans, spans[1:])), (
+        assert any(later[0] < earlier[1] for earlier, later in itertools.pairwise(spans)), (
             "no two requests of the race were in the server at the same time")
 
 

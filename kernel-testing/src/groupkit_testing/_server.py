@@ -65,8 +65,10 @@ def _toml(value: Any) -> str:
 
 def write_config(path: Path, *, mode: str, database_url: str, limits: Mapping[str, int],
                  trusted_proxies: Sequence[str], tools: Sequence[str],
-                 extra_toml: str = "", webhooks: Mapping[str, Any] | None = None) -> Path:
-    lines = [f"mode = {_toml(mode)}", "",
+                 extra_toml: str = "", webhooks: Mapping[str, Any] | None = None,
+                 base_url: str = "") -> Path:
+    lines = [f"mode = {_toml(mode)}", *([f"base_url = {_toml(base_url)}"] if base_url else []),
+             "",
              "[database]", f"url = {_toml(database_url)}", "threads = 4", "",
              "[tools]", f"enabled = {_toml(list(tools))}", "",
              "[limits]", *(f"{key} = {_toml(value)}" for key, value in limits.items()), "",
@@ -95,7 +97,7 @@ class LiveServer:
                  limits: Mapping[str, int], trusted_proxies: Sequence[str],
                  tools: Sequence[str], extra_toml: str = "",
                  python: str = sys.executable,
-                 webhooks: Mapping[str, Any] | None = None) -> None:
+                 webhooks: Mapping[str, Any] | None = None, base_url: str = "") -> None:
         self.directory = directory
         self.python = python  # the interpreter whose installed groupkit serves
         self.workers = workers
@@ -106,7 +108,7 @@ class LiveServer:
         self.config_path = write_config(
             directory / "groupkit.toml", mode=mode, database_url=self.database_url,
             limits=limits, trusted_proxies=trusted_proxies, tools=tools, extra_toml=extra_toml,
-            webhooks=webhooks)
+            webhooks=webhooks, base_url=base_url)
         self.log_path = directory / "server.log"
         self.port = 0
         self.base_url = ""
@@ -291,9 +293,10 @@ class LiveServer:
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., LiveServer]]:
     """Factory: `live_server(workers=1, mode="development", database="default", limits={},
-    trusted_proxies=(), tools=("*",), extra_toml="", webhooks=None)` starts a fresh server
-    and waits until it serves (`extra_toml`: more sections for its config file, such as
-    `[metrics]`; `webhooks`: the `[webhooks]` config table) (`database`: "default",
+    trusted_proxies=(), tools=("*",), extra_toml="", webhooks=None, base_url="")` starts a
+    fresh server and waits until it serves (`extra_toml`: more sections for its config file,
+    such as `[metrics]` or `[email]`; `webhooks`: the `[webhooks]` config table; `base_url`:
+    the config's, which links in email need) (`database`: "default",
     "sqlite", "postgres", or another LiveServer to share its database; `python`: another
     environment's interpreter, to serve what is installed there); with `wait=False` it only
     launches it (call `.wait()` later, e.g. to start several at once). All stop at module
@@ -305,13 +308,14 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[.
               limits: Mapping[str, int] | None = None, trusted_proxies: Sequence[str] = (),
               tools: Sequence[str] = ("*",), extra_toml: str = "",
               wait: bool = True, python: str = sys.executable,
-              webhooks: Mapping[str, Any] | None = None) -> LiveServer:
+              webhooks: Mapping[str, Any] | None = None, base_url: str = "") -> LiveServer:
         if workers not in (1, 2):
             raise ValueError("workers is 1 or 2")
         server = LiveServer(tmp_path_factory.mktemp("server"), workers=workers, mode=mode,
                             database=database, limits=dict(limits or {}),
                             trusted_proxies=trusted_proxies, tools=tools,
-                            extra_toml=extra_toml, python=python, webhooks=webhooks)
+                            extra_toml=extra_toml, python=python, webhooks=webhooks,
+                            base_url=base_url)
         started.append(server)
         server.launch()
         return server.wait() if wait else server

@@ -1,6 +1,7 @@
 """What reaches people outside the page: calendar events and private, always
-current calendar feeds (webcal), and posts to a team chat webhook, queued in the database and
-sent once across workers. See docs/how-to/calendar-feed.md and docs/how-to/chat-post.md.
+current calendar feeds (webcal), posts to a team chat webhook, queued in the database and
+sent once across workers, and personal links sent by email (`Invitations`). See
+docs/how-to/calendar-feed.md and docs/how-to/chat-post.md.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from groupkit.blocks._webhooks import ChatRitual
 from groupkit.blocks._webhooks import ChatTime
 from groupkit.blocks._webhooks import chat_operations
 from groupkit.blocks._webhooks import post_to_chat
+from groupkit.core._declared import Invitations
 
 __all__ = [
     "CalendarEvent",
     "ChatRitual",
     "ChatTime",
     "FeedSource",
+    "Invitations",
     "calendar_reply",
     "chat_operations",
     "participant_feed_operations",

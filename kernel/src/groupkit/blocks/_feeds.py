@@ -109,7 +109,7 @@ def slot_feed_operations(ops: Operations, not_held: str, events: Feed) -> FeedSo
     """Add `feed` (the claim's holder gets a private subscription address) and the
     organiser's `feeds/revoke` to a slot-claim tool; returns the `Tool(feed=...)` value.
     `not_held` is the tool's 404 wording for a secret that does not hold the spot."""
-    source = FeedSource(claim=events)
+    source = FeedSource(claim=events, not_held=not_held)
     if any(op.path == "feed" for op in ops.operations):
         return source  # already added (the hook runs once per app)
 

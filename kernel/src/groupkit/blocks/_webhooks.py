@@ -5,14 +5,12 @@ An organiser pastes an incoming-webhook URL (`chat_operations` adds the organise
 operations to a tool). A tool queues a post with `post_to_chat` inside its own transaction,
 or declares `Tool.chat = ChatRitual(schedule=...)` for posts that fall due by the clock; the
 (instance, key) pair is unique, so a scheduled post is queued once however many workers
-notice it is due. Posts wait in the `chat_post` table (an outbox: they survive a restart);
-each server process runs `deliver_forever`, which claims due rows in a write transaction
-(`FOR UPDATE SKIP LOCKED` on PostgreSQL, the database write lock on SQLite) and pushes the
-claim's lease forward before sending, so one post goes out once across workers and hosts.
-Each send has one deadline (`DEADLINE`, well inside the lease) and reads only the answer's
-status and headers; a process sends up to `PARALLEL` posts at once, one per instance at a
-time, so a slow or hostile chat host holds one slot for at most the deadline and never
-another team's post.
+notice it is due. Posts wait in the service's outbox (`groupkit.blocks._outbox`, channel
+"chat"), which sends each once across workers and hosts, retries and keeps the delivery
+log. Each send has one deadline (`DEADLINE`, well inside the outbox's lease) and reads only
+the answer's status and headers; a process sends up to `PARALLEL` posts at once, one per
+instance at a time, so a slow or hostile chat host holds one slot for at most the deadline
+and never another team's post.
 
 Links: a post's link to the tool's page starts with the operator's `base_url`, else (in
 development: production refuses to start without one while webhooks are on) with the
@@ -31,7 +29,6 @@ steer it.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import datetime as dt
 import hashlib
 import ipaddress
@@ -50,6 +47,12 @@ from urllib.parse import urlunsplit
 
 import peewee as pw
 
+from groupkit.blocks import _outbox as outbox
+
+# The outbox's names, as chat posts know them.
+from groupkit.blocks._outbox import LEASE as LEASE
+from groupkit.blocks._outbox import OutboxMessage as ChatPost
+from groupkit.blocks._outbox import Outcome as Outcome
 from groupkit.core._clock import utc_iso
 from groupkit.core._config import Settings
 from groupkit.core._declared import ChatRitual
@@ -64,7 +67,6 @@ from groupkit.core._storage import BaseModel
 from groupkit.core._storage import Instance
 from groupkit.core._storage import Storage
 from groupkit.core._storage import UTCDateTimeField
-from groupkit.core._storage import is_postgres
 from groupkit.core._storage import utcnow
 from groupkit.core._tool import Call
 from groupkit.core._tool import Operations
@@ -80,19 +82,11 @@ for _name in ("httpx", "httpcore"):
     logging.getLogger(_name).setLevel(logging.WARNING)
 
 FORMATS = ("slack", "teams", "discord", "mattermost")
-#: Tries per post before it is marked failed; waits between them double from BACKOFF.
-MAX_ATTEMPTS = 6
-BACKOFF = dt.timedelta(seconds=2)
-BACKOFF_CAP = dt.timedelta(hours=1)
-#: How long a claimed post is left to the process that claimed it (it sends within DEADLINE).
-LEASE = dt.timedelta(seconds=60)
 #: Seconds one send may take in all (name lookup, connection, post, answer), and to connect.
 #: Well inside LEASE: no other process takes the post while it is being sent.
 DEADLINE, CONNECT_TIMEOUT = 15.0, 5.0
 #: Posts one process sends at once (at most one per instance).
 PARALLEL = 8
-#: Seconds between looks for newly due posts while sends are under way.
-CLAIM_EVERY = 1.0
 LOG_ENTRIES = 20
 URL_LIMIT = 500
 TEXT_LIMIT = 1500
@@ -123,25 +117,6 @@ class ChatHook(BaseModel):
 
     class Meta:
         table_name = "chat_hook"
-
-
-class ChatPost(BaseModel):
-    """One queued post (the outbox) and, once tried, its line in the delivery log."""
-
-    id = pw.AutoField()
-    instance = pw.ForeignKeyField(Instance, on_delete="CASCADE", index=True)
-    key = pw.CharField(max_length=120)
-    text = pw.TextField()
-    state = pw.CharField(max_length=10, default="pending")  # pending, sent, failed
-    attempts = pw.IntegerField(default=0)
-    due = UTCDateTimeField(default=utcnow)
-    created = UTCDateTimeField(default=utcnow)
-    finished = UTCDateTimeField(null=True)
-    outcome = pw.CharField(max_length=120, default="")
-
-    class Meta:
-        table_name = "chat_post"
-        indexes = ((("instance", "key"), True), (("state", "due"), False))
 
 
 MODELS: list[type[pw.Model]] = [ChatHook, ChatPost]
@@ -187,12 +162,9 @@ def post_to_chat(instance: Instance, text: str, key: str | None = None,
     if hook is None:
         return False
     ending = page_link(hook, instance, _app_settings()) if link else ""
-    when = now if now is not None else utcnow()
-    inserted = (ChatPost.insert(instance=instance, key=key or f"event-{secrets.token_hex(8)}",
-                                text=text[:TEXT_LIMIT - len(ending)] + ending, due=when,
-                                created=when)
-                .on_conflict_ignore().execute())
-    return bool(inserted)
+    return outbox.queue(instance, "chat", text[:TEXT_LIMIT - len(ending)] + ending,
+                        key or f"event-{secrets.token_hex(8)}",
+                        now if now is not None else utcnow())
 
 
 def queue_scheduled(tools: Mapping[str, Tool], now: dt.datetime,
@@ -348,14 +320,6 @@ def guess_format(url: str) -> str:
     return "mattermost"
 
 
-class Outcome(Exception):
-    """A failed try: `retry` says whether another try may succeed."""
-
-    def __init__(self, message: str, retry: bool) -> None:
-        super().__init__(message)
-        self.message, self.retry = message, retry
-
-
 LATE = "no answer in time; not tried again (the chat may have posted it)"
 
 
@@ -422,123 +386,35 @@ async def _post(url: str, body: dict[str, Any], settings: Settings, resolver: Re
 
 # --- the delivery loop ----------------------------------------------------------------------
 
-@dataclasses.dataclass(frozen=True)
-class Claimed:
-    id: int
-    instance_id: int
-    url: str
-    format: str
-    text: str
-    attempts: int
+def _targets(posts: list[outbox.Due]) -> dict[int, tuple[str, str]]:
+    """Each post's webhook (URL, format); posts whose webhook was removed are left out."""
+    if not posts:
+        return {}
+    found: list[Any] = list(ChatHook.select(ChatHook.instance, ChatHook.url, ChatHook.format)
+                            .where(ChatHook.instance.in_([post.instance_id for post in posts]))
+                            .tuples())
+    hooks: dict[int, tuple[str, str]] = {row[0]: (row[1], row[2]) for row in found}
+    return {post.id: hooks[post.instance_id] for post in posts if post.instance_id in hooks}
 
 
-def claim(now: dt.datetime, limit: int = PARALLEL,
-          busy: Iterable[int] = ()) -> list[Claimed]:
-    """Take up to `limit` due posts for this process (call in a write transaction), at most
-    one per instance and none of the `busy` instances (whose post this process is sending):
-    their `due` moves a lease ahead, so no other process takes them meanwhile. Posts whose
-    webhook was removed are dropped."""
-    condition = (ChatPost.state == "pending") & (ChatPost.due <= now)
-    busy = list(busy)
-    if busy:
-        condition &= ChatPost.instance.not_in(busy)
-    query = (ChatPost.select(ChatPost.instance, ChatPost.id).where(condition)
-             .order_by(ChatPost.due, ChatPost.id).limit(limit * 4).tuples())
-    if is_postgres():
-        query = query.for_update(skip_locked=True)
-    first: dict[int, int] = {}  # instance id -> its first due post
-    candidates: list[Any] = list(query)
-    for instance_id, post_id in candidates:
-        first.setdefault(instance_id, post_id)
-    instance_of = {post_id: instance_id for instance_id, post_id in list(first.items())[:limit]}
-    ids = list(instance_of)
-    if not ids:
-        return []
-    rows = list(ChatPost.select(ChatPost, ChatHook).join(
-        ChatHook, pw.JOIN.LEFT_OUTER, on=(ChatHook.instance == ChatPost.instance))
-        .where(ChatPost.id.in_(ids)).order_by(ChatPost.id))
-    taken: list[Claimed] = []
-    for row in rows:
-        hook = getattr(row, "chathook", None)
-        if hook is None or hook.id is None:
-            ChatPost.update(state="failed", finished=now, outcome="webhook removed").where(
-                ChatPost.id == row.id).execute()
-            continue
-        ChatPost.update(due=now + LEASE, attempts=ChatPost.attempts + 1).where(
-            ChatPost.id == row.id).execute()
-        taken.append(Claimed(row.id, instance_of[row.id], hook.url, hook.format, row.text,
-                             row.attempts + 1))
-    return taken
+def channel(settings: Settings, resolver: Resolver = system_resolver,
+            transport: httpx.AsyncBaseTransport | None = None) -> outbox.Channel:
+    """The outbox's chat channel: posts go to the instance's webhook."""
 
+    async def deliver(post: outbox.Claimed) -> None:
+        await send(post.to, post.how, post.text, settings, resolver, transport)
 
-def record(post: Claimed, now: dt.datetime, failure: Outcome | None) -> None:
-    if failure is None:
-        changes: dict[str, Any] = {"state": "sent", "finished": now, "outcome": "sent"}
-    elif failure.retry and post.attempts < MAX_ATTEMPTS:
-        wait = min(BACKOFF * 2 ** (post.attempts - 1), BACKOFF_CAP)
-        changes = {"due": now + wait, "outcome": failure.message[:120]}
-    else:
-        changes = {"state": "failed", "finished": now, "outcome": failure.message[:120]}
-    ChatPost.update(**changes).where(ChatPost.id == post.id).execute()
-
-
-async def _deliver(post: Claimed, storage: Storage, settings: Settings,
-                   clock: Callable[[], dt.datetime], resolver: Resolver,
-                   transport: httpx.AsyncBaseTransport | None) -> bool:
-    """Send one claimed post and record how it went; whether it went out."""
-    failure: Outcome | None = None
-    try:
-        await send(post.url, post.format, post.text, settings, resolver, transport)
-    except Outcome as outcome:
-        failure = outcome
-        log.warning("chat post %d to %s not delivered (try %d): %s", post.id,
-                    urlsplit(post.url).hostname, post.attempts, outcome.message)
-    await storage.write(record, post, clock(), failure)
-    return failure is None
+    return outbox.Channel("chat", _targets, deliver, gone="webhook removed",
+                          where=lambda post: str(urlsplit(post.to).hostname))
 
 
 async def deliver_once(storage: Storage, settings: Settings, clock: Callable[[], dt.datetime],
                        resolver: Resolver = system_resolver,
                        transport: httpx.AsyncBaseTransport | None = None) -> int:
-    """Send every post due now, and those that fall due meanwhile; returns how many went
-    out. Up to PARALLEL sends at once, one per instance (a channel gets its posts in
-    order); a free slot takes the next due post at once, so a slow chat host delays only
-    its own team's next post."""
-    running: dict[asyncio.Task[bool], int] = {}  # send -> its instance
-    sent = 0
-    try:
-        while True:
-            room = PARALLEL - len(running)
-            batch = (await storage.write(claim, clock(), room, list(running.values()))
-                     if room else [])
-            for post in batch:
-                task = asyncio.create_task(
-                    _deliver(post, storage, settings, clock, resolver, transport))
-                running[task] = post.instance_id
-            if batch:
-                continue  # more may be due for other instances
-            if not running:
-                return sent
-            done, _ = await asyncio.wait(running, timeout=CLAIM_EVERY,
-                                         return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                del running[task]
-                sent += task.result()
-    finally:
-        for task in running:
-            task.cancel()
-
-
-async def deliver_forever(storage: Storage, settings: Settings, tools: Mapping[str, Tool],
-                          clock: Callable[[], dt.datetime]) -> None:
-    """The server's chat task: queue what the clock made due, send what is queued, sleep."""
-    while True:
-        try:
-            await storage.write(queue_scheduled, tools, clock(), settings)
-            await deliver_once(storage, settings, clock)
-        except Exception:
-            log.exception("chat delivery failed; will retry")
-        await asyncio.sleep(settings.webhook_every_seconds)
+    """Send every chat post due now, and those that fall due meanwhile (the outbox's loop
+    with the chat channel alone); returns how many went out."""
+    return await outbox.deliver_once(storage, {"chat": channel(settings, resolver, transport)},
+                                     clock, PARALLEL)
 
 
 def base_url_problem(settings: Settings, tools: Iterable[Tool]) -> str | None:
@@ -564,7 +440,8 @@ def _mask(url: str) -> str:
 def chat_status(instance: Instance) -> dict[str, Any]:
     """The organiser's view of the webhook: masked address and the delivery log."""
     hook = hook_of(instance)
-    posts = (ChatPost.select().where(ChatPost.instance == instance)
+    posts = (ChatPost.select().where((ChatPost.instance == instance)
+                                     & (ChatPost.channel == "chat"))
              .order_by(ChatPost.created.desc(), ChatPost.id.desc()).limit(LOG_ENTRIES))
     return {"connected": hook is not None,
             "webhook": _mask(hook.url) if hook is not None else None,
@@ -633,6 +510,7 @@ def chat_operations(ops: Operations, ritual: ChatRitual) -> ChatRitual:
                 existing.delete_instance()
                 ChatPost.update(state="failed", finished=utcnow(), outcome="webhook removed"
                                 ).where((ChatPost.instance == call.instance)
+                                        & (ChatPost.channel == "chat")
                                         & (ChatPost.state == "pending")).execute()
             return chat_status(call.instance)
         if len(url) > URL_LIMIT:

@@ -6,8 +6,10 @@ import dataclasses
 import ipaddress
 import os
 from collections.abc import Mapping
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 from urllib.parse import urlsplit
 
 import tomli
@@ -51,10 +53,23 @@ class Settings:
     metrics_enabled: bool = False
     metrics_allow: tuple[str, ...] = ("127.0.0.1", "::1")
     streams_per_client: int = 100
+    #: The SMTP server email goes out through (`smtp://` or `smtps://`, optionally with
+    #: `user:password@`); empty: the service sends no email. A secret: never shown.
+    email_url: str = dataclasses.field(default="", repr=False)
+    email_from: str = ""
+    #: Emails per clock hour: per instance, per client address that asks, for the service.
+    email_instance_per_hour: int = 60
+    email_client_per_hour: int = 120
+    email_per_hour: int = 1000
 
     @property
     def production(self) -> bool:
         return self.mode == "production"
+
+    @property
+    def email(self) -> bool:
+        """Whether the service sends email (the operator set an SMTP server)."""
+        return bool(self.email_url)
 
     def tool_enabled(self, name: str) -> bool:
         return "*" in self.enabled_tools or name in self.enabled_tools
@@ -90,10 +105,15 @@ _SECTIONS: dict[str, dict[str, tuple[str, type]]] = {
                  "allow_loopback": ("webhook_allow_loopback", bool),
                  "every_seconds": ("webhook_every_seconds", int)},
     "metrics": {"enabled": ("metrics_enabled", bool), "allow": ("metrics_allow", list)},
+    "email": {"url": ("email_url", str), "from": ("email_from", str),
+              "per_instance_per_hour": ("email_instance_per_hour", int),
+              "per_client_per_hour": ("email_client_per_hour", int),
+              "per_hour": ("email_per_hour", int)},
     "server": {},
 }
 _AT_LEAST_ONE = ("create_per_hour", "post_per_hour", "max_body_bytes", "database_threads",
-                 "streams_per_client", "webhook_every_seconds")
+                 "streams_per_client", "webhook_every_seconds", "email_instance_per_hour",
+                 "email_client_per_hour", "email_per_hour")
 _TOP = {"mode", "base_url", *_SECTIONS}
 
 
@@ -152,9 +172,12 @@ def settings_from_mapping(data: Mapping[str, Any]) -> Settings:
 
 def apply_environment(settings: Settings, env: Mapping[str, str]
                       ) -> tuple[Settings, list[tuple[str, str]]]:
-    """$GROUPKIT_DATABASE_URL and $GROUPKIT_MODE over the file's values: the one place both
-    `serve` and `check` take them from."""
+    """$GROUPKIT_DATABASE_URL, $GROUPKIT_MODE and $GROUPKIT_EMAIL_URL (it may hold the SMTP
+    password, which is better kept out of the file) over the file's values: the one place
+    both `serve` and `check` take them from."""
     problems: list[tuple[str, str]] = []
+    if env.get("GROUPKIT_EMAIL_URL"):
+        settings = settings.replace(email_url=env["GROUPKIT_EMAIL_URL"])
     if env.get("GROUPKIT_DATABASE_URL"):
         url = env["GROUPKIT_DATABASE_URL"]
         if url.startswith(DATABASE_SCHEMES):
@@ -197,6 +220,46 @@ def _base_url_problems(base_url: str) -> list[tuple[str, str]]:
     return []
 
 
+def smtp_server(url: str) -> tuple[str, int, str, str, bool]:
+    """(host, port, user, password, implicit TLS) of an `[email] url`, or ValueError with
+    the reason. smtps:// is TLS from the first byte (port 465); smtp:// (port 587) goes
+    over to TLS with STARTTLS when the server offers it."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("smtp", "smtps"):
+        raise ValueError("must start with smtp:// or smtps://")
+    try:
+        port = parts.port
+    except ValueError:
+        raise ValueError("has a port that is not a number") from None
+    if not parts.hostname or parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError("must be smtp://host:port or smtps://user:password@host:port")
+    return (parts.hostname, port or (465 if parts.scheme == "smtps" else 587),
+            unquote(parts.username or ""), unquote(parts.password or ""),
+            parts.scheme == "smtps")
+
+
+def _email_problems(settings: Settings, skip: set[str] | frozenset[str]
+                    ) -> list[tuple[str, str]]:
+    """An SMTP URL that is not one (never echoed: it may hold a password), a missing or
+    malformed `from`, and no `base_url` (every link in a message starts with it)."""
+    if not settings.email_url or "email.url" in skip:
+        return []
+    problems: list[tuple[str, str]] = []
+    try:
+        smtp_server(settings.email_url)
+    except ValueError as reason:
+        problems.append(("email.url", f"email.url {reason}"))
+    if "email.from" not in skip:
+        address = parseaddr(settings.email_from)[1]
+        if not settings.email_from or "@" not in address or " " in address:
+            problems.append(("email.from", 'email.from must be the sender\'s address, such '
+                                           'as "Groups <groups@example.org>"'))
+    if not settings.base_url and "base_url" not in skip:
+        problems.append(("email.url", "email needs base_url: every link in a message starts "
+                                      "with it (set base_url = \"https://your.server\")"))
+    return problems
+
+
 def _sqlite_problems(key: str, url: str, refuse_missing: bool) -> list[tuple[str, str]]:
     path = Path(sqlite_path(url))
     folder = path.parent.absolute()
@@ -231,6 +294,7 @@ def check_values(settings: Settings, skip: set[str] | frozenset[str] = frozenset
         problems += _network_problems("proxy.trusted", settings.trusted_proxies)
     if "metrics.allow" not in skip:
         problems += _network_problems("metrics.allow", settings.metrics_allow)
+    problems += _email_problems(settings, skip)
     if database_key not in skip:
         try:
             if settings.database_url.startswith("sqlite:"):

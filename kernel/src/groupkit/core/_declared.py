@@ -10,6 +10,7 @@ import dataclasses
 import datetime as dt
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
 
@@ -72,3 +73,15 @@ class FeedSource:
 
     claim: Feed | None = None
     participant: ParticipantFeed | None = None
+    #: The tool's 404 wording for a secret that does not hold the spot (claim feeds).
+    not_held: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Invitations:
+    """`Tool.invite`: the tool's people have personal links, which the kernel can email
+    them (`POST /api/<tool>/{editToken}/invite`). `links(instance)` maps each person's
+    name, as the organiser page lists it, to the path of their own page (`/p/{token}`);
+    empty while nobody has one (say, a draw without personal links)."""
+
+    links: Callable[[Instance], Mapping[str, str]]

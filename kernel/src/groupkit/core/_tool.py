@@ -36,6 +36,7 @@ import pluggy
 
 from groupkit.core._declared import ChatRitual
 from groupkit.core._declared import FeedSource
+from groupkit.core._declared import Invitations
 from groupkit.core._i18n import N_
 from groupkit.core._storage import Credential
 from groupkit.core._storage import Instance
@@ -432,6 +433,8 @@ class Tool:
     edit:       what the organiser may change after creation (`Edit`); None: nothing.
     chat:       optional: the tool posts to a team chat webhook (`ChatRitual`, made with
                 `chat_operations`).
+    invite:     optional: the tool's people have personal links (`Invitations`): the kernel
+                adds `invite`, which emails each person their own link.
     feed:       optional: private calendar subscriptions of one claim or one participant
                 link (`FeedSource`, made by `slot_feed_operations` or
                 `participant_feed_operations`).
@@ -481,6 +484,7 @@ class Tool:
     edit: Edit | None = None
     chat: ChatRitual | None = None
     feed: FeedSource | None = None
+    invite: Invitations | None = None
     group: str = "other"
     icon: str = ""
     walkthrough: Walkthrough | None = None
@@ -659,6 +663,7 @@ class ToolFields(TypedDict, total=False):
     edit: Edit | None
     chat: ChatRitual | None
     feed: FeedSource | None
+    invite: Invitations | None
     group: str
     icon: str
     walkthrough: Walkthrough | None

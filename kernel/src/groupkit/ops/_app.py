@@ -20,7 +20,10 @@ from quart import request
 from quart.routing import QuartRule
 from werkzeug.exceptions import HTTPException
 
+from groupkit.blocks import _email as email
 from groupkit.blocks import _feeds as feeds
+from groupkit.blocks import _outbox as outbox
+from groupkit.blocks import _reminders as reminders
 from groupkit.blocks import _webhooks as webhooks
 from groupkit.blocks._slots import SlotClaim
 from groupkit.core import _api as api
@@ -67,7 +70,8 @@ def utc_clock() -> dt.datetime:
 def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:
     """Bring the kernel's and every enabled tool's tables up to date; returns what ran."""
     plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter]),
-                         webhooks.MIGRATION, forms.MIGRATION, edits.MIGRATION]}
+                         webhooks.MIGRATION, forms.MIGRATION, edits.MIGRATION,
+                         outbox.MIGRATION, email.MIGRATION]}
     for tool in registry.tools.values():
         steps = list(tool.migrations) or ([initial_migration(tool.models)] if tool.models else [])
         plan[f"tool:{tool.name}"] = steps
@@ -125,6 +129,7 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
         GROUPKIT_REGISTRY=registry, GROUPKIT_STORAGE=storage,
         GROUPKIT_CLOCK=clock or utc_clock, GROUPKIT_LIVE=live.LiveHub(storage),
         GROUPKIT_RENDERED=rendered.RenderCache(),
+        GROUPKIT_MAILER=email.Mailer(settings, web.TEMPLATES / "email"),
         GROUPKIT_TRUSTED=limits.parse_networks(settings.trusted_proxies),
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         JSON_SORT_KEYS=False)
@@ -154,6 +159,9 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     web.mount(app)
     share.mount(app)
     _install_language(app, catalogs)
+    email.mount(app, web.page, web.not_found_page)
+    email.button_page(app, "confirm", "groupkit/email_confirm.html", reminders.confirm,
+                      web.page, web.not_found_page)
     if any(tool.feed is not None for tool in registry.tools.values()):
         feeds.mount(app, web.not_found_page)
     _mount_documents(app, registry)
@@ -169,9 +177,17 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
             background.append(asyncio.get_running_loop().create_task(retention.prune_forever(
                 storage, registry.tools, app.config["GROUPKIT_CLOCK"],
                 settings.prune_every_minutes * 60)))
-        if any(tool.chat is not None for tool in registry.tools.values()):
-            background.append(asyncio.get_running_loop().create_task(webhooks.deliver_forever(
-                storage, settings, registry.tools, app.config["GROUPKIT_CLOCK"])))
+        channels = sending_channels(settings, registry)
+        if channels:
+            mailer = app.config["GROUPKIT_MAILER"]
+            queuers: list[outbox.Queuer] = [
+                lambda now: webhooks.queue_scheduled(registry.tools, now, settings)]
+            if settings.email:
+                queuers.append(lambda now: reminders.queue_reminders(now, registry.tools,
+                                                                     mailer))
+            background.append(asyncio.get_running_loop().create_task(outbox.deliver_forever(
+                storage, channels, queuers, app.config["GROUPKIT_CLOCK"],
+                settings.webhook_every_seconds)))
 
     @app.after_serving
     async def close_storage() -> None:
@@ -199,6 +215,17 @@ def _install_language(app: Quart, catalogs: i18n.Catalogs) -> None:
             return
         i18n.use(catalogs, catalogs.pick(request.cookies.get(i18n.COOKIE),
                                          request.headers.get("Accept-Language")))
+
+
+def sending_channels(settings: Settings, registry: Registry) -> dict[str, outbox.Channel]:
+    """The outbox channels this service sends on: chat while a tool posts to chat, email
+    while the operator set an SMTP server."""
+    channels: dict[str, outbox.Channel] = {}
+    if any(tool.chat is not None for tool in registry.tools.values()):
+        channels["chat"] = webhooks.channel(settings)
+    if settings.email:
+        channels["email"] = email.channel(settings)
+    return channels
 
 
 def _static_view(folder: Path) -> Callable[..., Any]:

@@ -280,11 +280,37 @@ def cmd_check(args: argparse.Namespace) -> int:
         if refused:
             line = line_of(text, "base_url") or line_of(text, "mode")
             problems = [f"{path}:{line}: {refused}" if line else f"{path}: {refused}"]
+    if not problems and args.send_test_email:
+        problems = _send_test_email(settings, args.send_test_email)
     for problem in problems:
         print(problem)
     if not problems:
         print(f"{path}: ok")
     return 1 if problems else 0
+
+
+def _send_test_email(settings: Settings, address: str) -> list[str]:
+    """`check --send-test-email ADDRESS`: one message through the configured SMTP server,
+    now (not through the outbox); the problems, if it could not go."""
+    import asyncio
+
+    from groupkit.blocks import _email as email
+    from groupkit.blocks._outbox import Outcome
+    from groupkit.web._pages import TEMPLATES
+
+    if not settings.email:
+        return ["--send-test-email: email is off (set [email] url)"]
+    to = email.clean_address(address)
+    if to is None:
+        return [f"--send-test-email: {address!r} is not an email address"]
+    queued = email.Mailer(settings, TEMPLATES / "email").render(
+        "test", "test", base=settings.base_url)
+    try:
+        asyncio.run(email.send(settings, email.build_message(settings, to, queued)))
+    except Outcome as outcome:
+        return [f"--send-test-email: not sent: {outcome.message}"]
+    print(f"sent a test message to {to}")
+    return []
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
@@ -403,6 +429,8 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "check":
             sub.add_argument("--offline", action="store_true",
                              help="do not try to connect to a PostgreSQL database")
+            sub.add_argument("--send-test-email", metavar="ADDRESS", default="",
+                             help="then send one test message to ADDRESS")
         if name == "migrate":
             sub.add_argument("--create", action="store_true",
                              help="create the SQLite database's directory if it is missing")

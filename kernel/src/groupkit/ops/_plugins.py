@@ -16,6 +16,8 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from groupkit import hookspecs
+from groupkit.blocks import _email as email
+from groupkit.blocks import _reminders as reminders
 from groupkit.core._config import Settings
 from groupkit.core._tool import ENTRY_POINT_GROUP
 from groupkit.core._tool import DeclarationError
@@ -143,6 +145,16 @@ def _installed_entry_points() -> tuple[tuple[importlib.metadata.EntryPoint, str,
                  for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
 
 
+def _add_kernel_operations(tool: Tool) -> None:
+    """The operations the kernel adds to what a tool declares: `invite` for `Tool.invite`,
+    `remind` for a claim feed (its spots have a date). Added as the tool is admitted, so
+    every registry (the app's, the OpenAPI document's) has the same operations."""
+    if tool.invite is not None:
+        email.invite_operations(tool.operations, tool.invite, tool.title)
+    if tool.feed is not None and tool.feed.claim is not None:
+        reminders.remind_operations(tool.operations, tool.feed)
+
+
 def load_tools(settings: Settings, extra_plugins: Iterable[object] = (),
                entry_points: bool = True, *, quiet: bool = False) -> Registry:
     """Load enabled entry points (and `extra_plugins`, used by tests), ask each for its
@@ -181,6 +193,7 @@ def load_tools(settings: Settings, extra_plugins: Iterable[object] = (),
         if problem:
             refuse(name, version, problem)
             return
+        _add_kernel_operations(declaration)
         tools[declaration.name] = declaration
         installed.append(Installed(declaration.name, declaration.version, True, declaration))
 

@@ -17,6 +17,8 @@ from quart import Response
 from quart import current_app
 from quart import request
 
+from groupkit.blocks import _email as email
+from groupkit.blocks import _reminders as reminders
 from groupkit.blocks import _webhooks as webhooks
 from groupkit.core import _i18n as i18n
 from groupkit.core import _logs as logs
@@ -224,7 +226,8 @@ async def _public_rendered(slug: str, shape: tuple[str, bytes, str]) -> Rendered
     def make(tool: Tool, instance: Instance) -> tuple[str, str]:
         return render(f"{tool.name}/public.html", tool=tool, instance=instance,
                       view=tool.public_view(instance), preview=tool.preview_of(instance),
-                      links=_links(instance.slug), slug=instance.slug), HTML
+                      links=_links(instance.slug), slug=instance.slug,
+                      remind=reminders.remind_panel(tool, instance)), HTML
 
     return await render_cache().serve(storage(), locate, "page:public", now(), shape, make,
                                       link=slug)
@@ -259,7 +262,8 @@ async def organiser_page(edit_token: str) -> Response:
                        chat=chat, chat_what=tool.chat.what if tool.chat is not None else "",
                        links=_links(instance.slug, edit_token), slug=instance.slug,
                        edit_token=edit_token, api=f"/api/{tool.name}/{edit_token}",
-                       created=request.args.get("new") == "1")
+                       created=request.args.get("new") == "1",
+                       invite=email.invite_panel(instance, tool.invite))
         return render(f"{tool.name}/organiser.html", **context,
                       **edit_form(tool, instance, context)), HTML
 
@@ -273,9 +277,12 @@ async def organiser_page(edit_token: str) -> Response:
 
 
 def _organiser_stamp(tool: Tool, instance: Instance) -> str | None:
-    """What the organiser page shows besides the instance: the chat webhook's delivery log
-    changes without a version bump (the delivery loop writes it), so it is part of the key."""
-    return webhooks.chat_stamp(instance) if tool.chat is not None else None
+    """What the organiser page shows besides the instance: the chat webhook's and the
+    email's delivery logs change without a version bump (the delivery loop writes them), so
+    they are part of the key."""
+    stamps = [webhooks.chat_stamp(instance) if tool.chat is not None else "",
+              email.email_stamp(instance) if tool.invite is not None else ""]
+    return ":".join(stamps) if any(stamps) else None
 
 
 def edit_form(tool: Tool, instance: Instance, context: dict[str, Any]) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from groupkit import Hidden
 from groupkit import Tool
+from groupkit.integrations import Invitations
 
 from . import api
 from .api import NO_LOOP_MESSAGES
@@ -71,6 +72,7 @@ groupkit_tool = Tool.hook(
             "households": MAX_GROUPS, "exclusions": MAX_PAIRS,
             "questionsPerPair": MAX_QUESTIONS, "questionCharacters": QUESTION_LIMIT},
     public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
+    invite=Invitations(api.invite_links),
     preview=lambda instance: {
         "title": instance.title or "Kris Kringle",
         "description": "Claim your name to see who you're buying for."},

@@ -234,14 +234,27 @@ def public_view(instance: Instance) -> dict[str, Any]:
     return view
 
 
+def _links(instance: Instance) -> dict[str, str]:
+    """With personal links, each person's (by id) current private link token."""
+    if not _personal(instance):
+        return {}
+    return {credential.ref: credential.plain or "" for credential in Credential.select().where(
+        (Credential.instance == instance) & (Credential.kind == TOKEN_KIND))}
+
+
+def invite_links(instance: Instance) -> dict[str, str]:
+    """With personal links, each person's name and their own page, for email invitations;
+    without them nobody has a link to send."""
+    links = _links(instance)
+    return {person.name: f"/p/{links[str(person.id)]}" for person in _people(instance)
+            if links.get(str(person.id))}
+
+
 def organiser_view(instance: Instance) -> dict[str, Any]:
     """Who has claimed and who has opened their page, the resets, and with personal links
     each person's link; never who drew whom, never a wishlist or a question. Also the
     export."""
-    links = {}
-    if _personal(instance):
-        links = {credential.ref: credential.plain for credential in Credential.select().where(
-            (Credential.instance == instance) & (Credential.kind == TOKEN_KIND))}
+    links = _links(instance)
     people: list[dict[str, Any]] = []
     for person in _people(instance):
         entry = {"name": person.name, "claimed": person.claimed_at is not None,

@@ -415,8 +415,16 @@
     event.preventDefault();
     if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
     if (form.dataset.editVersion !== undefined) submitForm(form, changedFields(form), editState(form).version);
-    else submitForm(form, serialize(form));
+    else submitForm(form, withSecret(form, serialize(form)));
   });
+  /* A form about a spot this browser holds ([data-secret-prefix]: the email reminder) sends
+     the spot's secret kept since claiming it, unless the person typed their code. */
+  function withSecret(form, body) {
+    if (form.dataset.secretPrefix && !body.secret) {
+      body.secret = localStorage.getItem(form.dataset.secretPrefix + body.slotId) || "";
+    }
+    return body;
+  }
 
   document.addEventListener("click", function (event) {
     var target = event.target.closest("button");
