@@ -207,8 +207,11 @@ class AllStatesSuite(BrowserKit):
     def allstates_tab(cls, kit_chromium: Browser, browser_server: Any) -> Iterator[Page]:
         """One page for every state of every tool the class checks; an uncaught script
         error on any of them fails the class's last test."""
+        from groupkit_testing.allstates import preload_axe
+
         context = kit_chromium.new_context(base_url=browser_server.base_url)
         context.set_default_timeout(TIMEOUT_MS)
+        preload_axe(context)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
