@@ -17,7 +17,6 @@ $GROUPKIT_REQUIRE_EXTERNAL=1, like every external skip of the kit.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import shutil
@@ -353,7 +352,6 @@ class Visit:
         self.dialogs: list[str] = []
         self.without_csp: list[str] = []
         self.count = self.dialogs_before = 0
-        self.answer: Response | None = None
         page.on("console", lambda message: self.problems.append(
             f"console {message.type}: {message.text} ({message.location.get('url', '')})")
             if message.type == "error" or "Content Security Policy" in message.text
@@ -380,20 +378,8 @@ class Visit:
     def start(self, path: str) -> None:
         """Begin loading `path`, returning once the response arrives (see `open_all`)."""
         self.dialogs_before = len(self.dialogs)
-        self.answer = self.page.goto(path, wait_until="commit")
+        self.page.goto(path, wait_until="commit")
         self.count += 1
-
-    def served(self) -> Served | None:
-        """The page being loaded as the server sent it (once loaded); None if the browser
-        no longer holds its body."""
-        from playwright.sync_api import Error
-
-        if self.answer is None:
-            return None
-        try:
-            return Served(self.answer.status, self.answer.headers, self.answer.text())
-        except Error:
-            return None
 
     def inspect(self) -> list[str]:
         """What went wrong on the page being loaded, once it settled."""
@@ -411,25 +397,13 @@ class Visit:
         return found
 
 
-class Served:
-    """A page as the browser received it, read as `served_problems` reads an httpx answer:
-    the server renders each page once, for the browser, instead of once more for the
-    check of its HTML."""
-
-    def __init__(self, status: int, headers: Mapping[str, str], text: str) -> None:
-        self.status_code, self.text = status, text
-        self.headers = {name.lower(): value for name, value in headers.items()}
-
-
 #: Pages loaded side by side, one per tab, sharing one settle: a page load is mostly waiting.
 TABS = 4
 
 
-def open_all(visits: list[Visit], paths: list[str],
-             served: list[Served | None] | None = None) -> list[list[str]]:
+def open_all(visits: list[Visit], paths: list[str]) -> list[list[str]]:
     """Everything wrong on each of `paths`, opened `len(visits)` at a time in separate tabs
-    (each its own browser profile), with one settle per batch instead of one per page;
-    each page as served is appended to `served`, if given."""
+    (each its own browser profile), with one settle per batch instead of one per page."""
     found: list[list[str]] = []
     for first in range(0, len(paths), len(visits)):
         batch = list(zip(visits, paths[first:first + len(visits)], strict=False))
@@ -439,8 +413,6 @@ def open_all(visits: list[Visit], paths: list[str],
             visit.page.wait_for_load_state("load")
         batch[0][0].page.wait_for_timeout(SETTLE_MS)
         found += [visit.findings() for visit, _ in batch]
-        if served is not None:
-            served += [visit.served() for visit, _ in batch]
     return found
 
 
@@ -461,11 +433,10 @@ def participant_pages(api: httpx.Client, session: Session) -> dict[str, httpx.Re
 
 
 def served_problems(api: httpx.Client, path: str, forbidden: tuple[str, ...],
-                    served: list[str], response: httpx.Response | Served | None = None
-                    ) -> list[str]:
+                    served: list[str], response: httpx.Response | None = None) -> list[str]:
     """What is wrong with `path` as served (its text appended to `served`): not a 200, no
     CSP header, a raw `forbidden` string or a `javascript:` address in the HTML. `response`:
-    its answer, when one was already fetched (by the browser or for another check)."""
+    its answer, when one was already fetched."""
     if response is None:
         response = api.get(path)
     served.append(response.text)
@@ -517,23 +488,10 @@ class ScriptInjectionSuite(BrowserKit):
         tool = installed_tools()[kit_tool]
         take_part, reveal = self.steps(kit_tool)
         with browser_server.client() as api:
-            made = injected_instances(api, tool, take_part, reveal)
-            opened = [(name, path) for name, instance in made.items()
-                      for path in instance.pages]
-            answers: list[Served | None] = []
-            seen = open_all(injection_tabs, [path for _, path in opened], answers)
-            problems = {name: instance.problems for name, instance in made.items()}
-            for (name, path), found, answer in zip(opened, seen, answers, strict=True):
-                instance = made[name]
-                problems[name] += served_problems(api, path, PAYLOADS[name][1],
-                                                  instance.served, answer or
-                                                  instance.fetched.get(path))
-                problems[name] += [f"{path}: {item}" for item in found]
-        for name, instance in made.items():
-            tag = re.search(r"gkx\d\d", PAYLOADS[name][0])
-            assert tag and any(tag.group(0) in html for html in instance.served), (
-                f"{tool.name}: the {name} payload reached none of the pages, so none was "
-                f"tested")
+            problems, opened = injected_pages(api, tool, take_part, reveal)
+        seen = open_all(injection_tabs, [path for _, path in opened])
+        for (name, path), found in zip(opened, seen, strict=True):
+            problems[name] += [f"{path}: {item}" for item in found]
         problems = {name: found for name, found in problems.items() if found}
         assert problems == {}, (
             f"{kit_tool}: injected script was not kept as text: "
@@ -567,39 +525,36 @@ class ScriptInjectionSuite(BrowserKit):
                 f"unescaped '<body' in {path}"]
 
 
-@dataclasses.dataclass
-class Injected:
-    """One payload's instance: what was wrong with its answers, the pages to open (the
-    participant pages with the answer that found them), and each page's HTML as served."""
-
-    problems: list[str]
-    pages: list[str]
-    fetched: dict[str, httpx.Response]
-    served: list[str] = dataclasses.field(default_factory=list)
-
-
-def injected_instances(api: httpx.Client, tool: Tool, take_part: Scenario | None,
-                       reveal: Scenario | None) -> dict[str, Injected]:
-    """Every payload through create and participation, by payload name. Its pages are
-    judged as served when the browser has loaded them (`served_problems`)."""
-    made: dict[str, Injected] = {}
-    for name, (payload, _) in PAYLOADS.items():
+def injected_pages(api: httpx.Client, tool: Tool, take_part: Scenario | None,
+                   reveal: Scenario | None
+                   ) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
+    """Every payload through create and participation: (payload name -> what was wrong
+    with the answers and the HTML as served, [(payload name, page path)] to open)."""
+    problems: dict[str, list[str]] = {}
+    opened: list[tuple[str, str]] = []
+    for name, (payload, forbidden) in PAYLOADS.items():
         fill = xss_fill(payload)
-        instance = create_instance(api, tool.name, tool.example, fill)
-        session = Session(api, instance, fill)
+        made = create_instance(api, tool.name, tool.example, fill)
+        session = Session(api, made, fill)
         if take_part is not None:
             take_part(session)
         if reveal is not None:
             reveal(session)
         found = [f"{sent.template} answered without a CSP header" for sent in session.sent
                  if "content-security-policy" not in sent.headers]
-        if "content-security-policy" not in api.get(
-                f"/api/{tool.name}/{instance.slug}").headers:
+        if "content-security-policy" not in api.get(f"/api/{tool.name}/{made.slug}").headers:
             found.append("the public read answered without a CSP header")
         fetched = participant_pages(api, session)
-        pages = [f"/s/{instance.slug}", f"/e/{instance.edit}", *fetched]
-        made[name] = Injected(found, pages, fetched)
-    return made
+        pages = [f"/s/{made.slug}", f"/e/{made.edit}", *fetched]
+        served: list[str] = []
+        for path in pages:
+            found += served_problems(api, path, forbidden, served, fetched.get(path))
+            opened.append((name, path))
+        tag = re.search(r"gkx\d\d", payload)
+        assert tag and any(tag.group(0) in html for html in served), (
+            f"{tool.name}: the {name} payload reached none of the pages, so none was tested")
+        problems[name] = found
+    return problems, opened
 
 
 class BrowserSuites(AllStatesSuite, ScriptInjectionSuite):
