@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser
+from playwright.sync_api import BrowserContext
 from playwright.sync_api import BrowserType
 from playwright.sync_api import ConsoleMessage
 from playwright.sync_api import Page
@@ -66,6 +67,53 @@ class Watched:
         self._screenshot(self.page, name)
         problems, self.problems = self.problems, []
         assert problems == [], f"{name} ({self.page.url}): {problems}"
+
+
+#: What makes a browser profile: viewport, colour scheme, JavaScript on, init script.
+Profile = tuple[int, int, str, bool, str | None]
+
+
+class Profiles:
+    """Browser profiles a test of the module has finished with, by what they were opened
+    with, for the next test to reuse (`open_context`): a fresh profile costs Chromium a new
+    renderer and a cold cache, every page's scripts compiled again (about a third of a page
+    load's CPU). One a test closed itself is never reused."""
+
+    def __init__(self) -> None:
+        self.idle: dict[Profile, list[BrowserContext]] = {}
+        self.closed: set[BrowserContext] = set()
+
+    def watch(self, context: BrowserContext) -> BrowserContext:
+        context.on("close", lambda closed: self.closed.add(closed))
+        return context
+
+    def take(self, profile: Profile) -> BrowserContext | None:
+        idle = self.idle.get(profile)
+        return idle.pop() if idle else None
+
+    def give_back(self, profile: Profile, context: BrowserContext) -> None:
+        """Its pages closed, the profile waits for the next test."""
+        if context in self.closed:
+            return
+        for page in context.pages:
+            page.close()
+        self.idle.setdefault(profile, []).append(context)
+
+    def close(self) -> None:
+        for contexts in self.idle.values():
+            for context in contexts:
+                context.close()
+        self.idle.clear()
+
+
+def emptied(context: BrowserContext, page: Page, origin: str) -> None:
+    """Everything `origin` stored in the profile gone, before its new `page` opens anything:
+    cookies, local storage, IndexedDB, caches and service workers. (Session storage
+    belongs to the page, which is new.)"""
+    devtools = context.new_cdp_session(page)
+    devtools.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    devtools.detach()
+    context.clear_cookies()
 
 
 def code_of(url: str, prefix: str) -> str:

@@ -20,7 +20,10 @@ from typing import Literal
 import httpx
 import pytest
 from browsing import TIMEOUT_MS
+from browsing import Profile
+from browsing import Profiles
 from browsing import Watched
+from browsing import emptied
 from playwright.sync_api import Browser
 from playwright.sync_api import BrowserContext
 from playwright.sync_api import ViewportSize
@@ -64,35 +67,51 @@ def api(server: Any) -> Iterator[httpx.Client]:
         yield client
 
 
+@pytest.fixture(scope="module")
+def _profiles(browser: Browser) -> Iterator[Profiles]:
+    profiles = Profiles()
+    yield profiles
+    profiles.close()
+
+
 @pytest.fixture
-def open_context(browser: Browser, server: Any,
-                 screenshot: Callable[[Any, str], Path]) -> Iterator[Callable[..., Watched]]:
+def open_context(browser: Browser, server: Any, screenshot: Callable[[Any, str], Path],
+                 _profiles: Profiles) -> Iterator[Callable[..., Watched]]:
     """Each call is a fresh browser profile (own localStorage): `watched = open_context()`;
     optionally another viewport, `color_scheme="dark"`, an init `script` run before every
-    page's own (e.g. a stand-in for a browser API), or `java_script=False`."""
-    contexts: list[BrowserContext] = []
+    page's own (e.g. a stand-in for a browser API), or `java_script=False`. A profile
+    another test of the module finished with is reused, emptied, with a new page."""
+    used: list[tuple[Profile, BrowserContext]] = []
     pages: list[Watched] = []
 
     def start(viewport: ViewportSize | None = None,
               color_scheme: Literal["light", "dark"] = "light",
               script: str | None = None, java_script: bool = True) -> Watched:
-        context = browser.new_context(base_url=server.base_url,
-                                      viewport=viewport or {"width": 1024, "height": 800},
-                                      color_scheme=color_scheme,
-                                      java_script_enabled=java_script)
-        context.grant_permissions(["clipboard-read", "clipboard-write"],
-                                  origin=server.base_url)
-        context.set_default_timeout(TIMEOUT_MS)
-        context.add_init_script(REPORT_CSP_VIOLATIONS)
-        if script:
-            context.add_init_script(script)
-        contexts.append(context)
-        pages.append(Watched(context.new_page(), screenshot))
+        size = viewport or {"width": 1024, "height": 800}
+        profile = (size["width"], size["height"], color_scheme, java_script, script)
+        reused = _profiles.take(profile)
+        if reused is not None:
+            context = reused
+            page = context.new_page()
+            emptied(context, page, server.base_url)
+        else:
+            context = _profiles.watch(browser.new_context(
+                base_url=server.base_url, viewport=size, color_scheme=color_scheme,
+                java_script_enabled=java_script))
+            context.grant_permissions(["clipboard-read", "clipboard-write"],
+                                      origin=server.base_url)
+            context.set_default_timeout(TIMEOUT_MS)
+            context.add_init_script(REPORT_CSP_VIOLATIONS)
+            if script:
+                context.add_init_script(script)
+            page = context.new_page()
+        used.append((profile, context))
+        pages.append(Watched(page, screenshot))
         return pages[-1]
 
     yield start
-    for context in contexts:
-        context.close()
+    for profile, context in used:
+        _profiles.give_back(profile, context)
     # Nothing may go wrong after a page's last check either.
     assert [watched.problems for watched in pages] == [[] for _ in pages]
 

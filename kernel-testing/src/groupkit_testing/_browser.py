@@ -206,8 +206,11 @@ class AllStatesSuite(BrowserKit):
     def allstates_tab(cls, kit_chromium: Browser, browser_server: Any) -> Iterator[Page]:
         """One page for every state of every tool the class checks; an uncaught script
         error on any of them fails the class's last test."""
+        from groupkit_testing.allstates import preload_axe
+
         context = kit_chromium.new_context(base_url=browser_server.base_url)
         context.set_default_timeout(TIMEOUT_MS)
+        preload_axe(context)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -417,20 +420,25 @@ def open_all(visits: list[Visit], paths: list[str]) -> list[list[str]]:
 PARTICIPANT_PAGES = 2
 
 
-def participant_pages(api: httpx.Client, session: Session) -> list[str]:
-    """`/p/{token}` of the first tokens the calls handed out that open a page."""
-    pages: list[str] = []
+def participant_pages(api: httpx.Client, session: Session) -> dict[str, httpx.Response]:
+    """`/p/{token}` of the first tokens the calls handed out that open a page, each with
+    its answer (the page as served, judged without asking the server for it again)."""
+    pages: dict[str, httpx.Response] = {}
     for _, token in session.tokens:
-        if len(pages) < PARTICIPANT_PAGES and api.get(f"/p/{token}").status_code == 200:
-            pages.append(f"/p/{token}")
+        if len(pages) < PARTICIPANT_PAGES:
+            response = api.get(f"/p/{token}")
+            if response.status_code == 200:
+                pages[f"/p/{token}"] = response
     return pages
 
 
 def served_problems(api: httpx.Client, path: str, forbidden: tuple[str, ...],
-                    served: list[str]) -> list[str]:
+                    served: list[str], response: httpx.Response | None = None) -> list[str]:
     """What is wrong with `path` as served (its text appended to `served`): not a 200, no
-    CSP header, a raw `forbidden` string or a `javascript:` address in the HTML."""
-    response = api.get(path)
+    CSP header, a raw `forbidden` string or a `javascript:` address in the HTML. `response`:
+    its answer, when one was already fetched."""
+    if response is None:
+        response = api.get(path)
     served.append(response.text)
     found = []
     if response.status_code != 200:
@@ -442,8 +450,6 @@ def served_problems(api: httpx.Client, path: str, forbidden: tuple[str, ...],
     found += [f"javascript: address in {path}: {match.group(0)!r}"
               for match in JAVASCRIPT_URL.finditer(response.text)]
     return found
-
-
 
 
 class ScriptInjectionSuite(BrowserKit):
@@ -538,10 +544,11 @@ def injected_pages(api: httpx.Client, tool: Tool, take_part: Scenario | None,
                  if "content-security-policy" not in sent.headers]
         if "content-security-policy" not in api.get(f"/api/{tool.name}/{made.slug}").headers:
             found.append("the public read answered without a CSP header")
-        pages = [f"/s/{made.slug}", f"/e/{made.edit}", *participant_pages(api, session)]
+        fetched = participant_pages(api, session)
+        pages = [f"/s/{made.slug}", f"/e/{made.edit}", *fetched]
         served: list[str] = []
         for path in pages:
-            found += served_problems(api, path, forbidden, served)
+            found += served_problems(api, path, forbidden, served, fetched.get(path))
             opened.append((name, path))
         tag = re.search(r"gkx\d\d", payload)
         assert tag and any(tag.group(0) in html for html in served), (

@@ -31,6 +31,7 @@ from typing import Any
 import httpx
 from axe_playwright_python.base import AxeResults
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import BrowserContext
 from playwright.sync_api import CDPSession
 from playwright.sync_api import Page
 
@@ -140,7 +141,8 @@ class Finding:
 
 
 class _Axe(Axe):
-    """axe-playwright-python, injecting axe-core once per page load rather than per run."""
+    """axe-playwright-python, injecting axe-core once per page load rather than per run
+    (none at all in a page whose context carries it, `preload_axe`)."""
 
     def run(self, page: Page, context: Any = None, options: Any = None) -> Any:
         if not page.evaluate("typeof window.axe !== 'undefined'"):
@@ -148,6 +150,14 @@ class _Axe(Axe):
         args = self._format_script_args(context=context, options=options or {
             "resultTypes": ["violations"]})
         return AxeResults(page.evaluate(f"axe.run({args}).then(results => results)"))
+
+
+def preload_axe(context: BrowserContext) -> None:
+    """axe-core in every page the context opens, from the page's start: the checker then
+    sends none of it per page load (half a megabyte of script through the driver cost a
+    page load nearly its own CPU again); it is defined before the page's scripts run, which
+    never name it."""
+    context.add_init_script(_Axe().axe_script)
 
 
 def _full_page_png(page: Page) -> bytes:
@@ -183,10 +193,34 @@ class Checker:
         self.sizes, self.schemes = tuple(sizes), tuple(schemes)
         self.axe = _Axe()
         screens.mkdir(parents=True, exist_ok=True)
+        #: The document each state was checked on (`page.content()`) -> (that state, its
+        #: findings).
+        self.checked: dict[str, tuple[str, list[Finding]]] = {}
 
     def check(self, page: Page, state: str) -> list[Finding]:
+        """The findings on the page in every view. A document identical to one checked
+        before, markup and all (every tool's page after its delete is the same "not here"
+        page), gets that check's findings and screenshots without checking it again; only
+        a document that stayed the same through all four views of its check is reused."""
         page.wait_for_load_state("load")
         page.wait_for_timeout(SETTLE_MS)
+        document = page.content()
+        if document in self.checked:
+            earlier, findings = self.checked[document]
+            for view in self.views():
+                (self.screens / f"{state}-{view}.png").write_bytes(
+                    (self.screens / f"{earlier}-{view}.png").read_bytes())
+            return [dataclasses.replace(finding, state=state) for finding in findings]
+        found = self._check(page, state)
+        if page.content() == document:
+            self.checked[document] = (state, found)
+        return found
+
+    def views(self) -> list[str]:
+        return [f"{width}x{height}-{scheme}" for width, height in self.sizes
+                for scheme in self.schemes]
+
+    def _check(self, page: Page, state: str) -> list[Finding]:
         found: list[Finding] = []
         for width, height in self.sizes:
             page.set_viewport_size({"width": width, "height": height})
