@@ -123,7 +123,7 @@ FIXES: dict[str, Fix] = {
     # Names show only in the claim list (who has claimed, never): the count is what shows.
     "fact": Fix({"title": "Offsite icebraeker", "names": ["Ann", "Bodhi", "Cy"]},
                 "title", "icebraeker", "icebreaker", line("edit-names", "Dimitra"),
-                ("0 of 4 facts in",), choose=("#name", "Dimitra")),
+                ("0 of 4 facts on the grid",), choose=("#name", "Dimitra")),
     "coffee": Fix({"title": "Coffee roueltte", "names": ["Ann", "Bodhi", "Cy"]},
                   "title", "roueltte", "roulette", line("edit-names", "Dimitra"),
                   ("Dimitra",), ("claim", {"name": "Bodhi"}, "Bodhi")),
