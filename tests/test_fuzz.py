@@ -385,7 +385,16 @@ def test_every_operation_answers_well_and_lets_working_bodies_through(
 
     any_json()
     ANSWERS[endpoint.name] = statuses
+    if endpoint.name.endswith(NEEDS_EMAIL):
+        # Email is off on this app: these answer the documented 409 (checked above to be a
+        # well-formed refusal, never a 5xx); their successes are tests/test_email*.py's.
+        assert set(statuses) <= {400, 404, 409}, (endpoint.name, dict(statuses))
+        return
     assert success_share(statuses) >= MIN_SUCCESS, (endpoint.name, dict(statuses))
+
+
+#: Operations that send email, which this app has off.
+NEEDS_EMAIL = ("/remind", "/invite")
 
 
 def rebased(body: Any, begin: Start, now: Start) -> Any:

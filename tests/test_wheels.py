@@ -41,6 +41,9 @@ from groupkit_testing import external_missing
 pytestmark = pytest.mark.server
 
 REPO = Path(__file__).resolve().parents[1]
+#: The kernel's version, as its wheel is built.
+KERNEL = tomllib.loads((REPO / "kernel" / "pyproject.toml").read_text("utf-8"))["project"][
+    "version"]
 #: Projects built from this repository, besides the generated plugin.
 PROJECTS = ("kernel", "kernel-testing", "plugins/plate", "plugins/poll",
             "contrib/example-plugin")
@@ -185,7 +188,7 @@ def installed(venv: Venv, names: list[str], modules: list[str]) -> dict[str, Any
 def test_the_environments_hold_the_wheels_not_the_workspace(built: Built) -> None:
     production = installed(built.production, ["groupkit-plate"],
                            ["groupkit", "groupkit_plate", "groupkit_finddate"])
-    assert production["versions"] == {"groupkit": "0.2.1", "groupkit-plate": "0.1.0",
+    assert production["versions"] == {"groupkit": KERNEL, "groupkit-plate": "0.1.0",
                                       "groupkit-poll": "0.1.0", "groupkit-finddate": "0.1.0"}
     # The plugin names the kit for its tests only, and that extra was not installed.
     assert requirements(production["requires"]["groupkit-plate"]) == {
@@ -193,7 +196,7 @@ def test_the_environments_hold_the_wheels_not_the_workspace(built: Built) -> Non
     assert "groupkit = groupkit_testing" not in production["pytest11"]
     author = installed(built.author, ["groupkit-karaoke"],
                        ["groupkit", "groupkit_testing", "groupkit_karaoke"])
-    assert author["versions"] == {"groupkit": "0.2.1", "groupkit-testing": "0.1.0",
+    assert author["versions"] == {"groupkit": KERNEL, "groupkit-testing": "0.1.0",
                                   "groupkit-karaoke": "0.1.0"}
     assert requirements(author["requires"]["groupkit-karaoke"]) == {
         "groupkit>=0.1", 'groupkit-testing>=0.1; extra == "test"'}
