@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from groupkit import N_
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import Line
 from groupkit import Operations
+from groupkit import gettext
 from groupkit.signups import SignUp
 from groupkit.signups import board_edit
 from groupkit.signups import board_views
@@ -27,9 +29,12 @@ from .schema import EditHens
 
 ops = Operations()
 
-BAD_SLOT = "That spot doesn't exist on this board."
-NO_NAME = "Add your name so people know who's got it."
-TAKEN = "Someone grabbed that spot seconds ago — pick another."
+BAD_SLOT = N_("That spot doesn't exist on this board.")
+NO_NAME = N_("Add your name so people know who's got it.")
+TAKEN = N_("Someone grabbed that spot seconds ago — pick another.")
+#: A link preview's words, in the reader's language.
+FOR_WHOM = N_("For {name}")
+SEE_THE_PLANS = N_("See the plans and put your name down for something.")
 
 #: The event details kept from the create body, in the order the pages show them.
 DETAILS = ("forWhom", "when", "where", "note", "kitty")
@@ -60,10 +65,10 @@ def preview(instance: Instance) -> dict[str, Any]:
     link pasted into a group chat must not put the address in the preview card."""
     data = instance.data
     about = " · ".join(part for part in (
-        f"For {data['forWhom']}" if data["forWhom"] else "", data["when"]) if part)
+        gettext(FOR_WHOM).format(name=data["forWhom"]) if data["forWhom"] else "",
+        data["when"]) if part)
     lead = f"{about}. " if about else ""
-    return {"title": instance.title,
-            "description": f"{lead}See the plans and put your name down for something."}
+    return {"title": instance.title, "description": lead + gettext(SEE_THE_PLANS)}
 
 
 def board_schema(organiser: bool = False) -> dict[str, Any]:

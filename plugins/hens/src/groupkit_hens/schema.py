@@ -3,6 +3,7 @@ categories (present, count, each entry's name and capacity, duplicates)."""
 
 from __future__ import annotations
 
+from groupkit import N_
 from groupkit import Count
 from groupkit import Line
 from groupkit import Schema
@@ -11,12 +12,12 @@ from groupkit import Text
 from groupkit import WholeNumber
 from groupkit.signups import group_lists
 
-NO_TITLE = "Give the event a name — whose hens or shower is it?"
-NO_CATEGORIES = "Add at least one thing to bring or sort."
-TOO_MANY_CATEGORIES = "Twelve lists is the limit — combine a couple."
-NO_CATEGORY_NAME = "Every list needs a name."
-BAD_CAPACITY = "Spots per list must be a whole number from 1 to 20."
-DUPLICATE_CATEGORY = "Two lists share a name — make each one different."
+NO_TITLE = N_("Give the event a name — whose hens or shower is it?")
+NO_CATEGORIES = N_("Add at least one thing to bring or sort.")
+TOO_MANY_CATEGORIES = N_("Twelve lists is the limit — combine a couple.")
+NO_CATEGORY_NAME = N_("Every list needs a name.")
+BAD_CAPACITY = N_("Spots per list must be a whole number from 1 to 20.")
+DUPLICATE_CATEGORY = N_("Two lists share a name — make each one different.")
 
 MAX_CATEGORIES = 12
 MAX_SPOTS = 20
@@ -50,9 +51,10 @@ class EditHens(CreateHens):
 
 
 #: An edit that would take away someone's spot (409).
-LIST_HELD = "Someone has a spot in {name} — remove them from it first, then the list can go."
-LIST_SHRUNK = ("{name} has {taken} spots taken — remove someone first, "
-               "or keep at least {taken} spots.")
+LIST_HELD = N_("Someone has a spot in {name} — remove them from it first, then the list can "
+               "go.")
+LIST_SHRUNK = N_("{name} has {taken} spots taken — remove someone first, "
+                 "or keep at least {taken} spots.")
 
 
 SLOT_ID = "a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1"

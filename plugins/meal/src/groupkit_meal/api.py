@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from groupkit import N_
 from groupkit import ApiError
 from groupkit import Call
 from groupkit import Edit
@@ -16,6 +17,10 @@ from groupkit import Reply
 from groupkit import bad_request
 from groupkit import checked_in_order
 from groupkit import conflict
+from groupkit import format_date
+from groupkit import gettext
+from groupkit import language
+from groupkit import message
 from groupkit import whole_number
 from groupkit.integrations import CalendarEvent
 from groupkit.integrations import calendar_reply
@@ -46,14 +51,18 @@ from .schema import title_for
 
 ops = Operations()
 
-BAD_SLOT = "That day isn't on this roster."
-NO_NAME = "Add your name so the family knows who's cooking."
-DAY_TAKEN = "Someone's already got that day — pick another."
-JOB_TAKEN = "Someone's already on that job — pick another spot."
-START_AFTER = "Start the new days after {last} — that's the last day on the roster now."
-TOO_MANY_TASKS = "Twelve jobs is the limit — remove one before adding another."
-NO_TASK = "That job isn't on this roster."
-NOT_COOKING = "Nobody has claimed that day yet, so there's nothing to put in a calendar."
+BAD_SLOT = N_("That day isn't on this roster.")
+NO_NAME = N_("Add your name so the family knows who's cooking.")
+DAY_TAKEN = N_("Someone's already got that day — pick another.")
+JOB_TAKEN = N_("Someone's already on that job — pick another spot.")
+START_AFTER = N_("Start the new days after {last} — that's the last day on the roster now.")
+TOO_MANY_TASKS = N_("Twelve jobs is the limit — remove one before adding another.")
+NO_TASK = N_("That job isn't on this roster.")
+NOT_COOKING = N_("Nobody has claimed that day yet, so there's nothing to put in a calendar.")
+#: A link preview's title and invitation, in the reader's language (the stored title is the
+#: English `Meals for <forWhom>`).
+MEALS_FOR = N_("Meals for {name}")
+COOK_FOR = N_("Sign up to cook a meal for {name}.")
 
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -67,8 +76,11 @@ SLOT_IDS = ("a day's spots are `d<day position>-<n>`: the day's position in the 
 
 
 def day_label(iso: str) -> str:
-    """`Sun 1 Mar 2026`, the same whatever the server's locale."""
+    """`Sun 1 Mar 2026` in English (the API's, whatever the server's locale); a page in
+    another language writes the day its reader's way."""
     day = dt.date.fromisoformat(iso)
+    if language() != "en":
+        return format_date(day, "full")
     return f"{WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
@@ -147,8 +159,9 @@ public_view, organiser_view = board_views(_board)
 
 def preview(instance: Instance) -> dict[str, Any]:
     """Link previews: the title and an invitation; no drop-off, no note."""
-    return {"title": instance.title,
-            "description": f"Sign up to cook a meal for {instance.data['forWhom']}."}
+    name = instance.data["forWhom"]
+    return {"title": gettext(MEALS_FOR).format(name=name),
+            "description": gettext(COOK_FOR).format(name=name)}
 
 
 def _spot_schema(day: bool, organiser: bool) -> dict[str, Any]:
@@ -256,7 +269,7 @@ def add_days(call: Call) -> dict[str, Any]:
     if len(days) + count > MAX_DAYS:
         raise conflict(TOO_MANY_DAYS)
     if start <= dt.date.fromisoformat(days[-1]):
-        raise conflict(START_AFTER.format(last=day_label(days[-1])))
+        raise conflict(message(START_AFTER, last=day_label(days[-1])))
     added = day_run(start, count, spacing)
     if added is None:
         raise bad_request(BAD_START)

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import marshmallow as ma
 
+from groupkit import N_
 from groupkit import Line
 from groupkit import Raw
 from groupkit import Schema
@@ -23,14 +24,15 @@ from groupkit import Text
 from groupkit import clean_line
 from groupkit import whole_number
 
-NO_FOR_WHOM = "Who are the meals for? Add a name — a family, a person, whoever."
-BAD_DATE = "One of those days isn't a real calendar date."
-BAD_START = "Pick a valid first day."
-BAD_DAYS = "How many days need a meal? At least one."
-NO_DAYS = "Add at least one day that needs a meal."
-TOO_MANY_DAYS = "Sixty days is the limit — start a second roster if it runs longer."
-BAD_SPACING = "Space the new days 1, 2 or 7 days apart — every day, every second day or weekly."
-NO_TASK_LABEL = "Give the job a name — what needs doing?"
+NO_FOR_WHOM = N_("Who are the meals for? Add a name — a family, a person, whoever.")
+BAD_DATE = N_("One of those days isn't a real calendar date.")
+BAD_START = N_("Pick a valid first day.")
+BAD_DAYS = N_("How many days need a meal? At least one.")
+NO_DAYS = N_("Add at least one day that needs a meal.")
+TOO_MANY_DAYS = N_("Sixty days is the limit — start a second roster if it runs longer.")
+BAD_SPACING = N_("Space the new days 1, 2 or 7 days apart — every day, every second day or "
+                 "weekly.")
+NO_TASK_LABEL = N_("Give the job a name — what needs doing?")
 
 MAX_DAYS = 60
 DATES_READ = 61

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from groupkit import N_
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import Line
@@ -26,7 +27,8 @@ from .schema import EditPlate
 
 ops = Operations()
 
-DEFAULT_HEADING = "Bring a plate"
+#: The heading of a board with no title (pages say it in the reader's language).
+DEFAULT_HEADING = N_("Bring a plate")
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
@@ -56,11 +58,11 @@ def board_schema(organiser: bool = False) -> dict[str, Any]:
 
 
 BOARD = SignUp(
-    spots=group_spots("categories", "c"), bad_slot="That spot doesn't exist on this board.",
-    no_name="Add your name so people know who's bringing it.",
-    taken="Someone snapped that spot up seconds ago — pick another.",
+    spots=group_spots("categories", "c"), bad_slot=N_("That spot doesn't exist on this board."),
+    no_name=N_("Add your name so people know who's bringing it."),
+    taken=N_("Someone snapped that spot up seconds ago — pick another."),
     fields={"dish": Line(DISH_LIMIT)},
-    required={"dish": "Add what you're bringing so nobody doubles up."},
+    required={"dish": N_("Add what you're bringing so nobody doubles up.")},
     slot_doc=SLOT_ID, secret_use="release this spot yourself",
     docs={"claim": "Claim one spot with your name and dish; returns the secret that "
                    "releases it."})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from groupkit import N_
 from groupkit import Count
 from groupkit import Line
 from groupkit import Schema
@@ -9,11 +10,11 @@ from groupkit import Text
 from groupkit import WholeNumber
 from groupkit.signups import group_lists
 
-NO_CATEGORIES = "Add at least one category."
-TOO_MANY_CATEGORIES = "Twelve categories is the limit — combine a couple."
-NO_CATEGORY_NAME = "Every category needs a name."
-BAD_CAPACITY = "Spots per category must be a whole number from 1 to 20."
-DUPLICATE_CATEGORY = "Two categories share a name — make each one different."
+NO_CATEGORIES = N_("Add at least one category.")
+TOO_MANY_CATEGORIES = N_("Twelve categories is the limit — combine a couple.")
+NO_CATEGORY_NAME = N_("Every category needs a name.")
+BAD_CAPACITY = N_("Spots per category must be a whole number from 1 to 20.")
+DUPLICATE_CATEGORY = N_("Two categories share a name — make each one different.")
 
 MAX_CATEGORIES = 12
 MAX_SPOTS = 20
@@ -41,10 +42,10 @@ class EditPlate(CreatePlate):
 
 
 #: An edit that would take away someone's spot (409).
-CATEGORY_HELD = ("Someone has a spot in {name} — remove them from it first, "
-                 "then the category can go.")
-CATEGORY_SHRUNK = ("{name} has {taken} spots taken — remove someone first, "
-                   "or keep at least {taken} spots.")
+CATEGORY_HELD = N_("Someone has a spot in {name} — remove them from it first, "
+                   "then the category can go.")
+CATEGORY_SHRUNK = N_("{name} has {taken} spots taken — remove someone first, "
+                     "or keep at least {taken} spots.")
 
 
 SLOT_ID = ("a spot on this board: `c<categoryIndex>-<n>`, categoryIndex from 0, n from 1; "

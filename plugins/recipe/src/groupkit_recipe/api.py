@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import checked_in_order
+from groupkit import gettext
 from groupkit import utc_iso
 from groupkit.entries import OK_REPLY
 from groupkit.entries import Entries
@@ -33,8 +35,11 @@ MAX_RECIPES = 200
 TOKEN_KIND = "recipe"
 OPTIONAL = ("serves", "story")
 
-FULL = "This book's full — 200 recipes is the limit."
-UNKNOWN_RECIPE = "That recipe isn't in this book any more — it may have been removed."
+FULL = N_("This book's full — 200 recipes is the limit.")
+UNKNOWN_RECIPE = N_("That recipe isn't in this book any more — it may have been removed.")
+#: A link preview's invitation, in the reader's language.
+BOOK_FOR = N_("A shared recipe book for {name}: read it, print it, add your own.")
+BOOK = N_("A shared recipe book: read it, print it, add your own.")
 
 RECIPES = Entries(Recipe, TOKEN_KIND, UNKNOWN_RECIPE)
 
@@ -79,8 +84,7 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
 def preview(instance: Instance) -> dict[str, Any]:
     whom = instance.data["forWhom"]
     return {"title": instance.title,
-            "description": f"A shared recipe book{' for ' + whom if whom else ''}: "
-                           "read it, print it, add your own."}
+            "description": gettext(BOOK_FOR).format(name=whom) if whom else gettext(BOOK)}
 
 
 def _recipe_schema(organiser: bool) -> dict[str, Any]:

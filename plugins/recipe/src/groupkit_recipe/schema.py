@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from groupkit import N_
 from groupkit import Line
 from groupkit import Schema
 from groupkit import Text
 
-NO_TITLE = "What's the book called? Add a name."
-NO_COOK = "Add your name so everyone knows whose recipe it is."
-NO_DISH = "What's the dish called? Add its name."
-NO_INGREDIENTS = "List the ingredients — one per line is easiest."
-NO_METHOD = "Add the method — how do you make it?"
+NO_TITLE = N_("What's the book called? Add a name.")
+NO_COOK = N_("Add your name so everyone knows whose recipe it is.")
+NO_DISH = N_("What's the dish called? Add its name.")
+NO_INGREDIENTS = N_("List the ingredients — one per line is easiest.")
+NO_METHOD = N_("Add the method — how do you make it?")
 
 LIMITS = {"cook": 40, "dish": 80, "ingredients": 1500, "method": 2500, "serves": 40,
           "story": 500}

@@ -10,6 +10,7 @@ from typing import Any
 import peewee as pw
 from markupsafe import Markup
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Edit
 from groupkit import Instance
@@ -18,12 +19,14 @@ from groupkit import Reply
 from groupkit import bad_request
 from groupkit import checked_in_order
 from groupkit import conflict
+from groupkit import gettext
 from groupkit import not_found
 from groupkit import utc_iso
 from groupkit.signups import board_views
 
 from .models import RegistryClaim
 from .schema import BAD_AMOUNT
+from .schema import DEFAULT_OVERFLOW_TITLE
 from .schema import MAX_CENTS
 from .schema import MAX_CONTRIBUTIONS
 from .schema import MIN_CENTS
@@ -43,6 +46,7 @@ from .vehicle import WIDTH
 from .vehicle import Part
 from .vehicle import by_id
 from .vehicle import parts
+from .vehicle import spoken_name
 
 ops = Operations()
 
@@ -66,9 +70,15 @@ def _claims(instance: Instance) -> list[RegistryClaim]:
                 .order_by(RegistryClaim.created, RegistryClaim.id))
 
 
+def _overflow_title(data: dict[str, Any]) -> str:
+    """The overflow gift's title: the couple's words, or the default in the reader's language."""
+    title = str(data["overflowTitle"])
+    return gettext(title) if title == DEFAULT_OVERFLOW_TITLE else title
+
+
 def _item(instance: Instance, claim: RegistryClaim) -> str:
     part = by_id().get(claim.part_id or "")
-    return part.name if part else str(instance.data["overflowTitle"])
+    return spoken_name(part) if part else _overflow_title(instance.data)
 
 
 def _registry(instance: Instance, organiser: bool) -> dict[str, Any]:
@@ -79,7 +89,9 @@ def _registry(instance: Instance, organiser: bool) -> dict[str, Any]:
     claims = _claims(instance)
     by_part = {claim.part_id: claim for claim in claims if claim.part_id}
     contributions = [claim for claim in claims if claim.part_id is None]
-    catalogue = [{"id": part.id, "name": part.name, "section": part.section,
+    # Part names and sections in the language being spoken: a page's reader's (the API's
+    # English is the same words as `part.name`).
+    catalogue = [{"id": part.id, "name": spoken_name(part), "section": gettext(part.section),
                   "priceCents": part.price_cents, "claimed": part.id in by_part,
                   "claimedBy": by_part[part.id].name if part.id in by_part else None,
                   "shape": shape_of(part), "pixels": pixels_svg(part)}
@@ -87,10 +99,10 @@ def _registry(instance: Instance, organiser: bool) -> dict[str, Any]:
     view: dict[str, Any] = {
         "title": instance.title, "heading": data["coupleNames"],
         "coupleNames": data["coupleNames"], "tagline": data["tagline"],
-        "weddingDate": data["weddingDate"], "sections": list(SECTIONS),
+        "weddingDate": data["weddingDate"], "sections": [gettext(name) for name in SECTIONS],
         "canvas": {"width": WIDTH, "height": HEIGHT},
         "parts": catalogue, "partsClaimed": len(by_part), "partsTotal": len(catalogue),
-        "overflow": {"title": data["overflowTitle"], "minCents": MIN_CENTS,
+        "overflow": {"title": _overflow_title(data), "minCents": MIN_CENTS,
                      "maxCents": MAX_CENTS, "limit": MAX_CONTRIBUTIONS,
                      "count": len(contributions),
                      "open": len(contributions) < MAX_CONTRIBUTIONS},
@@ -146,10 +158,15 @@ def export(instance: Instance) -> dict[str, Any]:
     return view
 
 
+#: A link preview's words, in the reader's language.
+PREVIEW_TITLE = N_("{names}: the wedding van registry")
+PREVIEW_INVITATION = N_("Help build our wedding van, one pixel part at a time.")
+
+
 def preview(instance: Instance) -> dict[str, Any]:
     data = instance.data
-    description = data["tagline"] or "Help build our wedding van, one pixel part at a time."
-    return {"title": f"{data['coupleNames']}: the wedding van registry",
+    description = data["tagline"] or gettext(PREVIEW_INVITATION)
+    return {"title": gettext(PREVIEW_TITLE).format(names=data["coupleNames"]),
             "description": description}
 
 

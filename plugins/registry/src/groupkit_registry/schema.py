@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from groupkit import N_
 from groupkit import Exact
 from groupkit import Flag
 from groupkit import Line
@@ -14,15 +15,16 @@ from groupkit import WholeNumber
 from groupkit import clean_line
 from groupkit import js_string
 
-NO_COUPLE = "Add your names — it's your registry."
-NO_NAME = "Add your name — it goes on the build crew wall."
-UNKNOWN_PART = "That part isn't on this build sheet."
-TAKEN = "Someone beat you to that one by a whisker."
-BAD_AMOUNT = "Pick an amount between $5 and $2,000."
-OVERFLOW_FULL = "The overflow patch is chockers — give your gift to the couple directly."
-NO_CLAIM = "That claim isn't on this registry — it may have been released already."
+NO_COUPLE = N_("Add your names — it's your registry.")
+NO_NAME = N_("Add your name — it goes on the build crew wall.")
+UNKNOWN_PART = N_("That part isn't on this build sheet.")
+TAKEN = N_("Someone beat you to that one by a whisker.")
+BAD_AMOUNT = N_("Pick an amount between $5 and $2,000.")
+OVERFLOW_FULL = N_("The overflow patch is chockers — give your gift to the couple directly.")
+NO_CLAIM = N_("That claim isn't on this registry — it may have been released already.")
 
-DEFAULT_OVERFLOW_TITLE = "Fuel & rego for the first year"
+#: Stored when the couple name no overflow gift; a page says it in its reader's language.
+DEFAULT_OVERFLOW_TITLE = N_("Fuel & rego for the first year")
 NAME_LIMIT = 60
 MESSAGE_LIMIT = 240
 MIN_CENTS = 500

@@ -13,6 +13,9 @@ import math
 from collections.abc import Iterable
 from functools import cache
 
+from groupkit import N_
+from groupkit import gettext
+
 WIDTH, HEIGHT = 86, 50
 VAN = 14  # x of the van's rear edge: the van is drawn from here to WIDTH - 9
 
@@ -57,7 +60,9 @@ class Rect:
 @dataclasses.dataclass(frozen=True)
 class Part:
     id: str
-    name: str
+    name: str  # in English, as the API says it
+    words: str  # the name's template in the catalogs ("Balloon {n}"), filled with `values`
+    values: tuple[tuple[str, str | int], ...]
     section: str
     price_cents: int
     rects: tuple[Rect, ...]
@@ -72,10 +77,11 @@ class _Canvas:
     def __init__(self) -> None:
         self.owner: dict[Cell, int] = {}
         self.colour: dict[Cell, tuple[str, bool]] = {}
-        self.specs: list[tuple[str, str, int]] = []
+        self.specs: list[tuple[str, str, int, tuple[tuple[str, str | int], ...]]] = []
 
-    def part(self, name: str, section: str, dollars: int) -> int:
-        self.specs.append((name, section, dollars * 100))
+    def part(self, name: str, section: str, dollars: int, **values: str | int) -> int:
+        """A new part: `name` is its words (marked for the catalogs), filled with `values`."""
+        self.specs.append((name, section, dollars * 100, tuple(values.items())))
         return len(self.specs) - 1
 
     def paint(self, index: int, cells: Iterable[Cell], fill: str, detail: bool = False) -> None:
@@ -108,67 +114,68 @@ def _draw(c: _Canvas) -> None:
     # Balloons tied to the ladder, floating off the back.
     for n, (bx, by, fill) in enumerate([(1, 1, RED), (5, 0, YELLOW), (9, 2, PINK),
                                          (2, 6, "#4fb3bf"), (6, 5, ORANGE), (10, 7, RED)]):
-        p = c.part(f"Balloon {n + 1}", "Balloons & bunting", 15)
+        p = c.part(N_("Balloon {n}"), "Balloons & bunting", 15, n=n + 1)
         c.paint(p, [(bx + 1, by), *box(bx, by + 1, bx + 2, by + 2), (bx + 1, by + 3)], fill)
         c.paint(p, [(bx, by + 1)], WHITE, True)
         c.paint(p, [(bx + 1, by + 4), (bx + 2, by + 5)], INK, True)
 
     # Ladder up the back, to the roof rack.
-    p = c.part("Roof ladder", "On the roof", 45)
+    p = c.part(N_("Roof ladder"), "On the roof", 45)
     c.paint(p, box(v - 2, 9, v - 1, 26), CHROME_DARK)
     c.paint(p, [(v - 2, y) for y in range(10, 27, 3)], CHROME, True)
 
     # Surfboard and picnic basket on the rack.
     board = [*box(v + 10, 5, v + 43, 5), *box(v + 8, 6, v + 46, 6), *box(v + 10, 7, v + 43, 7)]
     for name, (x0, x1), dollars in zip(
-            ["Surfboard tail", "Surfboard deck (back)", "Surfboard deck (middle)",
-             "Surfboard deck (front)", "Surfboard nose"],
+            [N_("Surfboard tail"), N_("Surfboard deck (back)"), N_("Surfboard deck (middle)"),
+             N_("Surfboard deck (front)"), N_("Surfboard nose")],
             [(v + 8, v + 15), (v + 16, v + 23), (v + 24, v + 31), (v + 32, v + 39),
              (v + 40, v + 46)], [40, 45, 45, 45, 50], strict=True):
         p = c.part(name, "On the roof", dollars)
         c.paint(p, [cell for cell in board if x0 <= cell[0] <= x1], YELLOW)
         c.paint(p, [(x, 6) for x in range(max(x0, v + 12), min(x1, v + 41) + 1)], BLUE, True)
-    p = c.part("Picnic basket", "On the roof", 60)
+    p = c.part(N_("Picnic basket"), "On the roof", 60)
     c.paint(p, box(v + 50, 5, v + 56, 7), BROWN)
     c.paint(p, [*box(v + 52, 4, v + 54, 4), *[(x, 6) for x in range(v + 50, v + 57, 2)]],
             BROWN_DARK, True)
 
     for n, (x0, x1) in enumerate(splits(v + 2, v + 57, 4)):
-        p = c.part(f"Roof rack, section {n + 1}", "On the roof", 35)
+        p = c.part(N_("Roof rack, section {n}"), "On the roof", 35, n=n + 1)
         c.paint(p, box(x0, 8, x1, 8), CHROME_DARK)
         c.paint(p, [(x0 + 1, 9), (x1 - 1, 9)], CHROME_DARK, True)
 
     # The pop-top: JUST ♥ MARRIED, one tile per letter.
-    p = c.part("Pop-top canvas (back)", "Pop-top", 40)
+    p = c.part(N_("Pop-top canvas (back)"), "Pop-top", 40)
     c.paint(p, box(v + 4, 10, v + 6, 14), WHITE)
     c.paint(p, box(v + 4, 14, v + 6, 14), RED, True)
     x = v + 7
     for n, letter in enumerate("JUST♥MARRIED"):
         if letter == "♥":
-            p = c.part("Pop-top heart", "Pop-top", 50)
+            p = c.part(N_("Pop-top heart"), "Pop-top", 50)
         elif letter == "R":
-            which = "first" if "JUST♥MARRIED".index("R") == n else "second"
-            p = c.part(f"Pop-top letter R ({which})", "Pop-top", 25)
+            first = "JUST♥MARRIED".index("R") == n
+            p = c.part(N_("Pop-top letter R (first)") if first else N_("Pop-top letter R (second)"),
+                       "Pop-top", 25)
         else:
-            p = c.part(f"Pop-top letter {letter}", "Pop-top", 25)
+            p = c.part(N_("Pop-top letter {letter}"), "Pop-top", 25, letter=letter)
         c.paint(p, box(x, 10, x + 3, 14), WHITE)
         c.paint(p, glyph(x, 10, LETTERS[letter]), RED, True)
         x += 4
-    p = c.part("Pop-top canvas (front)", "Pop-top", 40)
+    p = c.part(N_("Pop-top canvas (front)"), "Pop-top", 40)
     c.paint(p, box(x, 10, v + 57, 14), WHITE)
     c.paint(p, box(x, 14, v + 57, 14), RED, True)
 
     # The cream top half: roof band, pillars, windows, the band under the windows.
     for n, (x0, x1) in enumerate(splits(v, v + 63, 6)):
-        p = c.part(f"Roof panel {n + 1}", "Body", 30)
+        p = c.part(N_("Roof panel {n}"), "Body", 30, n=n + 1)
         c.paint(p, box(x0, 15, x1, 16), CREAM)
         c.paint(p, box(x0, 15, x1, 15), CREAM_SHADE, True)
     for n, (x0, x1) in enumerate([(0, 1), (8, 9), (19, 20), (30, 31), (41, 43), (53, 54)]):
-        p = c.part(f"Window pillar {n + 1}", "Body", 25)
+        p = c.part(N_("Window pillar {n}"), "Body", 25, n=n + 1)
         c.paint(p, box(v + x0, 17, v + x1, 23), CREAM)
-    windows = [("Back side window", 2, 7, 55), ("Side window 1", 10, 18, 70),
-               ("Side window 2", 21, 29, 70), ("Side window 3", 32, 40, 70),
-               ("Driver's window", 44, 52, 65), ("Windscreen", 55, 63, 120)]
+    windows = [(N_("Back side window"), 2, 7, 55), (N_("Side window 1"), 10, 18, 70),
+               (N_("Side window 2"), 21, 29, 70), (N_("Side window 3"), 32, 40, 70),
+               (N_("Driver's window"), 44, 52, 65), (N_("Windscreen"), 55, 63, 120)]
     for name, x0, x1, dollars in windows:
         p = c.part(name, "Cabin", dollars)
         c.paint(p, box(v + x0, 17, v + x1, 23), GLASS)
@@ -176,100 +183,108 @@ def _draw(c: _Canvas) -> None:
         if name == "Windscreen":
             c.paint(p, [(v + 63, y) for y in range(17, 24)], CREAM)
     for n, x0 in enumerate([10, 21, 32]):
-        p = c.part(f"Gingham curtain {n + 1}", "Cabin", 20)
+        p = c.part(N_("Gingham curtain {n}"), "Cabin", 20, n=n + 1)
         c.paint(p, box(v + x0, 17, v + x0 + 2, 23), PINK)
         c.paint(p, [(v + x0 + (y % 2), y) for y in range(17, 24)], PINK_DARK, True)
-    p = c.part("Co-pilot pup", "Cabin", 80)
+    p = c.part(N_("Co-pilot pup"), "Cabin", 80)
     c.paint(p, [*box(v + 46, 19, v + 50, 23), *box(v + 47, 18, v + 49, 18)], BROWN)
     c.paint(p, [(v + 46, 18), (v + 50, 18), (v + 46, 19), (v + 50, 19)], BROWN_DARK, True)
     c.paint(p, [(v + 47, 20), (v + 49, 20), (v + 48, 22)], INK, True)
     c.paint(p, [(v + 48, 23)], PINK_DARK, True)
-    p = c.part("Steering wheel", "Cabin", 90)
+    p = c.part(N_("Steering wheel"), "Cabin", 90)
     c.paint(p, [(v + 56, 20), (v + 55, 21), (v + 57, 21), (v + 56, 22), (v + 55, 23),
                 (v + 57, 23)], INK)
     c.paint(p, [(v + 56, 21)], CHROME_DARK, True)
-    p = c.part("Side mirror", "Cabin", 30)
+    p = c.part(N_("Side mirror"), "Cabin", 30)
     c.paint(p, box(v + 64, 18, v + 65, 20), CHROME_DARK)
     c.paint(p, [(v + 65, 19)], CHROME, True)
     for n, (x0, x1) in enumerate(splits(v, v + 63, 8)):
-        p = c.part(f"Waist panel {n + 1}", "Body", 35)
+        p = c.part(N_("Waist panel {n}"), "Body", 35, n=n + 1)
         c.paint(p, box(x0, 24, x1, 27), CREAM)
         c.paint(p, box(x0, 27, x1, 27), CREAM_SHADE, True)
-    p = c.part("Headlight", "Cabin", 60)
+    p = c.part(N_("Headlight"), "Cabin", 60)
     c.paint(p, box(v + 62, 24, v + 64, 27), CHROME_DARK)
     c.paint(p, box(v + 63, 25, v + 64, 26), "#fff3b0", True)
 
     # The chrome belt line and the bunting hanging from it.
     for n, (x0, x1) in enumerate(splits(v, v + 63, 6)):
-        p = c.part(f"Chrome trim {n + 1}", "Body", 30)
+        p = c.part(N_("Chrome trim {n}"), "Body", 30, n=n + 1)
         c.paint(p, box(x0, 28, x1, 28), CHROME)
 
     # The teal bottom half: two rows of panels with the wheel arches cut out.
     for n, (x0, x1) in enumerate(splits(v, v + 63, 8)):
-        p = c.part(f"Door panel {n + 1}" if 3 <= n <= 6 else f"Side panel {n + 1}",
-                   "Body", 45 if 3 <= n <= 6 else 40)
+        p = c.part(N_("Door panel {n}") if 3 <= n <= 6 else N_("Side panel {n}"),
+                   "Body", 45 if 3 <= n <= 6 else 40, n=n + 1)
         c.paint(p, box(x0, 29, x1, 34), TEAL)
-    for name, x0, x1, dollars in [("Rear skirt", 0, 6, 35), ("Sill panel 1", 22, 28, 40),
-                                  ("Sill panel 2", 29, 35, 40), ("Sill panel 3", 36, 42, 40),
-                                  ("Front skirt", 58, 63, 35)]:
+    for name, x0, x1, dollars in [(N_("Rear skirt"), 0, 6, 35), (N_("Sill panel 1"), 22, 28, 40),
+                                  (N_("Sill panel 2"), 29, 35, 40),
+                                  (N_("Sill panel 3"), 36, 42, 40),
+                                  (N_("Front skirt"), 58, 63, 35)]:
         p = c.part(name, "Body", dollars)
         c.paint(p, box(v + x0, 35, v + x1, 40), TEAL)
     for n, centre in enumerate((14, 50)):
-        p = c.part("Rear wheel arch" if n == 0 else "Front wheel arch", "Wheels", 35)
+        p = c.part(N_("Rear wheel arch") if n == 0 else N_("Front wheel arch"), "Wheels", 35)
         c.paint(p, [(x, y) for x in range(v + centre - 7, v + centre + 8) for y in range(33, 41)
                     if math.dist((x, y), (v + centre, 42)) > 6.4
                     and (y >= 35 or math.dist((x, y), (v + centre, 42)) <= 8.6)], TEAL_DARK)
 
     for n, x0 in enumerate(range(v + 1, v + 60, 6)):
-        p = c.part(f"Bunting flag {n + 1}", "Balloons & bunting", 12)
+        p = c.part(N_("Bunting flag {n}"), "Balloons & bunting", 12, n=n + 1)
         c.paint(p, [*box(x0, 29, x0 + 4, 29), *box(x0 + 1, 30, x0 + 3, 30), (x0 + 2, 31)],
                 FLAGS[n % len(FLAGS)])
-    p = c.part("Tail light", "Bits & bobs", 35)
+    p = c.part(N_("Tail light"), "Bits & bobs", 35)
     c.paint(p, box(v, 30, v + 1, 33), RED)
     c.paint(p, [(v, 30)], "#ffb3ae", True)
     # Two-row fittings: a body colour and a one-row shade (louvre slats, handle undersides).
     for name, dollars, (x0, x1, y), colour, shade, (sx0, sx1, sy) in [
-            ("Engine louvres (top)", 35, (2, 6, 32), TEAL, TEAL_DARK, (3, 5, 32)),
-            ("Engine louvres (bottom)", 35, (2, 6, 35), TEAL, TEAL_DARK, (3, 5, 35)),
-            ("Sliding door handle", 18, (22, 24, 32), CHROME, CHROME_DARK, (22, 24, 33)),
-            ("Driver's door handle", 18, (44, 46, 32), CHROME, CHROME_DARK, (44, 46, 33))]:
+            (N_("Engine louvres (top)"), 35, (2, 6, 32), TEAL, TEAL_DARK, (3, 5, 32)),
+            (N_("Engine louvres (bottom)"), 35, (2, 6, 35), TEAL, TEAL_DARK, (3, 5, 35)),
+            (N_("Sliding door handle"), 18, (22, 24, 32), CHROME, CHROME_DARK, (22, 24, 33)),
+            (N_("Driver's door handle"), 18, (44, 46, 32), CHROME, CHROME_DARK, (44, 46, 33))]:
         p = c.part(name, "Bits & bobs", dollars)
         c.paint(p, box(v + x0, y, v + x1, y + 1), colour)
         c.paint(p, box(v + sx0, sy, v + sx1, sy), shade, True)
-    p = c.part("Fuel cap", "Bits & bobs", 45)
+    p = c.part(N_("Fuel cap"), "Bits & bobs", 45)
     c.paint(p, [(v + 33, 36), *box(v + 32, 37, v + 34, 37), (v + 33, 38)], CHROME_DARK)
     c.paint(p, [(v + 33, 37)], CHROME, True)
-    p = c.part("Indicator", "Bits & bobs", 25)
+    p = c.part(N_("Indicator"), "Bits & bobs", 25)
     c.paint(p, box(v + 61, 30, v + 63, 31), ORANGE)
-    p = c.part("Heart badge", "Bits & bobs", 50)
+    p = c.part(N_("Heart badge"), "Bits & bobs", 50)
     c.paint(p, [(v + 57, 32), (v + 59, 32), *box(v + 57, 33, v + 59, 33), (v + 58, 34)], RED)
     c.paint(p, [(v + 58, 32)], WHITE, True)
-    p = c.part("Door step", "Bits & bobs", 30)
+    p = c.part(N_("Door step"), "Bits & bobs", 30)
     c.paint(p, box(v + 24, 41, v + 38, 41), CHROME_DARK)
 
     # Bumpers, exhaust (puffing a heart), mudflaps.
-    for name, x0, x1 in [("Rear bumper (corner)", -3, -1), ("Rear bumper", 0, 2),
-                         ("Front bumper", 61, 63), ("Front bumper (corner)", 64, 66)]:
+    for name, x0, x1 in [(N_("Rear bumper (corner)"), -3, -1), (N_("Rear bumper"), 0, 2),
+                         (N_("Front bumper"), 61, 63), (N_("Front bumper (corner)"), 64, 66)]:
         p = c.part(name, "Bits & bobs", 40)
         c.paint(p, box(v + x0, 39, v + x1, 40), CHROME)
         c.paint(p, box(v + x0, 40, v + x1, 40), CHROME_DARK, True)
-    p = c.part("Exhaust pipe", "Bits & bobs", 30)
+    p = c.part(N_("Exhaust pipe"), "Bits & bobs", 30)
     c.paint(p, box(v - 4, 41, v - 1, 42), CHROME_DARK)
     c.paint(p, [(v - 4, 41)], INK, True)
-    p = c.part("Exhaust puff (a heart)", "Bits & bobs", 20)
+    p = c.part(N_("Exhaust puff (a heart)"), "Bits & bobs", 20)
     c.paint(p, glyph(v - 8, 37, ["#.#", "###", ".#."]), "#d9d4de")
-    for name, x0 in [("Rear mudflap", 6), ("Front mudflap", 42)]:
+    for name, x0 in [(N_("Rear mudflap"), 6), (N_("Front mudflap"), 42)]:
         p = c.part(name, "Wheels", 20)
         c.paint(p, box(v + x0, 40, v + x0 + 1, 44), INK)
 
     # Wheels: four tyre quarters and a hubcap each.
-    for wheel, centre in (("Rear", 14), ("Front", 50)):
+    # Each wheel's words: its tyre quarters (top back, top front, bottom front, bottom back)
+    # and its hubcap, whole names so that each language can word them its own way.
+    for centre, quarters, hubcap in (
+            (14, (N_("Rear tyre (top back)"), N_("Rear tyre (top front)"),
+                  N_("Rear tyre (bottom front)"), N_("Rear tyre (bottom back)")),
+             N_("Rear hubcap")),
+            (50, (N_("Front tyre (top back)"), N_("Front tyre (top front)"),
+                  N_("Front tyre (bottom front)"), N_("Front tyre (bottom back)")),
+             N_("Front hubcap"))):
         cx, cy = v + centre, 42
         around = [(x, y) for x in range(cx - 6, cx + 7) for y in range(cy - 6, cy + 7)]
         for quarter, (dx_sign, dy_sign) in zip(
-                ["top back", "top front", "bottom front", "bottom back"],
-                [(-1, -1), (1, -1), (1, 1), (-1, 1)], strict=True):
-            p = c.part(f"{wheel} tyre ({quarter})", "Wheels", 55)
+                quarters, [(-1, -1), (1, -1), (1, 1), (-1, 1)], strict=True):
+            p = c.part(quarter, "Wheels", 55)
             cells = [(x, y) for x, y in around if 3.6 < math.dist((x, y), (cx, cy)) <= 6.4
                      and (x - cx) * dx_sign >= 0 and (y - cy) * dy_sign >= 0
                      and not ((x - cx) * dx_sign == 0 and dx_sign > 0)
@@ -277,7 +292,7 @@ def _draw(c: _Canvas) -> None:
             c.paint(p, cells, TYRE)
             c.paint(p, [cell for cell in cells if math.dist(cell, (cx, cy)) > 5.6
                         and (cell[0] + cell[1]) % 2 == 0], TYRE_TREAD, True)
-        p = c.part(f"{wheel} hubcap", "Wheels", 65)
+        p = c.part(hubcap, "Wheels", 65)
         hub = [(x, y) for x, y in around if math.dist((x, y), (cx, cy)) <= 3.6]
         c.paint(p, hub, WHITE)
         c.paint(p, [cell for cell in hub if math.dist(cell, (cx, cy)) <= 2.3], HUB)
@@ -285,7 +300,7 @@ def _draw(c: _Canvas) -> None:
 
     # Tin cans rattling along behind.
     for n, (x0, y0) in enumerate([(0, 44), (3, 45), (6, 44), (9, 45)]):
-        p = c.part(f"Tin can {n + 1}", "Balloons & bunting", 10)
+        p = c.part(N_("Tin can {n}"), "Balloons & bunting", 10, n=n + 1)
         c.paint(p, box(x0, y0, x0 + 1, y0 + 2), CHROME)
         c.paint(p, box(x0, y0, x0 + 1, y0), CHROME_DARK, True)
         c.paint(p, [(x0 + 1, y0 - 1), (x0 + 2, y0 - 2)], INK, True)
@@ -370,11 +385,12 @@ def parts() -> tuple[Part, ...]:
         cells.setdefault(index, []).append((cell, canvas.colour[cell]))
     shades = _shades(canvas.owner, len(canvas.specs))
     built = []
-    for index, (name, section, cents) in enumerate(canvas.specs):
+    for index, (words, section, cents, values) in enumerate(canvas.specs):
         mine = cells.get(index, [])
         xs = [x for (x, _), _ in mine] or [0]
         ys = [y for (_, y), _ in mine] or [0]
-        built.append(Part(id=f"p{index + 1:03d}", name=name, section=section,
+        built.append(Part(id=f"p{index + 1:03d}", name=words.format(**dict(values)),
+                          words=words, values=values, section=section,
                           price_cents=cents, rects=tuple(_runs(mine)),
                           box=(min(xs), min(ys), max(xs) - min(xs) + 1,
                                max(ys) - min(ys) + 1),
@@ -392,5 +408,10 @@ def pixel_count(part: Part) -> int:
     return sum(rect.w * rect.h for rect in part.rects)
 
 
-SECTIONS = ("Balloons & bunting", "On the roof", "Pop-top", "Cabin", "Body", "Wheels",
-            "Bits & bobs")
+SECTIONS = (N_("Balloons & bunting"), N_("On the roof"), N_("Pop-top"), N_("Cabin"), N_("Body"),
+            N_("Wheels"), N_("Bits & bobs"))
+
+
+def spoken_name(part: Part) -> str:
+    """The part's name in the language being spoken (a page's reader's; the API's English)."""
+    return gettext(part.words).format(**dict(part.values))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from groupkit import N_
 from groupkit import ApiError
 from groupkit import Call
 from groupkit import Edit
@@ -14,6 +15,9 @@ from groupkit import Line
 from groupkit import Operations
 from groupkit import Reply
 from groupkit import checked_in_order
+from groupkit import format_date
+from groupkit import gettext
+from groupkit import language
 from groupkit import written_time
 from groupkit.integrations import CalendarEvent
 from groupkit.integrations import calendar_reply
@@ -35,14 +39,17 @@ from .schema import EditRoster
 
 ops = Operations()
 
-DEFAULT_HEADING = "Volunteer roster"
+#: The heading of a roster with no title: a page says it in its reader's language (the API
+#: speaks English).
+DEFAULT_HEADING = N_("Volunteer roster")
+PICK_A_SHIFT = N_("Pick a shift and put your name down")
 
-BAD_SLOT = "That shift spot doesn't exist on this roster."
-NO_NAME = "Add your name so the coordinator knows who's on."
-TAKEN = "Someone just grabbed that shift — pick another."
-NOT_HELD = "That shift spot isn't held with that secret — it may already be free."
-NO_SHIFT = "That shift isn't on this roster."
-NO_TIME = "That shift has no date and time a calendar can use."
+BAD_SLOT = N_("That shift spot doesn't exist on this roster.")
+NO_NAME = N_("Add your name so the coordinator knows who's on.")
+TAKEN = N_("Someone just grabbed that shift — pick another.")
+NOT_HELD = N_("That shift spot isn't held with that secret — it may already be free.")
+NO_SHIFT = N_("That shift isn't on this roster.")
+NO_TIME = N_("That shift has no date and time a calendar can use.")
 
 SLOT_IDS = ("`s<shift position>-<n>`: the shift's position in the list from 0 (as Bring a "
             "Plate's category index), n from 1 to the shift's capacity; `s0-1` is the first "
@@ -66,9 +73,13 @@ MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 
 
 def _time_label(start: dt.datetime, end: dt.datetime) -> str:
-    """`Sat 14 Mar 2026, 07:00–09:00`, the same whatever the server's locale."""
-    return (f"{WEEKDAYS[start.weekday()]} {start.day} {MONTHS[start.month - 1]} {start.year}, "
-            f"{start:%H:%M}–{end:%H:%M}")
+    """`Sat 14 Mar 2026, 07:00–09:00` in English (the API's, whatever the server's locale);
+    a page in another language writes the day its reader's way."""
+    hours = f"{start:%H:%M}–{end:%H:%M}"
+    if language() != "en":
+        return f"{format_date(start.date(), 'full')}, {hours}"
+    day = f"{WEEKDAYS[start.weekday()]} {start.day} {MONTHS[start.month - 1]} {start.year}"
+    return f"{day}, {hours}"
 
 
 def _roster(instance: Instance, organiser: bool) -> dict[str, Any]:
@@ -88,7 +99,7 @@ def _roster(instance: Instance, organiser: bool) -> dict[str, Any]:
             "time": _time_label(*when) if when else None,
             "calendar": f"/api/roster/{instance.slug}/ics/s{index}" if when else None,
             "spots": shift["spots"]})
-    return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
+    return {"title": instance.title, "heading": instance.title or gettext(DEFAULT_HEADING),
             "eventDate": data["eventDate"], "note": data["note"], "shifts": shifts}
 
 
@@ -100,8 +111,8 @@ public_view, organiser_view = board_views(_roster)
 
 def preview(instance: Instance) -> dict[str, Any]:
     event_date = instance.data["eventDate"]
-    description = "Pick a shift and put your name down"
-    return {"title": instance.title or DEFAULT_HEADING,
+    description = gettext(PICK_A_SHIFT)
+    return {"title": instance.title or gettext(DEFAULT_HEADING),
             "description": f"{description} — {event_date}." if event_date else f"{description}."}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from groupkit import N_
 from groupkit import Count
 from groupkit import Line
 from groupkit import Schema
@@ -9,10 +10,10 @@ from groupkit import Text
 from groupkit import WholeNumber
 from groupkit.signups import group_lists
 
-NO_SHIFTS = "Add at least one shift."
-TOO_MANY_SHIFTS = "Twenty shifts is the limit — split the day if you need more."
-NO_LABEL = "Every shift needs a label — a job and a time."
-BAD_CAPACITY = "Spots per shift must be a whole number from 1 to 30."
+NO_SHIFTS = N_("Add at least one shift.")
+TOO_MANY_SHIFTS = N_("Twenty shifts is the limit — split the day if you need more.")
+NO_LABEL = N_("Every shift needs a label — a job and a time.")
+BAD_CAPACITY = N_("Spots per shift must be a whole number from 1 to 30.")
 
 MAX_SHIFTS = 20
 MAX_SPOTS = 30
@@ -40,6 +41,6 @@ class EditRoster(CreateRoster):
 
 
 #: An edit that would take away someone's shift (409).
-SHIFT_HELD = ("Someone is on {name} — remove them from it first, then the shift can go.")
-SHIFT_SHRUNK = ("{name} has {taken} volunteers — remove someone first, "
-                "or keep at least {taken} spots.")
+SHIFT_HELD = N_("Someone is on {name} — remove them from it first, then the shift can go.")
+SHIFT_SHRUNK = N_("{name} has {taken} volunteers — remove someone first, "
+                  "or keep at least {taken} spots.")

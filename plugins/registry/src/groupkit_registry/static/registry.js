@@ -2,9 +2,10 @@
    receipt, with how to pay, is shown only to the guest who claimed). Everything user-written is set with textContent. */
 (function () {
   "use strict";
+  var words = window.groupkitWords;
 
   var GIFTS_KEY = "groupkit:registry:{slug}:gifts";
-  var FALLBACK = "Something went wrong — try again.";
+  var FALLBACK = words("Something went wrong — try again.");
 
   function money(cents) {
     var dollars = Math.floor(cents / 100).toLocaleString("en-AU");
@@ -55,8 +56,8 @@
     summary.appendChild(el("strong", region.dataset.name));
     summary.appendChild(document.createTextNode(" — " + region.dataset.price));
     if (region.dataset.by) {
-      summary.appendChild(document.createTextNode(". Already built by " + region.dataset.by +
-                                                  " — pick another part."));
+      summary.appendChild(document.createTextNode(
+        words(". Already built by {name} — pick another part.", { name: region.dataset.by })));
     }
   }
 
@@ -121,13 +122,14 @@
     localStorage.setItem(giftsKey(slug), JSON.stringify(gifts));
   }
 
-  var PAYMENT_LABELS = [["method", "Method"], ["aliasId", "PayID"], ["accountName", "Account name"],
-                        ["bsb", "BSB"], ["accountNumber", "Account number"], ["note", "Note"]];
+  var PAYMENT_LABELS = [["method", words("Method")], ["aliasId", "PayID"],
+                        ["accountName", words("Account name")], ["bsb", "BSB"],
+                        ["accountNumber", words("Account number")], ["note", words("Note")]];
 
   var COPYABLE = ["aliasId", "bsb", "accountNumber"];
 
   function copyButton() {  // the kernel's share.js copies the text just before it
-    var button = el("button", "Copy", "copy-text");
+    var button = el("button", words("Copy"), "copy-text");
     button.type = "button";
     button.setAttribute("data-copy-text", "");
     return button;
@@ -135,7 +137,7 @@
 
   function paymentList(payment) {
     var known = payment && (payment.aliasId || payment.accountName || payment.bsb || payment.accountNumber);
-    if (!known) return el("p", "The couple haven't added payment details here — they'll let you know how to pay.");
+    if (!known) return el("p", words("The couple haven't added payment details here — they'll let you know how to pay."));
     var list = el("dl", null, "registry-pay");
     PAYMENT_LABELS.forEach(function (pair) {
       if (!payment[pair[0]]) return;
@@ -148,19 +150,30 @@
     return list;
   }
 
+  /* What the reader calls the gift: the page names parts and the overflow gift in its own
+     language, while a receipt carries the API's English. */
+  function itemName(gift) {
+    var named = gift.partId ? document.querySelector('.van .part[data-part="' + gift.partId + '"]')
+                            : document.getElementById("overflow-heading");
+    if (!named) return gift.item;
+    return (gift.partId ? named.dataset.name : named.textContent) || gift.item;
+  }
+
   function thank(receipt) {
     var panel = document.getElementById("registry-thanks");
     panel.textContent = "";
-    panel.appendChild(el("h2", "Thank you, " + receipt.name + "!"));
-    panel.appendChild(el("p", (receipt.partId ? "You're building the " : "You're chipping in to ") +
-                              receipt.item + " — " + money(receipt.amountCents) + "."));
-    var reference = el("p", "Your reference: ");
+    panel.appendChild(el("h2", words("Thank you, {name}!", { name: receipt.name })));
+    var gift = { item: itemName(receipt), amount: money(receipt.amountCents) };
+    panel.appendChild(el("p", receipt.partId ? words("You're building the {item} — {amount}.", gift)
+                                             : words("You're chipping in to {item} — {amount}.", gift)));
+    var reference = el("p", words("Your reference: "));
     reference.appendChild(el("strong", receipt.reference, "registry-reference"));
     reference.appendChild(copyButton());
     panel.appendChild(reference);
-    panel.appendChild(el("p", "Pay " + money(receipt.amountCents) + " and put the reference in the description:"));
+    panel.appendChild(el("p", words("Pay {amount} and put the reference in the description:",
+                                    { amount: money(receipt.amountCents) })));
     panel.appendChild(paymentList(receipt.payment));
-    var done = el("button", "Done", "primary");
+    var done = el("button", words("Done"), "primary");
     done.type = "button";
     done.setAttribute("data-registry-done", "");
     panel.appendChild(done);
@@ -189,7 +202,7 @@
       picked = null;
       highlight();
       var summary = document.getElementById("registry-picked");
-      if (summary && reply.partId) summary.textContent = "Tap another part of the van, or choose one here.";
+      if (summary && reply.partId) summary.textContent = words("Tap another part of the van, or choose one here.");
       thank(receipt);
       showMine(body.slug);
     }).catch(function (error) {
@@ -210,8 +223,9 @@
     gifts.forEach(function (gift) {
       var item = el("li", null, "registry-gift");
       var head = el("p");
-      head.appendChild(el("strong", gift.item));
-      head.appendChild(document.createTextNode(" — " + money(gift.amountCents) + " · reference "));
+      head.appendChild(el("strong", itemName(gift)));
+      head.appendChild(document.createTextNode(
+        words(" — {amount} · reference ", { amount: money(gift.amountCents) })));
       head.appendChild(el("code", gift.reference));
       item.appendChild(head);
       item.appendChild(paymentList(gift.payment));

@@ -1,0 +1,67 @@
+"""Translated tools speak their reader's language on pages and the specification's English in
+the API. Once the kernel offers German, each tool's pages say its own words in German (its
+catalog), days and times written the German way; its public read stays byte for byte what an
+English client gets, whatever the request asks for, though some views now word a value (a
+shift's time, a part's name) in the language being spoken."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+
+from groupkit.core import _i18n as i18n
+from groupkit_testing import create
+
+#: A tool, then words of its own its public page says in English and in German (the example
+#: instance's: a roster on Saturday 14 March 2026, a meal train from Monday 2 March 2026), and
+#: whether the English words are a value of its public read (worded in the language spoken).
+SAID = [
+    ("plate", "Tap Claim on an open spot", "Such dir einen freien Platz aus", False),
+    ("roster", "Sat 14 Mar 2026, 07:00–09:00", "Samstag, 14. März 2026, 07:00–09:00", True),
+    ("meal", "Mon 2 Mar 2026", "Montag, 2. März 2026", True),
+    ("hens", "Who's bringing or sorting what", "Wer bringt oder erledigt was", False),
+    ("recipe", "Add your recipe", "Gib dein Rezept dazu", False),
+    ("registry", "Roof ladder", "Dachleiter", True),
+]
+GERMAN = {"Accept-Language": "de", "Cookie": f"{i18n.COOKIE}=de"}
+
+
+@pytest.fixture
+def offers_german(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel catalog for German, so the kernel offers it (its words are not this test's)."""
+    folder = tmp_path / "de" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    with (folder / f"{i18n.DOMAIN}.mo").open("wb") as out:
+        write_mo(out, Catalog(locale="de"))
+    monkeypatch.setattr(i18n, "KERNEL_LOCALE", tmp_path)
+
+
+async def text(client: Any, path: str, **headers: str) -> str:
+    response = await client.get(path, headers=headers)
+    assert response.status_code == 200, path
+    return str(await response.get_data(as_text=True))
+
+
+@pytest.mark.parametrize(("tool", "english", "german", "read_says_it"), SAID)
+async def test_pages_speak_german_and_the_api_english(
+        make_app: Callable[..., Any], offers_german: None, tool: str, english: str,
+        german: str, read_says_it: bool) -> None:
+    app = make_app(tools=[tool])
+    client = app.test_client()
+    made = await create(client, tool, dict(app.config["GROUPKIT_TOOLS"][tool].example))
+    # The read asked for in German first: the read is kept once made, and the English asked
+    # for next must be the same bytes.
+    read = f"/api/{tool}/{made['slug']}"
+    asked_in_german = await (await client.get(read, headers=GERMAN)).get_data(as_text=True)
+    assert (english in asked_in_german) is read_says_it and german not in asked_in_german
+    assert await (await client.get(read)).get_data(as_text=True) == asked_in_german
+    public = f"/s/{made['slug']}"
+    in_english = await text(client, public)
+    in_german = await text(client, public, **{"Accept-Language": "de"})
+    assert english in in_english and german not in in_english
+    assert german in in_german and english not in in_german
