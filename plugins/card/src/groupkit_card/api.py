@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import checked_in_order
+from groupkit import gettext
 from groupkit import utc_iso
 from groupkit.entries import OK_REPLY
 from groupkit.entries import Entries
@@ -30,8 +32,8 @@ ops = Operations()
 MAX_MESSAGES = 400
 TOKEN_KIND = "message"
 
-FULL = "This card is chockers — 400 messages is the limit."
-UNKNOWN_MESSAGE = "That message isn't on this card any more — it may have been removed."
+FULL = N_("This card is chockers — 400 messages is the limit.")
+UNKNOWN_MESSAGE = N_("That message isn't on this card any more — it may have been removed.")
 
 MESSAGES = Entries(CardMessage, TOKEN_KIND, UNKNOWN_MESSAGE)
 
@@ -83,7 +85,8 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
 def preview(instance: Instance) -> dict[str, Any]:
     recipient = instance.data["recipient"]
     return {"title": instance.title,
-            "description": f"Add your name and a message to the card for {recipient}."}
+            "description": gettext("Add your name and a message to the card for {recipient}.")
+            .format(recipient=recipient)}
 
 
 def _message_schema(organiser: bool) -> dict[str, Any]:
