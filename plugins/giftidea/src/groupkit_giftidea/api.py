@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from groupkit import CLAIM_SECRET_LENGTH
+from groupkit import N_
 from groupkit import ApiError
 from groupkit import Call
 from groupkit import Credential
@@ -13,6 +14,7 @@ from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
 from groupkit import checked_in_order
+from groupkit import gettext
 from groupkit import run_prepared
 from groupkit import stored_values
 from groupkit import utc_iso
@@ -46,10 +48,10 @@ ops = Operations()
 MAX_IDEAS = 200
 TOKEN_KIND = "idea"
 
-FULL = "This board's full — 200 ideas is the limit. Upvote one that's already here."
-TAKEN = "Someone's already getting that one."
-UNKNOWN_IDEA = "That idea isn't on this board any more — it may have been removed."
-NOT_HELD = "That idea isn't claimed with that secret — it may already be free."
+FULL = N_("This board's full — 200 ideas is the limit. Upvote one that's already here.")
+TAKEN = N_("Someone's already getting that one.")
+UNKNOWN_IDEA = N_("That idea isn't on this board any more — it may have been removed.")
+NOT_HELD = N_("That idea isn't claimed with that secret — it may already be free.")
 
 IDEAS = Entries(GiftIdea, TOKEN_KIND, UNKNOWN_IDEA)
 
@@ -107,8 +109,9 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
 def preview(instance: Instance) -> dict[str, Any]:
     recipient = instance.data["recipient"]
     return {"title": instance.title,
-            "description": f"Suggest, upvote and claim gift ideas for {recipient}. "
-                           f"Please keep this link away from {recipient}."}
+            "description": gettext("Suggest, upvote and claim gift ideas for {recipient}. "
+                                   "Please keep this link away from {recipient}.")
+            .format(recipient=recipient)}
 
 
 def _idea_schema(organiser: bool) -> dict[str, Any]:
