@@ -38,9 +38,13 @@ UNKNOWN_MESSAGE = N_("That message isn't on this card any more — it may have b
 MESSAGES = Entries(CardMessage, TOKEN_KIND, UNKNOWN_MESSAGE)
 
 
+#: The phrase naming the recipient: the title when none is sent, otherwise the sub-line.
+DEFAULT_TITLE = N_("A card for {recipient}")
+
+
 def default_title(recipient: str) -> str:
     """The phrase naming the recipient: the title when none is sent, otherwise the sub-line."""
-    return f"A card for {recipient}"[:80]
+    return DEFAULT_TITLE.format(recipient=recipient)[:80]
 
 
 def title_of(data: dict[str, Any]) -> str:
@@ -84,7 +88,10 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
 
 def preview(instance: Instance) -> dict[str, Any]:
     recipient = instance.data["recipient"]
-    return {"title": instance.title,
+    title = instance.title
+    if title == default_title(recipient):  # the card's own phrase, not a typed title
+        title = gettext(DEFAULT_TITLE).format(recipient=recipient)
+    return {"title": title,
             "description": gettext("Add your name and a message to the card for {recipient}.")
             .format(recipient=recipient)}
 
