@@ -56,9 +56,13 @@ NOT_HELD = N_("That idea isn't claimed with that secret — it may already be fr
 IDEAS = Entries(GiftIdea, TOKEN_KIND, UNKNOWN_IDEA)
 
 
+#: The board's title, around the recipient's name.
+TITLE = N_("Gift ideas for {recipient}")
+
+
 def title_of(data: dict[str, Any]) -> str:
     """The board's title is built from the recipient (the spec has no title field)."""
-    return f"Gift ideas for {data['recipient']}"
+    return TITLE.format(recipient=data["recipient"])
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
@@ -108,7 +112,10 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
 
 def preview(instance: Instance) -> dict[str, Any]:
     recipient = instance.data["recipient"]
-    return {"title": instance.title,
+    title = instance.title
+    if title == title_of(instance.data):  # the tool's own words: the reader's language
+        title = gettext(TITLE).format(recipient=recipient)
+    return {"title": title,
             "description": gettext("Suggest, upvote and claim gift ideas for {recipient}. "
                                    "Please keep this link away from {recipient}.")
             .format(recipient=recipient)}
