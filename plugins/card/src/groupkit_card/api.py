@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import checked_in_order
+from groupkit import gettext
 from groupkit import utc_iso
 from groupkit.entries import OK_REPLY
 from groupkit.entries import Entries
@@ -30,15 +32,19 @@ ops = Operations()
 MAX_MESSAGES = 400
 TOKEN_KIND = "message"
 
-FULL = "This card is chockers — 400 messages is the limit."
-UNKNOWN_MESSAGE = "That message isn't on this card any more — it may have been removed."
+FULL = N_("This card is chockers — 400 messages is the limit.")
+UNKNOWN_MESSAGE = N_("That message isn't on this card any more — it may have been removed.")
 
 MESSAGES = Entries(CardMessage, TOKEN_KIND, UNKNOWN_MESSAGE)
 
 
+#: The phrase naming the recipient: the title when none is sent, otherwise the sub-line.
+DEFAULT_TITLE = N_("A card for {recipient}")
+
+
 def default_title(recipient: str) -> str:
     """The phrase naming the recipient: the title when none is sent, otherwise the sub-line."""
-    return f"A card for {recipient}"[:80]
+    return DEFAULT_TITLE.format(recipient=recipient)[:80]
 
 
 def title_of(data: dict[str, Any]) -> str:
@@ -82,8 +88,12 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
 
 def preview(instance: Instance) -> dict[str, Any]:
     recipient = instance.data["recipient"]
-    return {"title": instance.title,
-            "description": f"Add your name and a message to the card for {recipient}."}
+    title = instance.title
+    if title == default_title(recipient):  # the card's own phrase, not a typed title
+        title = gettext(DEFAULT_TITLE).format(recipient=recipient)
+    return {"title": title,
+            "description": gettext("Add your name and a message to the card for {recipient}.")
+            .format(recipient=recipient)}
 
 
 def _message_schema(organiser: bool) -> dict[str, Any]:

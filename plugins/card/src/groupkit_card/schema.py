@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from groupkit import N_
 from groupkit import Line
 from groupkit import Schema
 from groupkit import Text
 
-NO_RECIPIENT = "Who's the card for? Add their name."
-NO_NAME = "Add your name so they know who it's from."
-NO_MESSAGE = "Write a message first — a line or two is plenty."
+NO_RECIPIENT = N_("Who's the card for? Add their name.")
+NO_NAME = N_("Add your name so they know who it's from.")
+NO_MESSAGE = N_("Write a message first — a line or two is plenty.")
 
 RECIPIENT_LIMIT = 60
 TITLE_LIMIT = 80

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from groupkit import CLAIM_SECRET_LENGTH
+from groupkit import N_
 from groupkit import ApiError
 from groupkit import Call
 from groupkit import Credential
@@ -13,6 +14,7 @@ from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
 from groupkit import checked_in_order
+from groupkit import gettext
 from groupkit import run_prepared
 from groupkit import stored_values
 from groupkit import utc_iso
@@ -46,17 +48,21 @@ ops = Operations()
 MAX_IDEAS = 200
 TOKEN_KIND = "idea"
 
-FULL = "This board's full — 200 ideas is the limit. Upvote one that's already here."
-TAKEN = "Someone's already getting that one."
-UNKNOWN_IDEA = "That idea isn't on this board any more — it may have been removed."
-NOT_HELD = "That idea isn't claimed with that secret — it may already be free."
+FULL = N_("This board's full — 200 ideas is the limit. Upvote one that's already here.")
+TAKEN = N_("Someone's already getting that one.")
+UNKNOWN_IDEA = N_("That idea isn't on this board any more — it may have been removed.")
+NOT_HELD = N_("That idea isn't claimed with that secret — it may already be free.")
 
 IDEAS = Entries(GiftIdea, TOKEN_KIND, UNKNOWN_IDEA)
 
 
+#: The board's title, around the recipient's name.
+TITLE = N_("Gift ideas for {recipient}")
+
+
 def title_of(data: dict[str, Any]) -> str:
     """The board's title is built from the recipient (the spec has no title field)."""
-    return f"Gift ideas for {data['recipient']}"
+    return TITLE.format(recipient=data["recipient"])
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
@@ -106,9 +112,13 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
 
 def preview(instance: Instance) -> dict[str, Any]:
     recipient = instance.data["recipient"]
-    return {"title": instance.title,
-            "description": f"Suggest, upvote and claim gift ideas for {recipient}. "
-                           f"Please keep this link away from {recipient}."}
+    title = instance.title
+    if title == title_of(instance.data):  # the tool's own words: the reader's language
+        title = gettext(TITLE).format(recipient=recipient)
+    return {"title": title,
+            "description": gettext("Suggest, upvote and claim gift ideas for {recipient}. "
+                                   "Please keep this link away from {recipient}.")
+            .format(recipient=recipient)}
 
 
 def _idea_schema(organiser: bool) -> dict[str, Any]:

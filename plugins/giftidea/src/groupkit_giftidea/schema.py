@@ -8,16 +8,18 @@ from urllib.parse import urlsplit
 
 import marshmallow as ma
 
+from groupkit import N_
 from groupkit import Line
 from groupkit import Schema
 from groupkit import SpecField
 from groupkit import Text
 
-NO_RECIPIENT = "Who's the gift for? Add their name."
-NO_IDEA = "Add the idea first — what could the group get them?"
-BAD_LINK = "That link doesn't look right — paste the full web address, or leave it blank."
-NOT_WEB_LINK = "Links need to start with http:// or https://."
-NO_CLAIM_NAME = "Add your name so nobody else buys it too."
+NO_RECIPIENT = N_("Who's the gift for? Add their name.")
+NO_IDEA = N_("Add the idea first — what could the group get them?")
+BAD_LINK = N_("That link doesn't look right — paste the full web address, or leave it "
+               "blank.")
+NOT_WEB_LINK = N_("Links need to start with http:// or https://.")
+NO_CLAIM_NAME = N_("Add your name so nobody else buys it too.")
 
 RECIPIENT_LIMIT = 80
 IDEA_LIMIT = 120

@@ -6,11 +6,13 @@ import datetime as dt
 from collections import defaultdict
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import checked_in_order
+from groupkit import gettext
 from groupkit import issue_token
 from groupkit import not_found
 from groupkit import request_time
@@ -40,7 +42,7 @@ from .weeks import week_of
 
 ops = Operations()
 
-DEFAULT_HEADING = "Kudos wall"
+DEFAULT_HEADING = N_("Kudos wall")
 NOTE = "note"
 NOTES = Entries(KudosNote, NOTE, code="id")
 
@@ -76,7 +78,7 @@ def wall(instance: Instance, now: dt.datetime, organiser: bool) -> dict[str, Any
     for note in notes:
         by_week[note.week].append(_note(note))
     data = instance.data
-    view = {"title": instance.title, "heading": data["team"] or DEFAULT_HEADING,
+    view = {"title": instance.title, "heading": data["team"] or gettext(DEFAULT_HEADING),
             "team": data["team"], "intro": data["intro"], "thisWeek": this_week,
             "label": label(this_week), "notes": by_week.get(this_week, []),
             "archive": _weeks(by_week, last_week, oldest_archived(now))}
@@ -97,8 +99,9 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
 
 def preview(instance: Instance) -> dict[str, Any]:
     data = instance.data
-    return {"title": data["team"] or DEFAULT_HEADING,
-            "description": data["intro"] or "A wall of thank-you notes: say who helped, and how."}
+    return {"title": data["team"] or gettext(DEFAULT_HEADING),
+            "description": data["intro"] or gettext(
+                "A wall of thank-you notes: say who helped, and how.")}
 
 
 def prune(now: dt.datetime) -> int:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from groupkit import N_
 from groupkit import Line
 from groupkit import RecordId
 from groupkit import Schema
 from groupkit import Text
 
-NO_RECIPIENT = "Who's it for?"
-NO_MESSAGE = "Add a line about what they did."
-NO_SENDER = "Put your name on it — an anonymous thank-you isn't worth much."
+NO_RECIPIENT = N_("Who's it for?")
+NO_MESSAGE = N_("Add a line about what they did.")
+NO_SENDER = N_("Put your name on it — an anonymous thank-you isn't worth much.")
 
 TEAM_LIMIT = 60
 INTRO_LIMIT = 300

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from groupkit import format_date
+from groupkit import gettext
 from groupkit import local_date
 from groupkit import week_start
 
@@ -39,13 +41,13 @@ def oldest_archived(moment: dt.datetime) -> str:
 
 
 def label(week: str) -> str:
-    """`Week of 17 Nov 2025`."""
-    day = dt.date.fromisoformat(week)
-    return f"Week of {day.day} {day:%b %Y}"
+    """`Week of 17 Nov 2025`, in the language being spoken (the API's is English); the date
+    pattern is a translator's, as each language writes its short dates its own way."""
+    day = format_date(dt.date.fromisoformat(week), gettext("d MMM y"))
+    return gettext("Week of {day}").format(day=day)
 
 
 def day_label(moment: dt.datetime) -> str:
-    """`Tue 18 Nov`, in Sydney."""
-    day = local_date(moment, SYDNEY)
-    return f"{day:%a} {day.day} {day:%b}"
+    """`Tue 18 Nov`, in Sydney, in the language being spoken."""
+    return format_date(local_date(moment, SYDNEY), gettext("EEE d MMM"))
 

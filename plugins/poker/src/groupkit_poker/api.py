@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Edit
@@ -18,6 +19,7 @@ from groupkit import Operations
 from groupkit import bad_request
 from groupkit import checked_in_order
 from groupkit import conflict
+from groupkit import gettext
 from groupkit import issue_token
 from groupkit import name_digest
 from groupkit import not_found
@@ -37,20 +39,20 @@ from .schema import VoteBody
 
 ops = Operations()
 
-DEFAULT_HEADING = "Scrum Poker"
+DEFAULT_HEADING = N_("Scrum Poker")
 MAX_VOTERS = 60
 #: Earlier rounds kept on the board (the oldest go first, silently).
 HISTORY = 50
 VOTER = "voter"
 VOTERS = Entries(PokerVoter, VOTER, code="id")
 
-NO_NAME = "Add your name so the team knows who's voting."
-FULL = "Sixty voters is the limit for one game."
-SAME_NAME = "Someone's already in with that name — add a surname initial."
-NOT_IN_DECK = "That card isn't in this deck."
-ALREADY_REVEALED = "The cards are already on the table — wait for the next story."
-NOBODY_VOTED = "Nobody has voted yet — nothing to turn over."
-NO_SEAT = "Take a seat at the table first — add your name, then pick a card."
+NO_NAME = N_("Add your name so the team knows who's voting.")
+FULL = N_("Sixty voters is the limit for one game.")
+SAME_NAME = N_("Someone's already in with that name — add a surname initial.")
+NOT_IN_DECK = N_("That card isn't in this deck.")
+ALREADY_REVEALED = N_("The cards are already on the table — wait for the next story.")
+NOBODY_VOTED = N_("Nobody has voted yet — nothing to turn over.")
+NO_SEAT = N_("Take a seat at the table first — add your name, then pick a card.")
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
@@ -95,7 +97,7 @@ def board(instance: Instance) -> dict[str, Any]:
     voters = _voters(instance)
     votes = [(voter.name, voter.card) for voter in voters if voter.card is not None]
     return {
-        "title": instance.title, "heading": data["team"] or DEFAULT_HEADING,
+        "title": instance.title, "heading": data["team"] or gettext(DEFAULT_HEADING),
         "team": data["team"], "story": data["story"], "deck": data["deck"],
         "cards": list(DECKS[data["deck"]]), "round": data["round"], "revealed": revealed,
         "maxVoters": MAX_VOTERS,
@@ -132,9 +134,10 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
 
 def preview(instance: Instance) -> dict[str, Any]:
     team = instance.data["team"]
-    return {"title": team or DEFAULT_HEADING,
-            "description": f"Planning poker{' for ' + team if team else ''}: pick a card, "
-                           "then everyone's flips at once."}
+    description = (gettext("Planning poker for {team}: pick a card, then everyone's flips at "
+                           "once.").format(team=team) if team else
+                   gettext("Planning poker: pick a card, then everyone's flips at once."))
+    return {"title": team or gettext(DEFAULT_HEADING), "description": description}
 
 
 def _ref(ref: str) -> int:
@@ -328,8 +331,8 @@ def remove(call: Call) -> dict[str, Any]:
     return {"ok": True, "removed": VOTERS.remove_code(call.instance, call.data["voterId"])}
 
 
-DECK_IN_PLAY = ("Cards are already down for this story — start the next one, "
-                "then change the deck.")
+DECK_IN_PLAY = N_("Cards are already down for this story — start the next one, "
+                  "then change the deck.")
 
 
 def apply_edit(call: Call) -> dict[str, Any]:

@@ -20,10 +20,12 @@ from typing import Any
 
 import peewee as pw
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import Operations
+from groupkit import gettext
 from groupkit import request_time
 
 from .models import PulseComments
@@ -31,6 +33,7 @@ from .models import PulseHeld
 from .models import PulseHeldWords
 from .models import PulseTally
 from .schema import BAD_SCORE
+from .schema import DEFAULT_QUESTION
 from .schema import DetailsBody
 from .schema import RespondBody
 from .weeks import KEEP_WEEKS
@@ -40,7 +43,7 @@ from .weeks import week_of
 
 ops = Operations()
 
-DEFAULT_HEADING = "Weekly pulse"
+DEFAULT_HEADING = N_("Weekly pulse")
 #: A week with fewer responses than this shows only its count, to everyone.
 MIN_SHOWN = 4
 #: A response joins its week's results only with this many new ones, the week's end included.
@@ -105,16 +108,23 @@ def weeks(instance: Instance, now: dt.datetime) -> list[dict[str, Any]]:
 def public_view(instance: Instance) -> dict[str, Any]:
     """Everything anyone sees, the organiser included: there is no private view of answers."""
     data, now = instance.data, request_time()
-    return {"title": instance.title, "heading": data["team"] or DEFAULT_HEADING,
-            "team": data["team"], "question": data["question"], "askWords": data["askWords"],
+    return {"title": instance.title, "heading": data["team"] or gettext(DEFAULT_HEADING),
+            "team": data["team"], "question": _question(data), "askWords": data["askWords"],
             "resultsAtWeekEnd": bool(data.get("resultsAtWeekEnd")),
             "minimumShown": MIN_SHOWN, "batch": BATCH, "keptWeeks": KEEP_WEEKS,
             "thisWeek": week_of(now), "weeks": weeks(instance, now)}
 
 
+def _question(data: dict[str, Any]) -> str:
+    """The question as asked: the tool's own default in the reader's language, a question
+    the organiser typed as typed."""
+    question = str(data["question"])
+    return gettext(question) if question == DEFAULT_QUESTION else question
+
+
 def preview(instance: Instance) -> dict[str, Any]:
-    return {"title": instance.data["team"] or DEFAULT_HEADING,
-            "description": instance.data["question"]}
+    return {"title": instance.data["team"] or gettext(DEFAULT_HEADING),
+            "description": _question(instance.data)}
 
 
 def forget_unreleased(now: dt.datetime) -> int:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from groupkit import N_
 from groupkit import Flag
 from groupkit import Line
 from groupkit import Schema
 from groupkit import Text
 from groupkit import WholeNumber
 
-DEFAULT_QUESTION = "How was your week?"
-BAD_SCORE = "Pick a number from 1 to 5."
+DEFAULT_QUESTION = N_("How was your week?")
+BAD_SCORE = N_("Pick a number from 1 to 5.")
 
 TEAM_LIMIT = 60
 QUESTION_LIMIT = 120

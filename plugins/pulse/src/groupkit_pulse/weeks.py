@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from groupkit import format_date
+from groupkit import gettext
 from groupkit import week_start
 
 SYDNEY = "Australia/Sydney"
@@ -27,7 +29,8 @@ def oldest_kept(moment: dt.datetime) -> str:
 
 
 def label(week: str) -> str:
-    """`Week of 17 Nov 2025`."""
-    day = dt.date.fromisoformat(week)
-    return f"Week of {day.day} {day:%b %Y}"
+    """`Week of 17 Nov 2025` in the language being spoken (the API's and the chat's is
+    English), its date pattern the translator's."""
+    monday = dt.date.fromisoformat(week)
+    return gettext("Week of {day}").format(day=format_date(monday, gettext("d MMM y")))
 

@@ -7,6 +7,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Edit
 from groupkit import Instance
@@ -14,6 +15,8 @@ from groupkit import Operations
 from groupkit import bad_request
 from groupkit import checked_in_order
 from groupkit import conflict
+from groupkit import format_date
+from groupkit import gettext
 from groupkit import issue_token
 from groupkit import request_time
 from groupkit import utc_iso
@@ -35,24 +38,25 @@ from .schema import VoteBody
 ops = Operations()
 
 VOTE = "vote"
-GENERIC_TITLE = "Question of the day"
+GENERIC_TITLE = N_("Question of the day")
+TEAM_TITLE = N_("{team}: question of the day")
 MAX_ANSWERS_PER_DAY = 1000
 MAX_CUSTOM = 200
 UPCOMING_DAYS = 7
 HISTORY_DAYS = 7
 
-STALE = "That's not today's question any more — refresh to see the current one."
-OLD_ANSWER = "That answer was for an earlier question — answer today's one instead."
-DAY_FULL = "That's 1000 answers to today's question — the limit for one day."
-SAME_ANSWERS = "The two answers need to be different."
-ALREADY_ASKED = "That question's already in the rotation."
-CUSTOM_FULL = "That's 200 questions of your own — remove one before adding another."
-LAST_QUESTION = "Keep at least one question in the rotation."
+STALE = N_("That's not today's question any more — refresh to see the current one.")
+OLD_ANSWER = N_("That answer was for an earlier question — answer today's one instead.")
+DAY_FULL = N_("That's 1000 answers to today's question — the limit for one day.")
+SAME_ANSWERS = N_("The two answers need to be different.")
+ALREADY_ASKED = N_("That question's already in the rotation.")
+CUSTOM_FULL = N_("That's 200 questions of your own — remove one before adding another.")
+LAST_QUESTION = N_("Keep at least one question in the rotation.")
 
 
 def title_of(data: dict[str, Any]) -> str:
     team = data.get("teamName", "")
-    return f"{team}: question of the day" if team else GENERIC_TITLE
+    return TEAM_TITLE.format(team=team) if team else GENERIC_TITLE
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
@@ -60,7 +64,9 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
 
 
 def day_label(day: dt.date) -> str:
-    return f"{day:%A} {day.day} {day:%B}"
+    """`Saturday 28 November`, in the language being spoken (the API's is English); the
+    pattern is a translator's, as each language writes dates its own way."""
+    return format_date(day, gettext("EEEE d MMMM"))
 
 
 def _asked(state: dict[str, Any], day: dt.date, qi: int) -> dict[str, Any]:
@@ -91,7 +97,12 @@ def _votes(instance: Instance, day: str, qi: int) -> list[QotdVote]:
 
 
 def _heading(instance: Instance) -> dict[str, Any]:
-    return {"teamName": instance.data["teamName"], "heading": instance.title or GENERIC_TITLE}
+    """The heading is the tool's own words around the team's name, so a page says them in its
+    reader's language; a title that is not those words stays as it is."""
+    team, heading = instance.data["teamName"], instance.title or GENERIC_TITLE
+    if heading == title_of(instance.data):
+        heading = gettext(TEAM_TITLE).format(team=team) if team else gettext(GENERIC_TITLE)
+    return {"teamName": team, "heading": heading}
 
 
 def public_view(instance: Instance) -> dict[str, Any]:
@@ -139,8 +150,8 @@ def export(instance: Instance) -> dict[str, Any]:
 
 
 def preview(instance: Instance) -> dict[str, Any]:
-    return {"title": instance.title or GENERIC_TITLE,
-            "description": "A fresh either-or question for the team every day."}
+    return {"title": _heading(instance)["heading"],
+            "description": gettext("A fresh either-or question for the team every day.")}
 
 
 # --- documentation ------------------------------------------------------------------------

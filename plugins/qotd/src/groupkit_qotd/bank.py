@@ -1,11 +1,19 @@
 """The built-in question bank (`questions.txt`): question number `qi` is the line's place in
-the file, so the file only ever grows at the end."""
+the file, so the file only ever grows at the end. The bank's words are the tool's own, so
+they are in its catalogs (`extract_questions`) and a page shows them in its reader's
+language; a question the organiser typed is shown as typed."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Collection
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
+from typing import Any
+
+from groupkit import gettext
 
 BANK_FILE = Path(__file__).with_name("questions.txt")
 
@@ -21,16 +29,33 @@ class Question:
     b: str
 
     def public(self) -> dict[str, object]:
-        return {"qi": self.qi, "question": self.question, "options": {"a": self.a, "b": self.b}}
+        """As a view shows it: a bank question in the language being spoken (the API's is
+        English), one the organiser added as they typed it."""
+        say = gettext if self.qi < CUSTOM_BASE else str
+        return {"qi": self.qi, "question": say(self.question),
+                "options": {"a": say(self.a), "b": say(self.b)}}
+
+
+def _lines(text: str) -> Iterator[tuple[int, list[str]]]:
+    """(line number, [question, answer a, answer b]) of each question line."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip() and not line.startswith("#"):
+            yield number, [part.strip() for part in line.split("|")]
+
+
+def extract_questions(fileobj: IO[bytes], keywords: Collection[str],
+                      comment_tags: Collection[str], options: dict[str, Any]
+                      ) -> Iterator[tuple[int, None, str, list[str]]]:
+    """Babel's extractor for the bank (babel.cfg): each question and answer is a message."""
+    for number, parts in _lines(fileobj.read().decode("utf-8")):
+        for part in parts:
+            yield number, None, part, []
 
 
 def parse(text: str) -> list[Question]:
     """`question | answer a | answer b` per line; blank lines and `#` comments skipped."""
     questions: list[Question] = []
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        question, a, b = (part.strip() for part in line.split("|"))
+    for _, (question, a, b) in _lines(text):
         questions.append(Question(len(questions), question, a, b))
     return questions
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import marshmallow as ma
 
+from groupkit import N_
 from groupkit import Line
 from groupkit import Schema
 from groupkit import SpecField
@@ -17,12 +18,13 @@ NAME_LIMIT = 40
 QUESTION_LIMIT = 140
 ANSWER_LIMIT = 40
 
-BAD_CHOICE = "Pick one of the two answers."
-NO_QUESTION_NAMED = "Say which question you're answering — send the day and qi from the tally."
-NO_NAME = "Add your name so the team knows who picked what."
-NO_TEXT = "Add the question — what should people choose between?"
-NO_ANSWERS = "Give both answers — it's an either-or."
-BAD_QI = "That question isn't in this rotation."
+BAD_CHOICE = N_("Pick one of the two answers.")
+NO_QUESTION_NAMED = N_("Say which question you're answering — send the day and qi from the "
+                       "tally.")
+NO_NAME = N_("Add your name so the team knows who picked what.")
+NO_TEXT = N_("Add the question — what should people choose between?")
+NO_ANSWERS = N_("Give both answers — it's an either-or.")
+BAD_QI = N_("That question isn't in this rotation.")
 
 
 class CreateQotd(Schema):

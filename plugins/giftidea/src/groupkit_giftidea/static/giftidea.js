@@ -5,6 +5,7 @@
    data-live-held), so a second tap lands on the idea the first one did. */
 (function () {
   "use strict";
+  var words = window.groupkitWords;
 
   function showError(button, message) {
     var boxes = button.closest("li, section").querySelectorAll("[data-error]");
@@ -14,11 +15,12 @@
 
   function send(url, body) {
     return fetch(url, {
-      method: "POST", headers: { "Content-Type": "application/json" },
+      /* X-Groupkit-Errors: an error also comes `shown`, in the reader's language. */
+      method: "POST", headers: { "Content-Type": "application/json", "X-Groupkit-Errors": "all" },
       body: JSON.stringify(body || {}), credentials: "same-origin"
     }).then(function (response) {
       return response.json().then(function (data) {
-        if (!response.ok) throw new Error(data.error || "Something went wrong — try again.");
+        if (!response.ok) throw new Error(data.shown || data.error || words("Something went wrong — try again."));
         return data;
       });
     });
@@ -28,7 +30,7 @@
     button.disabled = true;
     button.setAttribute("aria-pressed", "true");
     button.classList.add("voted");
-    button.title = "You've upvoted this one";
+    button.title = words("You've upvoted this one");
   }
 
   function markAll() {

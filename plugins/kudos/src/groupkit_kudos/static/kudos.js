@@ -2,6 +2,7 @@
    button when this browser holds the note's token; this sends it to the removal path. */
 (function () {
   "use strict";
+  var words = window.groupkitWords;
   function fail(button, message) {
     var box = button.parentElement.querySelector("[data-error]");
     if (box) { box.textContent = message; box.hidden = false; } else { window.alert(message); }
@@ -13,10 +14,11 @@
     var key = button.dataset.secretKey;
     var token = localStorage.getItem(key);
     if (!token || !/^[a-z0-9]+$/.test(token)) return;
-    if (!window.confirm("Take your note down?")) return;
+    if (!window.confirm(words("Take your note down?"))) return;
     button.disabled = true;
     fetch("/api/kudos/n/" + token + "/remove", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: "{}",
+      /* X-Groupkit-Errors: an error also comes `shown`, in the reader's language. */
+      method: "POST", headers: { "Content-Type": "application/json", "X-Groupkit-Errors": "all" }, body: "{}",
       credentials: "same-origin"
     }).then(function (response) {
       return response.json().then(function (data) {
@@ -24,9 +26,9 @@
           localStorage.removeItem(key);  // removed now, or already gone
           window.location.reload();
         } else {
-          fail(button, (data && data.error) || "Something went wrong — try again.");
+          fail(button, (data && (data.shown || data.error)) || words("Something went wrong — try again."));
         }
       });
-    }).catch(function () { fail(button, "Something went wrong — try again."); });
+    }).catch(function () { fail(button, words("Something went wrong — try again.")); });
   });
 })();

@@ -3,6 +3,7 @@
    On the public page it also remembers this browser's answer, so picking again changes it. */
 (function () {
   "use strict";
+  var words = window.groupkitWords;
 
   var NAME_KEY = "groupkit:qotd:name";
   var last = null; // the last tally shown, re-applied at once after a live swap
@@ -13,7 +14,6 @@
     return "groupkit:qotd:" + box.dataset.qotdSlug + ":" + box.dataset.day + ":" + box.dataset.qi;
   }
 
-  function plural(count, word) { return count + " " + word + (count === 1 ? "" : "s"); }
 
   function show(box, tally) {
     if (tally.day !== box.dataset.day || String(tally.qi) !== box.dataset.qi) return false;
@@ -23,11 +23,13 @@
       var share = total ? Math.round(100 * count / total) : 0;
       box.querySelector('[data-qotd-fill="' + key + '"]').style.width = share + "%";
       box.querySelector('[data-qotd-count="' + key + '"]').textContent =
-        plural(count, "pick") + (total ? " · " + share + "%" : "");
+        (count === 1 ? words("{count} pick", { count: count }) : words("{count} picks", { count: count })) +
+        (total ? " · " + share + "%" : "");
       box.querySelector('[data-qotd-names="' + key + '"]').textContent = tally.names[key].join(", ");
     });
     box.querySelector("[data-qotd-total]").textContent =
-      total ? plural(total, "answer") + " so far today." : "No answers yet today.";
+      total === 1 ? words("{count} answer so far today.", { count: total }) :
+      total ? words("{count} answers so far today.", { count: total }) : words("No answers yet today.");
     return true;
   }
 
@@ -68,7 +70,7 @@
     nameField.hidden = answered;
     nameInput.disabled = answered;
     form.querySelector("[data-qotd-answered]").hidden = !answered;
-    form.querySelector("[data-qotd-submit]").textContent = answered ? "Change my answer" : "Answer";
+    form.querySelector("[data-qotd-submit]").textContent = answered ? words("Change my answer") : words("Answer");
     var choice = answered && localStorage.getItem(answerKey(box) + ":choice");
     form.querySelectorAll("input[name=choice]").forEach(function (input) {
       if (choice) input.checked = input.value === choice;
