@@ -53,6 +53,11 @@ def marked(package: Path) -> frozenset[str]:
     return frozenset(found)
 
 
+def plain(text: object) -> object:
+    """A plural entry's forms as a tuple: a compiled catalog reads them as a list."""
+    return tuple(text) if isinstance(text, list) else text
+
+
 def shipped() -> list[str]:
     kernel = PACKAGES[0] / "locale"
     return sorted(path.parent.parent.name for path in kernel.glob("*/LC_MESSAGES/groupkit.po"))
@@ -86,7 +91,8 @@ def problems_of(package: Path, language: str) -> list[str]:
             problems.append(f"placeholders changed: {key!r}")
     with (folder / f"{domain(package)}.mo").open("rb") as handle:
         compiled = read_mo(handle)
-    if {m.id: m.string for m in compiled if m.id} != {m.id: m.string for m in catalog if m.id}:
+    if {plain(m.id): plain(m.string) for m in compiled if m.id} != \
+            {plain(m.id): plain(m.string) for m in catalog if m.id}:
         problems.append("the .mo is stale (run nox -s i18n)")
     return problems
 
