@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from groupkit import N_
 from groupkit import AfterCommit
 from groupkit import Call
 from groupkit import Credential
@@ -53,10 +54,10 @@ from .schema import option_text
 ops = Operations()
 
 BALLOT = "ballot"
-NO_OPTION_TEXT = "Type the option you want to add."
-DUPLICATE_OPTION = "That option's already on the list."
-UNKNOWN_OPTION = "That option isn't on this poll."
-LAST_OPTIONS = "A poll needs at least two options — add another before removing this one."
+NO_OPTION_TEXT = N_("Type the option you want to add.")
+DUPLICATE_OPTION = N_("That option's already on the list.")
+UNKNOWN_OPTION = N_("That option isn't on this poll.")
+LAST_OPTIONS = N_("A poll needs at least two options — add another before removing this one.")
 
 
 #: Optional additions kept in the instance data only when chosen, so a poll created without
