@@ -23,6 +23,7 @@ from groupkit import Edit
 from groupkit import Instance
 from groupkit import bad_request
 from groupkit import conflict
+from groupkit import gettext
 from groupkit import message
 from groupkit import request_time
 
@@ -88,9 +89,15 @@ def current(instance: Instance) -> dict[str, Any]:
             "closesAt": moment.isoformat().replace("+00:00", "Z") if moment else ""}
 
 
+#: The end of a list of options, in the language being spoken (the API's is English).
+LAST_OF_LIST = N_("{rest} and {last}")
+
+
 def _quoted(options: list[PollOption]) -> str:
     texts = [f'"{option.text}"' for option in options]
-    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
+    if len(texts) == 1:
+        return texts[0]
+    return gettext(LAST_OF_LIST).format(rest=", ".join(texts[:-1]), last=texts[-1])
 
 
 def apply_edit(call: Call) -> None:
