@@ -13,6 +13,7 @@ from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
 from groupkit import conflict
+from groupkit import gettext
 from groupkit import issue_token
 from groupkit import request_time
 from groupkit import utc_iso
@@ -162,10 +163,13 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
     return view
 
 
+#: A link preview's words, said in the language of the page that shows it.
+PREVIEW = N_("A quick vote: {count} options to choose from.")
+
+
 def preview(instance: Instance) -> dict[str, Any]:
     count = PollOption.select().where(PollOption.instance == instance).count()
-    return {"title": instance.title,
-            "description": f"A quick vote: {count} options to choose from."}
+    return {"title": instance.title, "description": gettext(PREVIEW).format(count=count)}
 
 
 # --- documentation ------------------------------------------------------------------------
