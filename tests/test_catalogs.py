@@ -54,6 +54,11 @@ def marked(package: Path) -> frozenset[str]:
     return frozenset(found)
 
 
+def plain(text: object) -> object:
+    """A plural entry's forms as a tuple: a compiled catalog reads them as a list."""
+    return tuple(text) if isinstance(text, list) else text
+
+
 def shipped() -> list[str]:
     kernel = PACKAGES[0] / "locale"
     return sorted(path.parent.parent.name for path in kernel.glob("*/LC_MESSAGES/groupkit.po"))

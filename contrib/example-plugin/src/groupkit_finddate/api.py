@@ -6,6 +6,7 @@ import datetime as dt
 import zoneinfo
 from typing import Any
 
+from groupkit import N_
 from groupkit import ApiError
 from groupkit import Call
 from groupkit import Credential
@@ -14,12 +15,17 @@ from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
 from groupkit import conflict
+from groupkit import format_date
+from groupkit import gettext
 from groupkit import issue_token
+from groupkit import message
 from groupkit import not_found
 from groupkit.integrations import CalendarEvent
 from groupkit.integrations import calendar_reply
 
 from .models import Response
+from .schema import ANSWERED_BY_MANY
+from .schema import ANSWERED_BY_ONE
 from .schema import ANSWERED_OPTION
 from .schema import CHOSEN_OPTION
 from .schema import NO_SLOT
@@ -29,8 +35,12 @@ from .schema import RemoveBody
 from .schema import RespondBody
 
 MAX_RESPONSES = 200
-FULL = "Two hundred people have answered — that's the most this poll takes."
-NOT_CHOSEN = "No date has been chosen yet — the organiser picks one when the answers are in."
+FULL = N_("Two hundred people have answered — that's the most this poll takes.")
+NOT_CHOSEN = N_("No date has been chosen yet — the organiser picks one when the "
+                "answers are in.")
+#: How an option's day is written (a Babel date pattern): "Fri 4 Dec 2026" in English,
+#: each language's catalog giving its own order and punctuation.
+DAY_PATTERN = N_("EEE d MMM y")
 TOKEN_KIND = "finddate-response"
 
 ops = Operations()
@@ -73,12 +83,12 @@ def apply_edit(call: Call) -> dict[str, Any]:
         if _key(slot) in wanted:
             continue
         if slot["id"] == call.instance.data["chosen"]:
-            raise conflict(CHOSEN_OPTION.format(label=_label(slot)), "slots")
+            raise conflict(message(CHOSEN_OPTION, label=_label(slot)), "slots")
         answered = sum(1 for response in responses if slot["id"] in response.answers)
         if answered and not call.confirmed:
-            count = "1 person has" if answered == 1 else f"{answered} people have"
-            raise conflict(ANSWERED_OPTION.format(count=count, label=_label(slot)),
-                           "slots", confirm=True)
+            said = message(ANSWERED_BY_ONE, label=_label(slot)) if answered == 1 else \
+                message(ANSWERED_BY_MANY, n=answered, label=_label(slot))
+            raise conflict(said, "slots", confirm=True)
     next_id = max((int(slot["id"][1:]) for slot in old), default=0)
     slots = []
     for slot in _in_order(changes["slots"]):
@@ -95,7 +105,8 @@ def apply_edit(call: Call) -> dict[str, Any]:
 
 
 def _label(slot: dict[str, Any]) -> str:
-    day = dt.date.fromisoformat(slot["date"]).strftime("%a %-d %b %Y")
+    """An option as people read it, in the language being spoken (the API's is English)."""
+    day = format_date(dt.date.fromisoformat(slot["date"]), gettext(DAY_PATTERN))
     if not slot["start"]:
         return day
     return f"{day}, {slot['start']}" + (f"–{slot['end']}" if slot["end"] else "")

@@ -9,6 +9,7 @@ from typing import Any
 
 import marshmallow as ma
 
+from groupkit import N_
 from groupkit import Choice
 from groupkit import Count
 from groupkit import Line
@@ -22,22 +23,28 @@ from groupkit import Text
 MAX_SLOTS = 40
 ANSWERS = ("yes", "maybe", "no")
 
-NO_TITLE = "Name the event so people know what they're picking a date for."
-TOO_FEW = "Propose at least two dates or times to choose between."
-TOO_MANY = "Forty options is the most — keep the ones that matter."
+NO_TITLE = N_("Name the event so people know what they're picking a date for.")
+TOO_FEW = N_("Propose at least two dates or times to choose between.")
+TOO_MANY = N_("Forty options is the most — keep the ones that matter.")
 #: Said beside the browser's date and time pickers, whose format is the visitor's own, so
 #: they name no format (the OpenAPI document gives the wire format).
-BAD_DATE = "Each option needs a real date — pick one with the date picker."
-BAD_TIME = "Each time needs to be a real time, and the end comes after the start."
-TWICE = "The same date and time is proposed twice — remove one."
-BAD_ZONE = "That time zone isn't one we know — use a name like Australia/Sydney."
-NO_NAME = "Add your name so the organiser knows who's coming."
-NO_SLOT = "That option isn't on this list."
-NO_ANSWERS = "Mark at least one option."
+BAD_DATE = N_("Each option needs a real date — pick one with the date picker.")
+BAD_TIME = N_("Each time needs to be a real time, and the end comes after the start.")
+TWICE = N_("The same date and time is proposed twice — remove one.")
+BAD_ZONE = N_("That time zone isn't one we know — use a name like Australia/Sydney.")
+NO_NAME = N_("Add your name so the organiser knows who's coming.")
+NO_SLOT = N_("That option isn't on this list.")
+NO_ANSWERS = N_("Mark at least one option.")
 #: Edits that would take away answers or the chosen date (409).
 ANSWERED_OPTION = ("{count} already answered {label} — remove it anyway? "
                    "Their answers for it go with it.")
-CHOSEN_OPTION = "{label} is the date you chose — clear the choice first, then remove it."
+#: ANSWERED_OPTION with its count said, so a page can say the whole sentence in its
+#: reader's language (the English is the same, word for word).
+ANSWERED_BY_ONE = N_("1 person has already answered {label} — remove it anyway? "
+                     "Their answers for it go with it.")
+ANSWERED_BY_MANY = N_("{n} people have already answered {label} — remove it anyway? "
+                      "Their answers for it go with it.")
+CHOSEN_OPTION = N_("{label} is the date you chose — clear the choice first, then remove it.")
 
 
 class IsoDate(SpecField):

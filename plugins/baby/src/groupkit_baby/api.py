@@ -9,6 +9,7 @@ from typing import Any
 
 import marshmallow as ma
 
+from groupkit import N_
 from groupkit import ApiError
 from groupkit import Call
 from groupkit import Credential
@@ -18,6 +19,7 @@ from groupkit import Line
 from groupkit import Operations
 from groupkit import bad_request
 from groupkit import conflict
+from groupkit import gettext
 from groupkit import issue_token
 from groupkit import local_date
 from groupkit import revoke_tokens
@@ -49,8 +51,14 @@ ops = Operations()
 TOKEN_KIND = "guess"
 
 
+#: A pool's title, made from whose bub it is (pages say it in their reader's language).
+TITLE = N_("Baby pool for {parents}")
+PREVIEW = N_("Guess the arrival date and birth weight — closest guess wins.")
+DUE_PREVIEW = N_("Due {due}. {description}")
+
+
 def title_of(data: dict[str, Any]) -> str:
-    return f"Baby pool for {data['parents']}"
+    return TITLE.format(parents=data["parents"])
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
@@ -122,16 +130,18 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
     mine = [entry for entry in entries if entry["id"] == credential.ref]
     if not mine:
         raise ApiError(404, "unknown")
-    return {"title": instance.title, "open": pool["open"], "result": pool["result"],
-            "guess": mine[0]}
+    return {"title": instance.title, "parents": pool["parents"], "open": pool["open"],
+            "result": pool["result"], "guess": mine[0]}
 
 
 def preview(instance: Instance) -> dict[str, Any]:
+    """A link preview, made as a page is, in its reader's language."""
     due = instance.data["dueDate"]
-    description = "Guess the arrival date and birth weight — closest guess wins."
+    description = gettext(PREVIEW)
     if due:
-        description = f"Due {due}. {description}"
-    return {"title": instance.title, "description": description}
+        description = gettext(DUE_PREVIEW).format(due=due, description=description)
+    return {"title": gettext(TITLE).format(parents=instance.data["parents"]),
+            "description": description}
 
 
 # --- guessing -----------------------------------------------------------------------------
@@ -276,7 +286,7 @@ def result(call: Call) -> dict[str, Any]:
 
 
 #: Once bub is here the due date is what every guess was made against: it stays.
-DUE_DATE_SET = "Bub's already here — the due date can't change now."
+DUE_DATE_SET = N_("Bub's already here — the due date can't change now.")
 
 
 def apply_edit(call: Call) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from typing import Any
 
 import marshmallow as ma
 
+from groupkit import N_
 from groupkit import Line
 from groupkit import Raw
 from groupkit import Schema
@@ -20,16 +21,16 @@ from groupkit import SpecField
 from groupkit import Text
 from groupkit import clean_text
 
-NO_PARENTS = "Whose bub is it? Add the parents' names."
-NO_GUESSER = "Add your name so we know whose guess it is."
-NO_DATE = "Pick a date for your guess."
-BAD_DATE = "That date doesn't look right — use the date picker."
-NO_SUCH_DAY = "That date doesn't look right — check the day and month."
-OUT_OF_WINDOW = "Keep the date within a year or so — it's a guess, not a prophecy."
-BAD_WEIGHT = "Give a weight between 0.5 and 7 kg."
-FULL = "This pool's chockers — that's the limit on guesses."
-CLOSED = "Bub's already here — the guessing's closed."
-NO_RESULT_DATE = "Add the day bub arrived."
+NO_PARENTS = N_("Whose bub is it? Add the parents' names.")
+NO_GUESSER = N_("Add your name so we know whose guess it is.")
+NO_DATE = N_("Pick a date for your guess.")
+BAD_DATE = N_("That date doesn't look right — use the date picker.")
+NO_SUCH_DAY = N_("That date doesn't look right — check the day and month.")
+OUT_OF_WINDOW = N_("Keep the date within a year or so — it's a guess, not a prophecy.")
+BAD_WEIGHT = N_("Give a weight between 0.5 and 7 kg.")
+FULL = N_("This pool's chockers — that's the limit on guesses.")
+CLOSED = N_("Bub's already here — the guessing's closed.")
+NO_RESULT_DATE = N_("Add the day bub arrived.")
 
 PARENTS_LIMIT = 80
 GUESSER_LIMIT = 40

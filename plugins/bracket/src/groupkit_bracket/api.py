@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Edit
 from groupkit import Instance
@@ -11,6 +12,7 @@ from groupkit import Operations
 from groupkit import bad_request
 from groupkit import checked_in_order
 from groupkit import conflict
+from groupkit import message
 from groupkit import whole_number
 
 from .draw import LISTED
@@ -21,15 +23,16 @@ from .schema import ResultBody
 
 ops = Operations()
 
-DEFAULT_HEADING = "Tournament bracket"
+#: The heading of an untitled bracket (translated on pages, English in the API).
+DEFAULT_HEADING = N_("Tournament bracket")
 
-NO_MATCH = "That match isn't in this bracket."
-BAD_WINNER = "The winner has to be one of the two names in that match."
-NO_VERSION = "That result didn't say which version of the bracket it was made on — " \
-             "refresh and tap again."
-BYE = "That one's a bye — it sorted itself out."
-SIDE_MISSING = "Both spots in that match need filling first — decide the earlier games."
-TWO_AT_ONCE = "Two results landed at once — refresh and tap again."
+NO_MATCH = N_("That match isn't in this bracket.")
+BAD_WINNER = N_("The winner has to be one of the two names in that match.")
+NO_VERSION = N_("That result didn't say which version of the bracket it was made on — "
+                "refresh and tap again.")
+BYE = N_("That one's a bye — it sorted itself out.")
+SIDE_MISSING = N_("Both spots in that match need filling first — decide the earlier games.")
+TWO_AT_ONCE = N_("Two results landed at once — refresh and tap again.")
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
@@ -170,10 +173,10 @@ def result(call: Call) -> dict[str, Any]:
             "champion": bracket.champion}
 
 
-DRAW_MADE = ("The draw is made for {count} — rename anyone you like, but to add or drop a "
-             "name, start a new bracket.")
+DRAW_MADE = N_("The draw is made for {count} — rename anyone you like, but to add or drop "
+                "a name, start a new bracket.")
 #: A finished bracket's names are its result (the champion among them): they stay.
-FINISHED = "The final's been decided — the names can't change now."
+FINISHED = N_("The final's been decided — the names can't change now.")
 
 
 def current(instance: Instance) -> dict[str, Any]:
@@ -198,7 +201,7 @@ def apply_edit(call: Call) -> dict[str, Any]:
         if Bracket(data).champion is not None:
             raise conflict(FINISHED, "entrants")
         if len(names) != len(data["seeds"]):
-            raise conflict(DRAW_MADE.format(count=len(data["seeds"])), "entrants")
+            raise conflict(message(DRAW_MADE, count=len(data["seeds"])), "entrants")
         renamed = dict(zip(data["seeds"], names, strict=True))
         data["seeds"] = names
         data["results"] = [[renamed.get(winner, winner) if winner else winner

@@ -11,6 +11,9 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from groupkit import N_
+from groupkit import message
+
 #: Seeding choices as stored; `listed` is the only value the spec gives a meaning.
 LISTED = "listed"
 SHUFFLED = "random"
@@ -114,13 +117,14 @@ class Bracket:
         return cleared
 
 
+#: The last rounds' names, then "Round of N": English in the API, translated on pages.
+LAST_ROUNDS = (N_("Final"), N_("Semi-finals"), N_("Quarter-finals"))
+ROUND_OF = N_("Round of {n}")
+
+
 def round_name(round_index: int, rounds: int) -> str:
     """Final, Semi-finals, Quarter-finals, then "Round of N" by how many are still in."""
     from_end = rounds - 1 - round_index
-    if from_end == 0:
-        return "Final"
-    if from_end == 1:
-        return "Semi-finals"
-    if from_end == 2:
-        return "Quarter-finals"
-    return f"Round of {2 ** (from_end + 1)}"
+    if from_end < len(LAST_ROUNDS):
+        return LAST_ROUNDS[from_end]
+    return message(ROUND_OF, n=2 ** (from_end + 1))

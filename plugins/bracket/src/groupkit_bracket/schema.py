@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from groupkit import N_
 from groupkit import Choice
 from groupkit import Count
 from groupkit import Line
@@ -12,9 +13,10 @@ from groupkit import StringList
 from .draw import LISTED
 from .draw import SHUFFLED
 
-FEW_ENTRANTS = "Add at least two names — one person is just practice."
-MANY_ENTRANTS = "64 is the limit — run two brackets and stage a grand final."
-DUPLICATE_ENTRANT = '"{name}" is in the list twice — add a surname initial to tell them apart.'
+FEW_ENTRANTS = N_("Add at least two names — one person is just practice.")
+MANY_ENTRANTS = N_("64 is the limit — run two brackets and stage a grand final.")
+DUPLICATE_ENTRANT = N_('"{name}" is in the list twice — add a surname initial to tell them '
+                       'apart.')
 
 MAX_ENTRANTS = 64
 NAME_LIMIT = 40

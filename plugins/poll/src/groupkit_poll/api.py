@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from groupkit import N_
 from groupkit import AfterCommit
 from groupkit import Call
 from groupkit import Credential
@@ -12,6 +13,7 @@ from groupkit import Instance
 from groupkit import Operations
 from groupkit import bad_request
 from groupkit import conflict
+from groupkit import gettext
 from groupkit import issue_token
 from groupkit import request_time
 from groupkit import utc_iso
@@ -53,10 +55,10 @@ from .schema import option_text
 ops = Operations()
 
 BALLOT = "ballot"
-NO_OPTION_TEXT = "Type the option you want to add."
-DUPLICATE_OPTION = "That option's already on the list."
-UNKNOWN_OPTION = "That option isn't on this poll."
-LAST_OPTIONS = "A poll needs at least two options — add another before removing this one."
+NO_OPTION_TEXT = N_("Type the option you want to add.")
+DUPLICATE_OPTION = N_("That option's already on the list.")
+UNKNOWN_OPTION = N_("That option isn't on this poll.")
+LAST_OPTIONS = N_("A poll needs at least two options — add another before removing this one.")
 
 
 #: Optional additions kept in the instance data only when chosen, so a poll created without
@@ -161,10 +163,13 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
     return view
 
 
+#: A link preview's words, said in the language of the page that shows it.
+PREVIEW = N_("A quick vote: {count} options to choose from.")
+
+
 def preview(instance: Instance) -> dict[str, Any]:
     count = PollOption.select().where(PollOption.instance == instance).count()
-    return {"title": instance.title,
-            "description": f"A quick vote: {count} options to choose from."}
+    return {"title": instance.title, "description": gettext(PREVIEW).format(count=count)}
 
 
 # --- documentation ------------------------------------------------------------------------

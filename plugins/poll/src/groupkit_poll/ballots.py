@@ -12,10 +12,12 @@ from typing import cast
 
 import peewee as pw
 
+from groupkit import N_
 from groupkit import Instance
 from groupkit import bad_request
 from groupkit import conflict
 from groupkit import mark_edited
+from groupkit import message
 from groupkit import prepared_rows
 from groupkit import run_prepared
 
@@ -24,13 +26,13 @@ from .models import PollOption
 from .schema import MULTI
 from .schema import RANKED
 
-EMPTY_BALLOT = "Pick an option before you vote."
-TOO_MANY_PICKS = "This vote lets each person pick up to {n} — untick one first."
-CLOSED = "This poll has closed — the organiser has stopped the voting."
+EMPTY_BALLOT = N_("Pick an option before you vote.")
+TOO_MANY_PICKS = N_("This vote lets each person pick up to {n} — untick one first.")
+CLOSED = N_("This poll has closed — the organiser has stopped the voting.")
 #: A closed poll's result is final: its options no longer change (edit, add or remove).
-CLOSED_OPTIONS = "This poll has closed — its options can't change now."
-FULL = "This poll is chockers — 2000 votes is the limit."
-OPTIONS_FULL = "This poll has 100 options already — pick from those."
+CLOSED_OPTIONS = N_("This poll has closed — its options can't change now.")
+FULL = N_("This poll is chockers — 2000 votes is the limit.")
+OPTIONS_FULL = N_("This poll has 100 options already — pick from those.")
 
 MAX_BALLOTS = 2000
 MAX_TOTAL_OPTIONS = 100
@@ -101,7 +103,7 @@ def build(data: dict[str, Any], options: Sequence[PollOption], choices: list[Any
         raise bad_request(EMPTY_BALLOT)
     cap = data.get("maxPicks")
     if cap and ballot.size > cap:
-        raise bad_request(TOO_MANY_PICKS.format(n=cap))
+        raise bad_request(message(TOO_MANY_PICKS, n=cap))
     return ballot
 
 

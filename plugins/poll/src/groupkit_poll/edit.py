@@ -17,11 +17,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import bad_request
 from groupkit import conflict
+from groupkit import gettext
+from groupkit import message
 from groupkit import request_time
 
 from .ballots import CLOSED_OPTIONS
@@ -42,11 +45,11 @@ from .schema import TOO_MANY_OPTIONS
 from .schema import EditPoll
 from .schema import out_of_window
 
-REMOVE_VOTED = ("People voted for {options}. Remove anyway? Those votes go; every ballot "
-                "keeps its other picks.")
-REMOVE_SECRET = ("It's a secret ballot, so you can't see every vote yet: removing {options} "
-                 "drops any votes it has. Remove anyway?")
-CLOSED_DEADLINE = "This poll has closed — its closing time can't change now."
+REMOVE_VOTED = N_("People voted for {options}. Remove anyway? Those votes go; every "
+                  "ballot keeps its other picks.")
+REMOVE_SECRET = N_("It's a secret ballot, so you can't see every vote yet: removing "
+                   "{options} drops any votes it has. Remove anyway?")
+CLOSED_DEADLINE = N_("This poll has closed — its closing time can't change now.")
 
 DESCRIPTION = (
     "Group Vote: `question` (the title; votes stay), `closesAt` (add, move or, with null or "
@@ -86,9 +89,15 @@ def current(instance: Instance) -> dict[str, Any]:
             "closesAt": moment.isoformat().replace("+00:00", "Z") if moment else ""}
 
 
+#: The end of a list of options, in the language being spoken (the API's is English).
+LAST_OF_LIST = N_("{rest} and {last}")
+
+
 def _quoted(options: list[PollOption]) -> str:
     texts = [f'"{option.text}"' for option in options]
-    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
+    if len(texts) == 1:
+        return texts[0]
+    return gettext(LAST_OF_LIST).format(rest=", ".join(texts[:-1]), last=texts[-1])
 
 
 def apply_edit(call: Call) -> None:
@@ -168,13 +177,13 @@ def _edit_options(call: Call, data: dict[str, Any], sent: list[dict[str, Any]]
     if removed and not call.confirmed:
         if data["secret"]:
             if data["ballots"]:
-                raise conflict(REMOVE_SECRET.format(options=_quoted(removed)), "options",
+                raise conflict(message(REMOVE_SECRET, options=_quoted(removed)), "options",
                                confirm=True)
         else:
             voted = [option for option in removed if PollBallot.select(PollBallot.id).where(
                 holding(instance, option.option_id)).exists()]
             if voted:
-                raise conflict(REMOVE_VOTED.format(options=_quoted(voted)), "options",
+                raise conflict(message(REMOVE_VOTED, options=_quoted(voted)), "options",
                                confirm=True)
     kept = [option for option in every if option.option_id not in gone]
     if removed:

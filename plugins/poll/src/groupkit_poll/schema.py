@@ -7,6 +7,7 @@ from typing import Any
 
 import marshmallow as ma
 
+from groupkit import N_
 from groupkit import Choice
 from groupkit import Exact
 from groupkit import Flag
@@ -18,14 +19,14 @@ from groupkit import clean_line
 from groupkit import request_time
 from groupkit import whole_number
 
-NO_QUESTION = "Add a question — what's the group deciding?"
-TOO_FEW_OPTIONS = "Give people at least two options to choose between."
-TOO_MANY_OPTIONS = "Thirty options is the limit — trim the list a bit."
-BAD_MAX_PICKS = "Set how many each person can pick to a number from 2 to 30."
-BAD_CLOSING = ("Give the closing time as a date and time with its time zone, like "
-               "2026-12-24T17:00+11:00.")
-PAST_CLOSING = "That closing time has already passed — pick a time still to come."
-FAR_CLOSING = "Pick a closing time within a year from now."
+NO_QUESTION = N_("Add a question — what's the group deciding?")
+TOO_FEW_OPTIONS = N_("Give people at least two options to choose between.")
+TOO_MANY_OPTIONS = N_("Thirty options is the limit — trim the list a bit.")
+BAD_MAX_PICKS = N_("Set how many each person can pick to a number from 2 to 30.")
+BAD_CLOSING = N_("Give the closing time as a date and time with its time zone, like "
+                 "2026-12-24T17:00+11:00.")
+PAST_CLOSING = N_("That closing time has already passed — pick a time still to come.")
+FAR_CLOSING = N_("Pick a closing time within a year from now.")
 
 QUESTION_LIMIT = 140
 OPTION_LIMIT = 80

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Edit
 from groupkit import Instance
@@ -23,11 +24,12 @@ from .schema import CUP
 
 ops = Operations()
 
+#: The words each flavour's pages use: English in the API, translated where shown.
 WORDING = {
-    CUP: {"heading": "Cup sweep", "outcome": "horse", "outcomes": "horses",
-          "event": "the race"},
-    "final": {"heading": "Grand final sweep", "outcome": "result", "outcomes": "results",
-              "event": "the grand final"},
+    CUP: {"heading": N_("Cup sweep"), "outcome": N_("horse"), "outcomes": N_("horses"),
+          "event": N_("the race")},
+    "final": {"heading": N_("Grand final sweep"), "outcome": N_("result"),
+              "outcomes": N_("results"), "event": N_("the grand final")},
 }
 
 
@@ -91,8 +93,8 @@ def redraw(call: Call) -> dict[str, Any]:
     return {"ok": True, "draw": data["draw"]["pairs"], "surplus": data["draw"]["surplus"]}
 
 
-REDRAW = ("Changing the names or outcomes draws the sweep again — everyone may end up with "
-          "a different one. Go ahead?")
+REDRAW = N_("Changing the names or outcomes draws the sweep again — everyone may end up "
+             "with a different one. Go ahead?")
 
 
 def apply_edit(call: Call) -> dict[str, Any]:

@@ -7,22 +7,24 @@ from typing import Any
 
 import marshmallow as ma
 
+from groupkit import N_
 from groupkit import Line
 from groupkit import Schema
 from groupkit import SpecField
 from groupkit import clean_line
 from groupkit import js_string
 
-FEW_TEAMS = "Two teams at least — one team is just the group."
-MANY_TEAMS = "That's more than 40 teams — split it into two draws."
-FEW_MEMBERS = "Add at least two names — one person is just practice."
-MANY_MEMBERS = "That's more than 200 names — split it into two draws."
+FEW_TEAMS = N_("Two teams at least — one team is just the group.")
+MANY_TEAMS = N_("That's more than 40 teams — split it into two draws.")
+FEW_MEMBERS = N_("Add at least two names — one person is just practice.")
+MANY_MEMBERS = N_("That's more than 200 names — split it into two draws.")
 
 MIN_TEAMS, MAX_TEAMS = 2, 40
 MIN_MEMBERS, MAX_MEMBERS = 2, 200
 TEAM_TITLE_LIMIT = 40
 MEMBER_LIMIT = 40
-DEFAULT_HEADING = "The teams"
+#: The heading of an untitled grouping (translated on pages, English in the API).
+DEFAULT_HEADING = N_("The teams")
 
 
 def _text(value: Any) -> str:

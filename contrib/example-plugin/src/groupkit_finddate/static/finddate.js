@@ -3,6 +3,7 @@
    answer grid needs no script (finddate.css makes its radio buttons cycle). */
 (function () {
   "use strict";
+  var words = window.groupkitWords;
 
   function browserZone() {
     try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return ""; }
@@ -29,7 +30,7 @@
       if (end && !isNaN(end.getTime())) text += "–" + end.toLocaleTimeString(undefined, CLOCK);
       var yours = document.createElement("span");
       yours.className = "finddate-yours";
-      yours.textContent = text + " your time";
+      yours.textContent = words("{time} your time", { time: text });
       label.appendChild(document.createTextNode(" "));
       label.appendChild(yours);
     });

@@ -3,6 +3,7 @@
    the form itself (`weightGrams:thousandths`), with or without this script. */
 (function () {
   "use strict";
+  var words = window.groupkitWords;
 
   function refresh() {
     document.querySelectorAll("button[data-baby-token]").forEach(function (button) {
@@ -30,7 +31,7 @@
       return response.json().then(function (data) {
         // 404: the organiser already removed it; either way the key is spent.
         if (!response.ok && response.status !== 404) {
-          throw new Error((data && data.error) || "Something went wrong — try again.");
+          throw new Error((data && data.error) || words("Something went wrong — try again."));
         }
         localStorage.removeItem(key);
         window.location.reload();

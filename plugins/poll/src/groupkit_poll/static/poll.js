@@ -11,6 +11,7 @@
       it is picked, and the ballot waits until it is changed (the API would drop it). */
 (function () {
   "use strict";
+  var words = window.groupkitWords;
 
   function showMine() {
     document.querySelectorAll("[data-poll-mine]").forEach(function (box) {
@@ -45,10 +46,14 @@
   function left(ms) {
     var minutes = Math.floor(ms / 60000), days = Math.floor(minutes / 1440);
     var hours = Math.floor((minutes % 1440) / 60), mins = minutes % 60;
-    if (days > 0) return days + (days === 1 ? " day " : " days ") + hours + " h";
-    if (hours > 0) return hours + " h " + mins + " min";
-    if (minutes > 0) return mins + " min " + Math.floor((ms % 60000) / 1000) + " s";
-    return Math.ceil(ms / 1000) + " s";
+    if (days === 1) return words("1 day {hours} h", { hours: hours });
+    if (days > 0) return words("{days} days {hours} h", { days: days, hours: hours });
+    if (hours > 0) return words("{hours} h {minutes} min", { hours: hours, minutes: mins });
+    if (minutes > 0) {
+      return words("{minutes} min {seconds} s",
+        { minutes: mins, seconds: Math.floor((ms % 60000) / 1000) });
+    }
+    return words("{seconds} s", { seconds: Math.ceil(ms / 1000) });
   }
 
   var reloading = false;
@@ -62,7 +67,7 @@
       }
       var ms = at.getTime() - Date.now();
       var box = time.parentNode.querySelector("[data-poll-countdown]");
-      if (box) box.textContent = ms > 0 ? ", in " + left(ms) : ", now";
+      if (box) box.textContent = ms > 0 ? words(", in {time}", { time: left(ms) }) : words(", now");
       if (ms <= 0 && !reloading) {
         reloading = true;
         window.setTimeout(function () { window.location.reload(); }, 1000);

@@ -2,6 +2,7 @@
    only stores the finished grouping), filling the team rows the form then posts. */
 (function () {
   "use strict";
+  var words = window.groupkitWords;
 
   /* A uniform integer in [0, n), from the browser's cryptographic generator. */
   function randomBelow(n) {
@@ -43,7 +44,7 @@
     var count = teamCount(countInput);
     countInput.value = count;
     if (names.length < 2) {
-      status.textContent = "Add at least two names to shuffle.";
+      status.textContent = words("Add at least two names to shuffle.");
       return;
     }
     var rows = matchRows(form.querySelector('[data-list="teams"]'),
@@ -60,8 +61,9 @@
       var title = row.querySelector('[data-key="title"]');
       if (!title.value) title.placeholder = "Team " + (i + 1);
     });
-    status.textContent = "Shuffled " + names.length + " names into " + count +
-      " teams. Shuffle again, or save these teams.";
+    status.textContent = words(
+      "Shuffled {names} names into {teams} teams. Shuffle again, or save these teams.",
+      { names: names.length, teams: count });
   }
 
   document.addEventListener("click", function (event) {
