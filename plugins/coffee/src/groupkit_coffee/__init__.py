@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from groupkit import Tool
+from groupkit import gettext
 from groupkit.integrations import chat_operations
 
 from . import api
@@ -47,5 +48,5 @@ groupkit_tool = Tool.hook(
     description=DESCRIPTION, chat=chat_operations(ops, RITUAL),
     preview=lambda instance: {
         "title": instance.title,
-        "description": "Claim your name to see who you're having coffee with."},
+        "description": gettext("Claim your name to see who you're having coffee with.")},
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Edit
@@ -17,6 +18,7 @@ from groupkit import Operations
 from groupkit import conflict
 from groupkit import issue_token
 from groupkit import kept_by_name
+from groupkit import message
 from groupkit import not_found
 from groupkit import retire_tokens
 from groupkit import revoke_tokens
@@ -45,9 +47,9 @@ RESET_KIND = "member-reset"
 #: Team members, each found from their private link's token.
 MEMBERS = Entries(CoffeePerson, TOKEN_KIND, code="id")
 
-NOT_ON_LIST = "That name isn't on this team's list."
-ALREADY_CLAIMED = ("That name's already been claimed. If it's yours, ask the organiser to "
-                   "reset you.")
+NOT_ON_LIST = N_("That name isn't on this team's list.")
+ALREADY_CLAIMED = N_("That name's already been claimed. If it's yours, ask the organiser to "
+                     "reset you.")
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
@@ -230,11 +232,30 @@ def reset(call: Call) -> dict[str, Any]:
 
 # --- the organiser's edit -----------------------------------------------------------------
 
+#: The confirmations as documented (their words filled in for one name or several)...
 LEAVERS_CLAIMED = ("{names} {have} already claimed {their} name{s}: taking {them} off the "
                    "list stops {their} private link{s} working{round}. Go ahead?")
 LEAVERS_IN_ROUND = ("{names} {are} in round {number}: taking {them} off the list means "
                     "anyone paired with {them} waits for the next draw. Go ahead?")
 ROUND_CLAUSE = ", and anyone paired with {them} in round {number} waits for the next draw"
+#: ...and each of their forms whole, the same English word for word, so that a page can
+#: ask it in the reader's language: (claimed, drawn, one name) -> question.
+LEAVERS: dict[tuple[bool, bool, bool], str] = {
+    (True, False, True): N_("{names} has already claimed their name: taking them off the list "
+                            "stops their private link working. Go ahead?"),
+    (True, False, False): N_("{names} have already claimed their names: taking them off the "
+                             "list stops their private links working. Go ahead?"),
+    (True, True, True): N_("{names} has already claimed their name: taking them off the list "
+                           "stops their private link working, and anyone paired with them in "
+                           "round {number} waits for the next draw. Go ahead?"),
+    (True, True, False): N_("{names} have already claimed their names: taking them off the "
+                            "list stops their private links working, and anyone paired with "
+                            "them in round {number} waits for the next draw. Go ahead?"),
+    (False, True, True): N_("{names} is in round {number}: taking them off the list means "
+                            "anyone paired with them waits for the next draw. Go ahead?"),
+    (False, True, False): N_("{names} are in round {number}: taking them off the list means "
+                             "anyone paired with them waits for the next draw. Go ahead?"),
+}
 
 
 def _leavers_message(leaving: list[CoffeePerson], number: int) -> str | None:
@@ -246,13 +267,8 @@ def _leavers_message(leaving: list[CoffeePerson], number: int) -> str | None:
         return None
     one = len(named) == 1
     names = [person.name for person in named]
-    words = {"names": names[0] if one else ", ".join(names[:-1]) + " and " + names[-1],
-             "them": "them", "their": "their", "number": number, "s": "" if one else "s",
-             "have": "has" if one else "have", "are": "is" if one else "are"}
-    if claimed:
-        words["round"] = ROUND_CLAUSE.format(**words) if number else ""
-        return LEAVERS_CLAIMED.format(**words)
-    return LEAVERS_IN_ROUND.format(**words)
+    return message(LEAVERS[bool(claimed), bool(number), one], number=number,
+                   names=names[0] if one else ", ".join(names[:-1]) + " and " + names[-1])
 
 
 def edit_current(instance: Instance) -> dict[str, Any]:
@@ -270,9 +286,9 @@ def _regroup(call: Call, names: list[str]) -> None:
     team = _team(instance)
     kept = kept_by_name(team, names, lambda person: person.name)
     leaving = [person for person in team if person not in kept.values()]
-    message = _leavers_message(leaving, instance.data["round"])
-    if message is not None and not call.confirmed:
-        raise conflict(message, "names", confirm=True)
+    question = _leavers_message(leaving, instance.data["round"])
+    if question is not None and not call.confirmed:
+        raise conflict(question, "names", confirm=True)
     for person in leaving:
         revoke_tokens(instance, TOKEN_KIND, str(person.id))
     if leaving:

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from groupkit import N_
 from groupkit import Count
 from groupkit import Line
 from groupkit import Schema
 from groupkit import StringList
 from groupkit import Text
 
-DEFAULT_TITLE = "Coffee roulette"
-FEW_NAMES = "Add at least three names — with two there's only ever one pairing."
+#: The title a roulette is created with when none is given (stored: the spec's default).
+DEFAULT_TITLE = N_("Coffee roulette")
+FEW_NAMES = N_("Add at least three names — with two there's only ever one pairing.")
 # The spec names no message for these two; they follow their neighbours' voice.
-MANY_NAMES = "That's more than 200 names — split the team into two roulettes."
-DUPLICATE_NAME = '"{name}" is on the list twice — add a surname initial to tell them apart.'
+MANY_NAMES = N_("That's more than 200 names — split the team into two roulettes.")
+DUPLICATE_NAME = N_('"{name}" is on the list twice — add a surname initial to tell them '
+                    'apart.')
 
 MIN_PEOPLE = 3
 MAX_PEOPLE = 200

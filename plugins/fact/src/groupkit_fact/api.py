@@ -15,6 +15,7 @@ import datetime as dt
 import secrets
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Edit
@@ -23,6 +24,7 @@ from groupkit import Operations
 from groupkit import conflict
 from groupkit import issue_token
 from groupkit import kept_by_name
+from groupkit import message
 from groupkit import name_digest
 from groupkit import not_found
 from groupkit import retire_tokens
@@ -47,9 +49,10 @@ ops = Operations()
 PERSON = "fact-name"
 #: A link the organiser reset: it opens a page that says so, and nothing else.
 PERSON_RESET = "fact-name-reset"
-DEFAULT_HEADING = "Fact Matcher"
-NOT_ON_LIST = "That name isn't on this list."
-TAKEN = "That name's already been taken. If it's you, ask the organiser to reset it."
+#: The heading of a game with no title (pages say it in the reader's language).
+DEFAULT_HEADING = N_("Fact Matcher")
+NOT_ON_LIST = N_("That name isn't on this list.")
+TAKEN = N_("That name's already been taken. If it's you, ask the organiser to reset it.")
 #: Facts join the grid this many at a time (or more), so a new batch never says whose a
 #: fact is; fewer wait for more, for the organiser's "show them now", or for the reveal.
 BATCH = 3
@@ -339,11 +342,21 @@ BOARD_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
 # --- the organiser's edit -----------------------------------------------------------------
 
 #: The answer key is out: the names in it no longer change (until the answers are hidden).
-REVEALED_NAMES = "The answers are out — the names can't change while they're showing."
+REVEALED_NAMES = N_("The answers are out — the names can't change while they're showing.")
+#: The question as documented; a page asks it in the reader's language, through its form
+#: for one name or for several (the same English, word for word).
 REMOVE_CLAIMED = ("{names} {have} already claimed {their} name{s}. Taking {them} off the list "
                   "wipes any fact {they} sent, takes it off everyone's guessing grid along "
                   "with the guesses about it, and {their} private link{s} stop{verb_s} "
                   "working. Go ahead?")
+REMOVE_CLAIMED_ONE = N_("{names} has already claimed their name. Taking them off the list "
+                        "wipes any fact they sent, takes it off everyone's guessing grid along "
+                        "with the guesses about it, and their private link stops working. Go "
+                        "ahead?")
+REMOVE_CLAIMED_MANY = N_("{names} have already claimed their names. Taking them off the list "
+                         "wipes any fact they sent, takes it off everyone's guessing grid "
+                         "along with the guesses about it, and their private links stop "
+                         "working. Go ahead?")
 
 
 def _claimed_message(people: list[Person]) -> str:
@@ -351,10 +364,8 @@ def _claimed_message(people: list[Person]) -> str:
     before the reveal the organiser may not learn who has sent a fact."""
     names = [person.name for person in people]
     joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    one = len(names) == 1
-    return REMOVE_CLAIMED.format(names=joined, have="has" if one else "have", their="their",
-                                 s="" if one else "s", them="them", they="they",
-                                 verb_s="s" if one else "")
+    return message(REMOVE_CLAIMED_ONE if len(names) == 1 else REMOVE_CLAIMED_MANY,
+                   names=joined)
 
 
 def edit_current(instance: Instance) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from groupkit import N_
 from groupkit import Count
 from groupkit import Flag
 from groupkit import Line
@@ -9,13 +10,14 @@ from groupkit import Schema
 from groupkit import StringList
 from groupkit import Text
 
-FEW_NAMES = "Add at least three names — a guessing game needs a few people."
-MANY_NAMES = "Sixty names is the limit — split a big group into two rounds."
-DUPLICATE_NAME = "\"{name}\" is on the list twice — add a surname initial so the right person " \
-                 "claims it."
-NO_FACT = "Write your fact first — something the room won't guess."
+FEW_NAMES = N_("Add at least three names — a guessing game needs a few people.")
+MANY_NAMES = N_("Sixty names is the limit — split a big group into two rounds.")
+DUPLICATE_NAME = N_("\"{name}\" is on the list twice — add a surname initial so the right "
+                    "person claims it.")
+NO_FACT = N_("Write your fact first — something the room won't guess.")
 
-DEFAULT_PROMPT = "Share a fun fact about yourself"
+#: The prompt a game is created with when none is given (stored: the spec's default).
+DEFAULT_PROMPT = N_("Share a fun fact about yourself")
 MIN_NAMES = 3
 MAX_NAMES = 60
 NAME_LIMIT = 40

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from groupkit import Hidden
 from groupkit import Tool
+from groupkit import gettext
 from groupkit.integrations import Invitations
 
 from . import api
+from .api import DEFAULT_HEADING
 from .api import NO_LOOP_MESSAGES
 from .api import PUBLIC_SCHEMA
 from .api import RESET_KIND
@@ -74,6 +76,6 @@ groupkit_tool = Tool.hook(
     public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
     invite=Invitations(api.invite_links),
     preview=lambda instance: {
-        "title": instance.title or "Kris Kringle",
-        "description": "Claim your name to see who you're buying for."},
+        "title": instance.title or gettext(DEFAULT_HEADING),
+        "description": gettext("Claim your name to see who you're buying for.")},
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Instance
@@ -21,6 +22,7 @@ from groupkit import bad_request
 from groupkit import conflict
 from groupkit import instance_changed
 from groupkit import issue_token
+from groupkit import message
 from groupkit import not_found
 from groupkit import revoke_tokens
 from groupkit import text_key
@@ -57,43 +59,48 @@ PEOPLE = Entries(KringlePerson, TOKEN_KIND, code="id")
 #: A link the organiser reset: it opens a page saying so (`ref` is the `KringleReset.id`)
 #: and nothing else.
 RESET_KIND = "giver-reset"
-DEFAULT_HEADING = "Kris Kringle"
+#: The heading of a draw with no title (pages say it in the reader's language).
+DEFAULT_HEADING = N_("Kris Kringle")
 
 
-NOT_IN_DRAW = "That name isn't in this draw."
-ALREADY_CLAIMED = ("That name's already been claimed. If it's yours, ask the organiser to "
-                   "reset you.")
-PERSONAL_LINKS = ("This draw uses personal links, so names can't be claimed here: ask the "
-                  "organiser for your link.")
-OPEN_FIRST = ("Open this personal link's page first: its first opening goes on record, so "
-              "nobody can read a personal link unseen.")
-QUESTIONS_OFF = "Anonymous questions aren't turned on for this draw."
-WHO_TO = 'Say who it\'s for: "giftee" (the person you buy for) or "santa" (whoever drew you).'
-NO_TEXT = "Write your question or answer first."
-CONVERSATION_FULL = f"This conversation is full: {MAX_QUESTIONS} messages is the most."
-NO_OTHER_LOOP = "There's no other loop that respects the exclusions — the draw stays as it is."
-NO_OTHER_FOUND = ("No other loop that respects the exclusions turned up in time — the draw "
-                  "stays as it is. Try again, or remove some exclusions.")
+NOT_IN_DRAW = N_("That name isn't in this draw.")
+ALREADY_CLAIMED = N_("That name's already been claimed. If it's yours, ask the organiser to "
+                     "reset you.")
+PERSONAL_LINKS = N_("This draw uses personal links, so names can't be claimed here: ask the "
+                    "organiser for your link.")
+OPEN_FIRST = N_("Open this personal link's page first: its first opening goes on record, so "
+                "nobody can read a personal link unseen.")
+QUESTIONS_OFF = N_("Anonymous questions aren't turned on for this draw.")
+WHO_TO = N_('Say who it\'s for: "giftee" (the person you buy for) or "santa" (whoever drew '
+            'you).')
+NO_TEXT = N_("Write your question or answer first.")
+#: Filled in with `n=MAX_QUESTIONS`.
+CONVERSATION_FULL = N_("This conversation is full: {n} messages is the most.")
+NO_OTHER_LOOP = N_("There's no other loop that respects the exclusions — the draw stays as it "
+                   "is.")
+NO_OTHER_FOUND = N_("No other loop that respects the exclusions turned up in time — the draw "
+                    "stays as it is. Try again, or remove some exclusions.")
 
-UNKNOWN_EXCLUDED = '"{name}" is in the exclusions but not in the names.'
-UNKNOWN_IN_HOUSEHOLD = '"{name}" is in the households but not in the names.'
+UNKNOWN_EXCLUDED = N_('"{name}" is in the exclusions but not in the names.')
+UNKNOWN_IN_HOUSEHOLD = N_('"{name}" is in the households but not in the names.')
 #: What an impossible (or secret-breaking) set of exclusions answers, by `NoLoop.problem`.
 NO_LOOP_MESSAGES = {
-    draw.CANNOT_GIVE: "The exclusions leave nobody for {names} to draw.",
-    draw.ONE_GIFTEE: ("The exclusions leave only one person for {names} to draw, so everyone "
-                 "would know who it is — remove some."),
-    draw.CANNOT_RECEIVE: "The exclusions leave nobody who can draw {names}.",
-    draw.ONE_GIVER: ("The exclusions leave only one person who can draw {names}, so everyone "
-                "would know who it is — remove some."),
-    draw.GROUP_TOO_BIG: ("The household {names} is more than half the draw: in one loop some of "
-                    "them would have to draw each other."),
-    draw.SPLIT: ("The exclusions cut {names} off from the others: no single loop can go through "
-            "everybody."),
-    draw.NO_LOOP: "No single loop through everybody respects these exclusions — remove some.",
-    draw.NO_OTHER: ("These exclusions leave only one possible loop, so everyone's giftee would be "
-               "known — remove some."),
-    draw.TOO_HARD: ("These exclusions leave too few ways to draw one loop through everybody — "
-               "remove some."),
+    draw.CANNOT_GIVE: N_("The exclusions leave nobody for {names} to draw."),
+    draw.ONE_GIFTEE: N_("The exclusions leave only one person for {names} to draw, so everyone "
+                        "would know who it is — remove some."),
+    draw.CANNOT_RECEIVE: N_("The exclusions leave nobody who can draw {names}."),
+    draw.ONE_GIVER: N_("The exclusions leave only one person who can draw {names}, so everyone "
+                       "would know who it is — remove some."),
+    draw.GROUP_TOO_BIG: N_("The household {names} is more than half the draw: in one loop some "
+                           "of them would have to draw each other."),
+    draw.SPLIT: N_("The exclusions cut {names} off from the others: no single loop can go "
+                   "through everybody."),
+    draw.NO_LOOP: N_("No single loop through everybody respects these exclusions — remove "
+                     "some."),
+    draw.NO_OTHER: N_("These exclusions leave only one possible loop, so everyone's giftee "
+                      "would be known — remove some."),
+    draw.TOO_HARD: N_("These exclusions leave too few ways to draw one loop through everybody "
+                      "— remove some."),
 }
 
 
@@ -107,7 +114,7 @@ def _positions(names: Sequence[str], wanted: Sequence[str],
     found = []
     for name in wanted:
         if text_key(name) not in index:
-            raise bad_request(unknown.format(name=name))
+            raise bad_request(message(unknown, name=name))
         found.append(index[text_key(name)])
     return found
 
@@ -121,8 +128,8 @@ def _named(names: Sequence[str], people: Sequence[int]) -> str:
 
 
 def _no_loop(names: Sequence[str], error: NoLoop) -> str:
-    return NO_LOOP_MESSAGES[error.problem].format(names=_named(names, error.people)
-                                                  if error.people else "")
+    return message(NO_LOOP_MESSAGES[error.problem],
+                   names=_named(names, error.people) if error.people else "")
 
 
 def _rules(data: dict[str, Any]) -> tuple[list[list[int]], frozenset[tuple[int, int]]]:
@@ -442,7 +449,7 @@ def wishlist(call: Call) -> dict[str, Any]:
                           f"blank: `{NO_TEXT}`",
                      409: f"The draw has no questions: `{QUESTIONS_OFF}`; or the "
                           f"conversation already holds {MAX_QUESTIONS} messages: "
-                          f"`{CONVERSATION_FULL}`"},
+                          f"`{CONVERSATION_FULL.format(n=MAX_QUESTIONS)}`"},
                  description=f"Only when the draw was created with `questions`. Adds a "
                              f"message to the conversation with the person you buy for "
                              f"(`to: giftee`) or with whoever drew you (`to: santa`). `text` "
@@ -473,7 +480,7 @@ def ask(call: Call) -> dict[str, Any]:
     held = KringleMessage.select().where((KringleMessage.santa == santa)
                                          & (KringleMessage.giftee == giftee)).count()
     if held >= MAX_QUESTIONS:
-        raise conflict(CONVERSATION_FULL)
+        raise conflict(message(CONVERSATION_FULL, n=MAX_QUESTIONS))
     _used(call, person)
     KringleMessage.create(instance=call.instance, santa=santa, giftee=giftee,
                           from_santa=to == "giftee", text=call.data["text"],

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import bad_request
 from groupkit import conflict
 from groupkit import issue_token
+from groupkit import message
 from groupkit import revoke_tokens
 from groupkit import text_key as key_of
 
@@ -40,15 +42,15 @@ from .models import KringleReset
 
 FIELDS = ("title", "names", "budget", "exchangeDate", "note")
 
-REMOVE_CLAIMED = ("Already claimed: {names}. Remove anyway? Their private links stop working, "
-                  "and whoever drew them gets someone new.")
-REMOVE_OPENED = ("Already opened their personal link: {names}. Remove anyway? Their links "
-                 "stop working, and whoever drew them gets someone new.")
-REDRAW_ALL = ("Everyone has already seen who they're buying for, so adding someone draws "
-              "everybody again — people may end up buying for someone else. Go ahead?")
-REDRAW_RULES = ("With households or exclusions, changing who's in the draw may draw everybody "
-                "again — people who have already looked may end up buying for someone else. "
-                "Go ahead?")
+REMOVE_CLAIMED = N_("Already claimed: {names}. Remove anyway? Their private links stop "
+                    "working, and whoever drew them gets someone new.")
+REMOVE_OPENED = N_("Already opened their personal link: {names}. Remove anyway? Their links "
+                   "stop working, and whoever drew them gets someone new.")
+REDRAW_ALL = N_("Everyone has already seen who they're buying for, so adding someone draws "
+                "everybody again — people may end up buying for someone else. Go ahead?")
+REDRAW_RULES = N_("With households or exclusions, changing who's in the draw may draw "
+                  "everybody again — people who have already looked may end up buying for "
+                  "someone else. Go ahead?")
 
 DESCRIPTION = (
     "Kris Kringle: `title`, `budget`, `exchangeDate` and `note` change as sent. `names` is "
@@ -123,9 +125,9 @@ def _edit_names(call: Call, names: list[str]) -> None:
     if not call.confirmed:
         gone = [person for person in removed if person in seen]
         if gone:
-            message = REMOVE_OPENED if _personal(instance) else REMOVE_CLAIMED
-            raise conflict(message.format(names=_named([p.name for p in gone],
-                                                       list(range(len(gone))))),
+            question = REMOVE_OPENED if _personal(instance) else REMOVE_CLAIMED
+            raise conflict(message(question, names=_named([p.name for p in gone],
+                                                          list(range(len(gone))))),
                            "names", confirm=True)
         if changed and forbidden and any(person.id in staying for person in seen):
             raise conflict(REDRAW_RULES, "names", confirm=True)

@@ -6,6 +6,7 @@ from typing import Any
 
 import marshmallow as ma
 
+from groupkit import N_
 from groupkit import Count
 from groupkit import Flag
 from groupkit import Line
@@ -15,12 +16,13 @@ from groupkit import SpecField
 from groupkit import StringList
 from groupkit import Text
 
-FEW_NAMES = "Add at least three names — with two it's not a secret, it's a swap."
-MANY_NAMES = "That's more than 100 people — split it into two draws."
-DUPLICATE_NAME = ('"{name}" is in the list twice — add a surname initial so the right one '
-                  "gets claimed.")
-MANY_GROUPS = "That's more than 50 households — a household only needs listing once."
-MANY_PAIRS = "That's more than 500 exclusions — leave out the ones a household already covers."
+FEW_NAMES = N_("Add at least three names — with two it's not a secret, it's a swap.")
+MANY_NAMES = N_("That's more than 100 people — split it into two draws.")
+DUPLICATE_NAME = N_('"{name}" is in the list twice — add a surname initial so the right '
+                     "one gets claimed.")
+MANY_GROUPS = N_("That's more than 50 households — a household only needs listing once.")
+MANY_PAIRS = N_("That's more than 500 exclusions — leave out the ones a household already "
+                "covers.")
 
 MIN_PEOPLE = 3
 MAX_PEOPLE = 100

@@ -15,6 +15,7 @@ from typing import Any
 
 import peewee as pw
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Credential
 from groupkit import Instance
@@ -25,6 +26,7 @@ from groupkit import conflict
 from groupkit import find_token
 from groupkit import instance_changed
 from groupkit import issue_token
+from groupkit import message
 from groupkit import name_digest
 from groupkit import not_found
 from groupkit import request_time
@@ -50,15 +52,16 @@ from .schema import match_briefs
 ops = Operations()
 
 PLAYER = "roles-player"
-DEFAULT_HEADING = "Secret roles"
+#: The heading of a game with no title (pages say it in the reader's language).
+DEFAULT_HEADING = N_("Secret roles")
 CLAIM_TRIES = 3
 
-ALL_DEALT = "All the roles are dealt."
-NAME_TAKEN = "Someone already joined with that name — add a surname initial."
-CONTENTION = "Everyone grabbed at once — try again."
-FEWER_THAN_PLAYERS = ("{n} people have already joined — give at least {n} roles, "
-                      "or reset someone first.")
-NOT_JOINED = "Nobody has joined with that name."
+ALL_DEALT = N_("All the roles are dealt.")
+NAME_TAKEN = N_("Someone already joined with that name — add a surname initial.")
+CONTENTION = N_("Everyone grabbed at once — try again.")
+FEWER_THAN_PLAYERS = N_("{n} people have already joined — give at least {n} roles, "
+                        "or reset someone first.")
+NOT_JOINED = N_("Nobody has joined with that name.")
 
 _random = secrets.SystemRandom()
 
@@ -281,7 +284,7 @@ def update_roles(call: Call) -> dict[str, Any]:
     instance, roles = call.instance, call.data["roles"]
     joined = len(players_of(instance))
     if joined > len(roles):
-        raise bad_request(FEWER_THAN_PLAYERS.format(n=joined))
+        raise bad_request(message(FEWER_THAN_PLAYERS, n=joined))
     data = _save_data(instance, roles=roles, briefs=match_briefs(roles, call.data["briefs"]),
                       round=instance.data["round"] + 1)
     dealt = _deal(instance, len(roles))

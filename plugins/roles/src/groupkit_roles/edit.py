@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import bad_request
 from groupkit import conflict
+from groupkit import message
 
 from .api import FEWER_THAN_PLAYERS
 from .api import _random
@@ -24,8 +26,14 @@ from .models import Player
 from .schema import EditRoles
 from .schema import match_briefs
 
+#: The question as documented; a page asks it in the reader's language, through the form
+#: for one player or for several (the same English, word for word).
 CHANGES_HELD = ("This takes away the role {count} who joined already hold{s}: they'll be dealt "
                 "a new one from the roles left. Go ahead?")
+CHANGES_HELD_ONE = N_("This takes away the role 1 player who joined already holds: they'll be "
+                      "dealt a new one from the roles left. Go ahead?")
+CHANGES_HELD_MANY = N_("This takes away the role {n} players who joined already hold: they'll "
+                       "be dealt a new one from the roles left. Go ahead?")
 
 DESCRIPTION = (
     "Secret Role Dealer: `title` and `note` change as sent. `roles` (with `briefs`) is the "
@@ -61,7 +69,7 @@ def apply_edit(call: Call) -> dict[str, Any]:
            if player.slot is not None}
     players = [player for player in players_of(instance) if player.id in was]
     if len(players) > len(roles):
-        raise bad_request(FEWER_THAN_PLAYERS.format(n=len(players)), "roles")
+        raise bad_request(message(FEWER_THAN_PLAYERS, n=len(players)), "roles")
     held = {player.id: renamed.get(old[was[player.id]], old[was[player.id]])
             for player in players}
     slots: dict[int, int] = {}
@@ -77,9 +85,9 @@ def apply_edit(call: Call) -> dict[str, Any]:
                 slots[player.id] = free
     losing = [player for player in players if player.id not in slots]
     if losing and not call.confirmed:
-        count = f"{len(losing)} player" + ("" if len(losing) == 1 else "s")
-        raise conflict(CHANGES_HELD.format(count=count, s="s" if len(losing) == 1 else ""),
-                       "roles", confirm=True)
+        question = (message(CHANGES_HELD_ONE) if len(losing) == 1
+                    else message(CHANGES_HELD_MANY, n=len(losing)))
+        raise conflict(question, "roles", confirm=True)
     left = [place for place in range(len(roles)) if place not in slots.values()]
     for player, place in zip(losing, _random.sample(left, len(losing)), strict=True):
         slots[player.id] = place

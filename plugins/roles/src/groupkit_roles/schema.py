@@ -9,6 +9,7 @@ from typing import ClassVar
 
 import marshmallow as ma
 
+from groupkit import N_
 from groupkit import Choice
 from groupkit import Count
 from groupkit import Exact
@@ -21,9 +22,9 @@ from groupkit import clean_line
 from groupkit import clean_text
 from groupkit import whole_number
 
-FEW_ROLES = "Add at least two roles — one per line."
-MANY_ROLES = "That's {n} roles — this tool tops out at 40."
-NO_NAME = "Tell us your name first."
+FEW_ROLES = N_("Add at least two roles — one per line.")
+MANY_ROLES = N_("That's {n} roles — this tool tops out at 40.")
+NO_NAME = N_("Tell us your name first.")
 
 MIN_ROLES = 2
 MAX_ROLES = 40

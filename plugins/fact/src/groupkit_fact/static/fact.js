@@ -2,6 +2,7 @@
    right or wrong once the answers are revealed, and the way back to your own fact page. */
 (function () {
   "use strict";
+  var words = window.groupkitWords;
 
   function storeKey(board) { return "groupkit:fact:" + board.dataset.factBoard + ":guesses"; }
 
@@ -25,16 +26,17 @@
       if (guess) tried += 1;
       if (guess === answer) {
         right += 1;
-        mark.textContent = "Right!";
+        mark.textContent = words("Right!");
         mark.className = "fact-mark fact-right";
       } else {
-        mark.textContent = "It was " + answer;
+        mark.textContent = words("It was {name}", { name: answer });
         mark.className = "fact-mark fact-wrong";
       }
       mark.hidden = false;
     });
     if (revealed && tried) {
-      revealed.textContent = "You matched " + right + " of " + tried + " you guessed.";
+      revealed.textContent = words("You matched {right} of {tried} you guessed.",
+        { right: right, tried: tried });
       revealed.hidden = false;
     }
   }
@@ -53,7 +55,7 @@
         /* The organiser took that name off the list: the guess stays, and says so. */
         var gone = document.createElement("option");
         gone.value = guess;
-        gone.textContent = guess + " (no longer on the list)";
+        gone.textContent = words("{name} (no longer on the list)", { name: guess });
         gone.setAttribute("data-fact-gone", "");
         select.appendChild(gone);
       }

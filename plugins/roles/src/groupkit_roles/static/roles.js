@@ -2,6 +2,7 @@
    link for a returning player, and the player page following the game live. */
 (function () {
   "use strict";
+  var words = window.groupkitWords;
 
   function post(url, body) {
     return fetch(url, {
@@ -39,7 +40,8 @@
     var total = form.querySelector("[data-roles-total]");
     if (!total) return;
     var count = readRows(form).roles.length;
-    total.textContent = count === 1 ? "1 role in all" : count + " roles in all, one per player";
+    total.textContent = count === 1 ? words("1 role in all") :
+      words("{n} roles in all, one per player", { n: count });
   }
 
   function fillRows(form, rows) {
@@ -130,11 +132,11 @@
       post("/api/roles/held", { slug: root.dataset.slug, token: root.dataset.token })
         .then(function (reply) {
           if (reply.status === 404) {
-            out("The organiser deleted this game.");
+            out(words("The organiser deleted this game."));
           } else if (reply.ok && !reply.data.held) {
             out(String(reply.data.game) !== game ?
-              "The organiser restarted the game, so this role is gone. Join again from the game's page." :
-              "The organiser took you out of the game, so this role is gone. Join again from the game's page if you're still playing.");
+              words("The organiser restarted the game, so this role is gone. Join again from the game's page.") :
+              words("The organiser took you out of the game, so this role is gone. Join again from the game's page if you're still playing."));
             root.querySelector("[data-roles-rejoin]").hidden = false;
           } else if (reply.ok) {
             window.location.reload();  // still held: the re-read failed for another reason
@@ -158,7 +160,7 @@
                 freshHand.dataset.game !== hand.dataset.game) {
               hand.replaceWith(document.importNode(freshHand, true));
               game = freshHand.dataset.game;
-              say("The organiser re-dealt the roles — this is your role now.");
+              say(words("The organiser re-dealt the roles — this is your role now."));
             } else if (freshHand.innerHTML !== hand.innerHTML) {
               hand.replaceWith(document.importNode(freshHand, true));  // a fixed typo or briefing
             }
@@ -182,7 +184,7 @@
     source.addEventListener("version", function (event) {
       if (event.data !== seen) { seen = event.data; refresh(); }
     });
-    source.addEventListener("gone", function () { out("The organiser deleted this game."); });
+    source.addEventListener("gone", function () { out(words("The organiser deleted this game.")); });
   }
 
   function ready() {
