@@ -51,6 +51,7 @@ from quart import request
 from groupkit.blocks import _outbox as outbox
 from groupkit.blocks._outbox import OutboxMessage
 from groupkit.blocks._outbox import Outcome
+from groupkit.core import _i18n as i18n
 from groupkit.core._clock import utc_iso
 from groupkit.core._config import Settings
 from groupkit.core._config import smtp_server
@@ -200,7 +201,12 @@ class Mailer:
         self.environment = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(templates)),
             autoescape=jinja2.select_autoescape(("html",), default_for_string=False),
-            undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+            undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+            extensions=["jinja2.ext.i18n"])
+        # Words in the language being spoken when a message is rendered (`i18n.speaking`).
+        self.environment.install_gettext_callables(  # type: ignore[attr-defined]
+            i18n.gettext, i18n.ngettext, newstyle=True)
+        self.environment.globals["email_language"] = i18n.language
 
     def link(self, path: str) -> str:
         return f"{self.settings.base_url}{path}"
