@@ -290,7 +290,7 @@ def public_read_view(tool: Tool) -> Callable[..., Any]:
     return view
 
 
-STREAMS_LIMIT_MESSAGE = (
+STREAMS_LIMIT_MESSAGE = i18n.N_(
     "Too many live pages open from this connection — close a few and try again.")
 
 
