@@ -252,6 +252,8 @@ def for_page(body: dict[str, Any], error: ApiError) -> dict[str, Any]:
         more = dict(error.errors)
         for entry in body.get("errors", ()):
             entry["shown"] = i18n.translated(more.get(entry["field"], entry["error"]))
+        for conflict in body.get("conflicts", ()):  # an edit's (`groupkit.core._edits`)
+            conflict["shown"] = i18n.translated(conflict["text"])
     return body
 
 

@@ -137,12 +137,15 @@ def mine(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any, relea
         {"slug": slug, "slotId": slot}, dumps=environment.policies["json.dumps_function"],
         **environment.policies["json.dumps_kwargs"])))
     api = f"/api/{_text(tool)}/{_text(path)}"
+    subscribe = _word(i18n.gettext("Subscribe in your calendar app"))
+    mine_word = _word(i18n.gettext("It's mine"))
+    your_code = _text(i18n.gettext("Your code"))
+    code_label = _text(i18n.gettext("Your code from when you claimed it"))
     feed_html = (
         f'\n<button type="button" hidden data-secret-key="{key}" data-keep-secret '
         f'data-show-link="webcalUrl" data-post="/api/{_text(tool)}/feed" data-body="{body}">'
         f'{_text(feed)}</button>\n<a data-link hidden href="#">'
-        f'{_word(i18n.gettext("Subscribe in your calendar app"))}</a>\n' if feed else "")
-    mine_word = _word(i18n.gettext("It's mine"))
+        f'{subscribe}</a>\n' if feed else "")
     return Markup(
         f'\n\n<button type="button" hidden data-secret-key="{key}" data-post="{api}" '
         f'data-body="{body}" name="{ASK}" value="1" data-confirm="{_text(confirm)}">'
@@ -153,8 +156,7 @@ def mine(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any, relea
         f'<input type="hidden" name="slug" value="{_text(slug)}"><input type="hidden" '
         f'name="slotId" value="{_text(slot)}">\n'
         '<input name="secret" autocomplete="off" spellcheck="false" maxlength="16" '
-        f'placeholder="{_text(i18n.gettext("Your code"))}" '
-        f'aria-label="{_text(i18n.gettext("Your code from when you claimed it"))}">\n'
+        f'placeholder="{your_code}" aria-label="{code_label}">\n'
         f'<button type="submit">{_text(release)}</button>\n'
         '<p class="error" data-error role="alert" hidden></p>\n'
         '</form></details></noscript>')
@@ -207,10 +209,10 @@ def _row(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any, taken
         row = taken_row(slot, name, extra, extra_class, where,
                         lambda: Markup(f"\n{released}\n"))
         return Markup(f"\n\n{row}\n")
+    your_name = _text(i18n.gettext("Your name"))
     labelled = _text(i18n.gettext("Your name ({spot})")).replace("{spot}", _text(label))
-    name_input = ('\n      <input name="name" maxlength="40" '
-                  f'placeholder="{_text(i18n.gettext("Your name"))}" autocomplete="name" '
-                  f'aria-label="{labelled}">{fields}')
+    name_input = (f'\n      <input name="name" maxlength="40" placeholder="{your_name}" '
+                  f'autocomplete="name" aria-label="{labelled}">{fields}')
     row = open_row(slot, label, markup_join(("/api/", tool, "/claim")),
                    {"slug": slug, "slotId": slot},
                    markup_join(("groupkit:", tool, ":{slug}:{slotId}")), button, state,
@@ -222,7 +224,8 @@ def _row(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any, taken
 def organised(environment: jinja2.Environment, spot: Any, api: Any, confirm: Any,
               extra: Any = "", extra_class: Any = "", note: Any = "") -> Markup:
     if not _get(spot, "taken"):
-        return Markup(f'\n  <li><span class="muted">{_word(i18n.gettext(OPEN))}</span></li>\n')
+        open_word = _word(i18n.gettext(OPEN))
+        return Markup(f'\n  <li><span class="muted">{open_word}</span></li>\n')
     values = (_get(spot, "name"), _get(spot, "claimedAt"), _get(spot, "slotId"), api, confirm,
               extra, extra_class, note)
     return _drawn(_organised, environment, values)
