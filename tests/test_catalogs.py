@@ -21,13 +21,14 @@ PACKAGES = [ROOT / "kernel" / "src" / "groupkit",
             *sorted(ROOT.glob("plugins/*/src/groupkit_*")),
             *sorted(ROOT.glob("contrib/example-plugin/src/groupkit_*"))]
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "words": None}
-METHODS = [("**/templates/**.html", "jinja2"), ("**/static/**.js", "javascript"),
-           ("**/tool.toml", "groupkit_tool_toml"),
+METHODS = [("**/templates/**.html", "jinja2"), ("**/templates/email/**.txt", "jinja2"),
+           ("**/static/**.js", "javascript"), ("**/tool.toml", "groupkit_tool_toml"),
            ("**/questions.txt", "groupkit_qotd.bank.extract_questions"), ("**.py", "python")]
 OPTIONS = {"**/templates/**.html": {
     "extensions": "jinja2.ext.i18n,groupkit.web._forms.AskFirst,"
                   "groupkit.web._forms.FormHelpers,groupkit.web._spot_rows.SpotRows",
-    "silent": "false"}}
+    "silent": "false"},
+    "**/templates/email/**.txt": {"extensions": "jinja2.ext.i18n", "silent": "false"}}
 PLACEHOLDER = re.compile(r"\{\w*\}|%\(\w+\)s")
 
 

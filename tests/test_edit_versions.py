@@ -323,3 +323,37 @@ async def test_a_stale_board_form_keeps_the_category_added_meanwhile(make_app: A
     board = await (await client.get(f"/api/plate/{made['slug']}")).get_json()
     assert board["title"] == "Picnic at noon"
     assert [c["name"] for c in board["categories"]] == ["Mains", "Snacks"]
+
+
+async def test_a_pages_script_is_told_the_conflict_in_its_readers_language(
+        make_app: Callable[..., Any], tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The API's conflict is the English; a page's script (`X-Groupkit-Errors: all`) is also
+    told the message and each field's line as its reader sees them (`shown`)."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    from groupkit.core import _edits as edits
+    from groupkit.core import _i18n as i18n
+
+    catalog = Catalog(locale="de", domain="groupkit")
+    catalog.add(edits.CONFLICT, "Jemand war schneller — {changes}.")
+    catalog.add(edits.FIELD_NOW, "{field} ist jetzt {theirs} (deins: {mine})")
+    catalog.add(edits.CHANGED, "Jetzt {theirs}; deins: {mine}.")
+    folder = tmp_path / "de" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    with (folder / "groupkit.mo").open("wb") as out:
+        write_mo(out, catalog)
+    monkeypatch.setattr(i18n, "KERNEL_LOCALE", tmp_path)
+    client = make_app().test_client()
+    _, token = await make_card(client)
+    base = await version_of(client, token)
+    assert (await edit(client, token, {"recipient": "Margaret"}, base)).status_code == 200
+    late = await client.post(f"/api/card/{token}/edit", json={"recipient": "Marg"}, headers={
+        "If-Match": f'"{base}"', "X-Groupkit-Errors": "all", "Accept-Language": "de"})
+    body = await late.get_json()
+    assert body["error"] == (
+        "Someone else saved a change while you were editing — recipient is now “Margaret” "
+        "(yours: “Marg”). Keep theirs, or send yours again to replace it.")
+    assert body["shown"] == "Jemand war schneller — recipient ist jetzt “Margaret” (deins: “Marg”)."
+    assert body["conflicts"][0]["text"] == "Changed by someone else to “Margaret”; yours is “Marg”."
+    assert body["conflicts"][0]["shown"] == "Jetzt “Margaret”; deins: “Marg”."

@@ -124,6 +124,75 @@ def test_a_message_is_its_english_and_its_translation_on_a_page(
     assert i18n.N_("Save") == "Save"
 
 
+def test_a_message_inside_a_message_is_translated_too(tmp_path: Path) -> None:
+    """An edit conflict's 409 is one sentence around a line per field: the page says it
+    all in its reader's language, the API the English, byte for byte."""
+    from groupkit.core import _edits as edits
+
+    compiled(tmp_path, "groupkit", "de", {
+        edits.CONFLICT: "Jemand hat gespeichert — {changes}. Behalte es.",
+        edits.FIELD_NOW: "{field} ist jetzt {theirs} (deins: {mine})",
+        edits.CHANGED: "Geändert zu {theirs}; deins ist {mine}."})
+    catalogs = i18n.Catalogs([("groupkit", tmp_path)])
+    error = edits.EditConflict(7, [("title", "Ann's", "Bo's")])
+    assert error.message == ("Someone else saved a change while you were editing — title is "
+                             "now “Ann's” (yours: “Bo's”). Keep theirs, or send yours again to "
+                             "replace it.")
+    assert error.conflicts[0]["text"] == "Changed by someone else to “Ann's”; yours is “Bo's”."
+    with i18n.speaking(catalogs, "de"):
+        assert i18n.translated(error.message) == (
+            "Jemand hat gespeichert — title ist jetzt “Ann's” (deins: “Bo's”). Behalte es.")
+        assert i18n.translated(error.conflicts[0]["text"]) == (
+            "Geändert zu “Ann's”; deins ist “Bo's”.")
+
+
+def test_a_formatted_message_stays_one_through_a_schemas_checks() -> None:
+    """A list's count message is made with `message`: the 400 a schema raises keeps it, so
+    a page can still say it in its reader's language."""
+    from groupkit.core._errors import ApiError
+    from groupkit.core._fields import Count
+    from groupkit.core._fields import StringList
+    from groupkit.core._schema import Schema
+    from groupkit.core._schema import load
+
+    class Body(Schema):
+        names = StringList(40, at_least=Count(2, "Give at least 2 names, not {n}."))
+
+    with pytest.raises(ApiError) as refused:
+        load(Body(), {"names": ["Ann"]})
+    assert refused.value.message == "Give at least 2 names, not 1."
+    assert isinstance(refused.value.message, i18n.Message)
+    assert refused.value.message.template == "Give at least 2 names, not {n}."
+
+
+def test_a_boards_own_words_follow_the_reader_and_its_rows_are_kept_per_language(
+        tmp_path: Path) -> None:
+    """A row is remembered while its values stay the same: the language is one of them."""
+    import jinja2
+
+    from groupkit.web import _forms as forms
+    from groupkit.web import _spot_rows as rows
+
+    compiled(tmp_path, "groupkit", "de", {"Claim": "Nehmen", "Open": "Frei",
+                                         "Your name": "Dein Name"})
+    catalogs = i18n.Catalogs([("groupkit", tmp_path)])
+    environment = jinja2.Environment(autoescape=True,
+                                     extensions=[forms.AskFirst, forms.FormHelpers])
+    spot = {"slotId": "c0-1", "taken": False}
+    mine = {"button": "Bring it", "state": "Free"}  # the same values in both languages
+    english = str(rows.spot(environment, "plate", "s", spot, "Mains", "Go", "Sure?"))
+    english_own = str(rows.spot(environment, "plate", "s", spot, "Mains", "Go", "?", **mine))
+    with i18n.speaking(catalogs, "de"):
+        german = str(rows.spot(environment, "plate", "s", spot, "Mains", "Go", "Sure?"))
+        german_own = str(rows.spot(environment, "plate", "s", spot, "Mains", "Go", "?", **mine))
+        called = str(rows.open_row("c0-1", "Mains", "/api/x", {}, button="Claim"))
+    assert ">Claim<" in english and ">Open<" in english and 'placeholder="Your name"' in english
+    assert ">Nehmen<" in german and ">Frei<" in german and 'placeholder="Dein Name"' in german
+    assert 'placeholder="Your name"' in english_own and 'placeholder="Dein Name"' in german_own
+    # A word the caller passes is its own: never looked up in the kernel's catalog.
+    assert ">Claim<" in called and ">Frei<" in called
+
+
 def test_a_tool_tomls_words_are_extracted_for_the_plugins_catalog() -> None:
     import io
 

@@ -149,7 +149,9 @@ async def test_a_form_post_without_script_shows_the_message_in_its_readers_langu
 
 
 async def test_with_english_only_there_is_no_switcher(
-        make_app: Callable[..., Any], clock: FakeClock) -> None:
+        make_app: Callable[..., Any], clock: FakeClock, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "KERNEL_LOCALE", tmp_path)  # a kernel with no catalogs
     app = make_app(tools=["demo"], extra_plugins=[demo_plugin], entry_points=False,
                    clock=clock)
     text = await page(app.test_client(), "/", **{"Accept-Language": "de"})

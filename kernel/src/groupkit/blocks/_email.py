@@ -51,6 +51,7 @@ from quart import request
 from groupkit.blocks import _outbox as outbox
 from groupkit.blocks._outbox import OutboxMessage
 from groupkit.blocks._outbox import Outcome
+from groupkit.core import _i18n as i18n
 from groupkit.core._clock import utc_iso
 from groupkit.core._config import Settings
 from groupkit.core._config import smtp_server
@@ -58,6 +59,7 @@ from groupkit.core._declared import Invitations
 from groupkit.core._errors import bad_request
 from groupkit.core._errors import conflict
 from groupkit.core._fields import Raw
+from groupkit.core._i18n import N_
 from groupkit.core._limits import clock_hour
 from groupkit.core._schema import Schema
 from groupkit.core._storage import BaseModel
@@ -77,15 +79,16 @@ ADDRESS_LIMIT = 254
 LOG_ENTRIES = 50
 PARALLEL = 4
 
-EMAIL_OFF = ("This server doesn't send email. Ask whoever runs it to set it up, or share "
+EMAIL_OFF = N_("This server doesn't send email. Ask whoever runs it to set it up, or share "
              "the links yourself.")
-NO_LINKS = "Nobody here has a personal link to send yet."
-BAD_SHAPE = ('Send "emails" as each person\'s name with one address, e.g. '
+NO_LINKS = N_("Nobody here has a personal link to send yet.")
+BAD_SHAPE = N_('Send "emails" as each person\'s name with one address, e.g. '
              '{"Sam": "sam@example.org"}.')
-NO_ONE = "Give at least one name and address."
-UNKNOWN_NAME = "{name} has no personal link here: check the name is written as on the page."
-BAD_ADDRESS = "The address for {name} doesn't look like an email address."
-OVER_CAP = ("That's more email than this server sends in an hour. Try again later, or send "
+NO_ONE = N_("Give at least one name and address.")
+UNKNOWN_NAME = N_(
+    "{name} has no personal link here: check the name is written as on the page.")
+BAD_ADDRESS = N_("The address for {name} doesn't look like an email address.")
+OVER_CAP = N_("That's more email than this server sends in an hour. Try again later, or send "
             "fewer at once.")
 GONE = "unsubscribed"
 
@@ -200,7 +203,12 @@ class Mailer:
         self.environment = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(templates)),
             autoescape=jinja2.select_autoescape(("html",), default_for_string=False),
-            undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+            undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+            extensions=["jinja2.ext.i18n"])
+        # Words in the language being spoken when a message is rendered (`i18n.speaking`).
+        self.environment.install_gettext_callables(  # type: ignore[attr-defined]
+            i18n.gettext, i18n.ngettext, newstyle=True)
+        self.environment.globals["email_language"] = i18n.language
 
     def link(self, path: str) -> str:
         return f"{self.settings.base_url}{path}"
@@ -417,10 +425,10 @@ def _requested(call: Call, links: Mapping[str, str]) -> dict[str, str]:
     cleaned: dict[str, str] = {}
     for name, value in chosen.items():
         if name not in links:
-            raise bad_request(UNKNOWN_NAME.format(name=name[:80]), "emails")
+            raise bad_request(i18n.message(UNKNOWN_NAME, name=name[:80]), "emails")
         address = clean_address(value)
         if address is None:
-            raise bad_request(BAD_ADDRESS.format(name=name), "emails")
+            raise bad_request(i18n.message(BAD_ADDRESS, name=name), "emails")
         cleaned[name] = address
     return cleaned
 

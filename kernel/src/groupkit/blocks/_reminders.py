@@ -32,6 +32,7 @@ from groupkit.core._errors import ApiError
 from groupkit.core._errors import bad_request
 from groupkit.core._errors import conflict
 from groupkit.core._fields import Exact
+from groupkit.core._i18n import N_
 from groupkit.core._schema import Schema
 from groupkit.core._storage import Instance
 from groupkit.core._tool import Call
@@ -40,7 +41,7 @@ from groupkit.core._tool import Tool
 
 #: The local hour, the day before the spot, when its reminder goes out.
 REMIND_HOUR = 9
-BAD_EMAIL = "That doesn't look like an email address."
+BAD_EMAIL = N_("That doesn't look like an email address.")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")

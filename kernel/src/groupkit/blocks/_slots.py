@@ -25,6 +25,8 @@ from groupkit.core._errors import ApiError
 from groupkit.core._errors import conflict
 from groupkit.core._fields import Raw
 from groupkit.core._fields import whole_number
+from groupkit.core._i18n import N_
+from groupkit.core._i18n import message
 from groupkit.core._storage import BaseModel
 from groupkit.core._storage import Credential
 from groupkit.core._storage import Instance
@@ -38,7 +40,7 @@ from groupkit.core._tool import Reply
 #: The credential kind of a claim's private calendar feed (`groupkit.integrations`): its
 #: `ref` is `<slotId>:<secret digest>`, so it follows the claim when an edit moves it.
 FEED = "feed"
-RELEASE_MISMATCH = "That spot isn't held with that secret — it may already be free."
+RELEASE_MISMATCH = N_("That spot isn't held with that secret — it may already be free.")
 
 
 class SlotClaim(BaseModel):
@@ -249,7 +251,7 @@ def regroup_slots(instance: Instance, old_groups: Sequence[Mapping[str, Any]],
     for index, group in enumerate(old_groups):
         if index not in continued and by_group.get(index):
             if not confirmed:
-                raise conflict(removed.format(name=group[name_key]), field, confirm=asks)
+                raise conflict(message(removed, name=group[name_key]), field, confirm=asks)
             released.extend(by_group[index])
     numbers: dict[int, int] = {position: old_numbers[index]
                                for index, position in continued.items()}
@@ -260,8 +262,8 @@ def regroup_slots(instance: Instance, old_groups: Sequence[Mapping[str, Any]],
         capacity = int(new_groups[position]["capacity"])
         if len(held) > capacity:
             if not confirmed:
-                raise conflict(shrunk.format(name=old_groups[index][name_key],
-                                             taken=len(held)), field, confirm=asks)
+                raise conflict(message(shrunk, name=old_groups[index][name_key],
+                                       taken=len(held)), field, confirm=asks)
             held = sorted(held, key=_claimed_order)
             released.extend(held[capacity:])
             held = held[:capacity]

@@ -62,6 +62,7 @@ from groupkit.core._fields import Choice
 from groupkit.core._fields import Exact
 from groupkit.core._fields import Raw
 from groupkit.core._fields import whole_number
+from groupkit.core._i18n import N_
 from groupkit.core._schema import Schema
 from groupkit.core._storage import BaseModel
 from groupkit.core._storage import Instance
@@ -91,10 +92,12 @@ LOG_ENTRIES = 20
 URL_LIMIT = 500
 TEXT_LIMIT = 1500
 
-BAD_URL = "Paste the incoming-webhook address your chat app gave you (it starts with https://)."
-NOT_ALLOWED = ("This server doesn't post to that host. Ask whoever runs it to allow it, or use "
+BAD_URL = N_(
+    "Paste the incoming-webhook address your chat app gave you (it starts with https://).")
+NOT_ALLOWED = N_("This server doesn't post to that host. Ask whoever runs it to allow it, or use "
                "Slack, Microsoft Teams, Discord or Mattermost.")
-BAD_HOUR = "Choose an hour from 0 to 23."
+BAD_HOUR = N_("Choose an hour from 0 to 23.")
+NOT_CONNECTED = N_("Connect a chat webhook first.")
 
 #: Chat apps whose incoming-webhook hosts are allowed unless the operator says otherwise
 #: (`*.` allows every subdomain). Mattermost is self-hosted: add its host in config.
@@ -542,9 +545,10 @@ def chat_operations(ops: Operations, ritual: ChatRitual) -> ChatRitual:
         """Send a test post to the connected webhook."""
         from groupkit.core._errors import conflict
 
-        if not post_to_chat(call.instance, f"groupkit is connected: {call.instance.title} "
-                                           "will post here.", now=call.now):
-            raise conflict("Connect a chat webhook first.")
+        said = N_("groupkit is connected: {title} will post here.")
+        if not post_to_chat(call.instance, said.format(title=call.instance.title),
+                            now=call.now):
+            raise conflict(NOT_CONNECTED)
         return chat_status(call.instance)
 
     @ops.organiser("chat/log", method="GET", returns=STATUS_SCHEMA,

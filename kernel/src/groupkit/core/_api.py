@@ -252,6 +252,8 @@ def for_page(body: dict[str, Any], error: ApiError) -> dict[str, Any]:
         more = dict(error.errors)
         for entry in body.get("errors", ()):
             entry["shown"] = i18n.translated(more.get(entry["field"], entry["error"]))
+        for conflict in body.get("conflicts", ()):  # an edit's (`groupkit.core._edits`)
+            conflict["shown"] = i18n.translated(conflict["text"])
     return body
 
 
@@ -290,7 +292,7 @@ def public_read_view(tool: Tool) -> Callable[..., Any]:
     return view
 
 
-STREAMS_LIMIT_MESSAGE = (
+STREAMS_LIMIT_MESSAGE = i18n.N_(
     "Too many live pages open from this connection — close a few and try again.")
 
 

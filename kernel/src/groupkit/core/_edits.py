@@ -26,6 +26,8 @@ import marshmallow as ma
 import peewee as pw
 
 from groupkit.core._errors import ApiError
+from groupkit.core._i18n import N_
+from groupkit.core._i18n import message
 from groupkit.core._schema import load
 from groupkit.core._storage import BaseModel
 from groupkit.core._storage import Instance
@@ -42,8 +44,15 @@ USE_MINE = "groupkit-mine"
 
 #: The request header an API client names its base version with.
 IF_MATCH = "If-Match"
-BAD_BASE = ("If-Match takes the version your edit is based on: the ETag the export or "
+BAD_BASE = N_("If-Match takes the version your edit is based on: the ETag the export or "
             'your last edit answered with (e.g. "7").')
+#: An edit conflict's words: the 409's message and each field's line on the page.
+CONFLICT = N_("Someone else saved a change while you were editing — {changes}. Keep theirs, "
+              "or send yours again to replace it.")
+CONFLICTS = N_("Someone else saved a change while you were editing — {changes}. Keep theirs, "
+               "or send yours again to replace them.")
+FIELD_NOW = N_("{field} is now {theirs} (yours: {mine})")
+CHANGED = N_("Changed by someone else to {theirs}; yours is {mine}.")
 _VERSION = re.compile(r'(?:W/)?"?(\d{1,12})"?')
 
 _base: contextvars.ContextVar[int | None] = contextvars.ContextVar("groupkit_edit_base",
@@ -202,16 +211,17 @@ class EditConflict(ApiError):
     spec's one-sentence tone, then each field with both values; nothing was applied."""
 
     def __init__(self, version: int, conflicts: list[tuple[str, Any, Any]]) -> None:
-        parts = [f"{label(field)} is now {shown(theirs)} (yours: {shown(mine)})"
-                 for field, theirs, mine in conflicts]
-        which = "them" if len(conflicts) > 1 else "it"
-        message = ("Someone else saved a change while you were editing — "
-                   + "; ".join(parts) + f". Keep theirs, or send yours again to replace {which}.")
-        super().__init__(409, message, field=conflicts[0][0])
+        # Messages (`groupkit.core._i18n.message`): the API sends the English, a page says it
+        # in its reader's language.
+        parts = {f"p{number}": message(FIELD_NOW, field=label(field), theirs=shown(theirs),
+                                       mine=shown(mine))
+                 for number, (field, theirs, mine) in enumerate(conflicts)}
+        changes = message("; ".join(f"{{{name}}}" for name in parts), **parts)
+        said = message(CONFLICTS if len(conflicts) > 1 else CONFLICT, changes=changes)
+        super().__init__(409, said, field=conflicts[0][0])
         self.version = version
         self.conflicts = [{"field": field, "theirs": plain(theirs), "yours": plain(mine),
-                           "text": f"Changed by someone else to {shown(theirs)}; "
-                                   f"yours is {shown(mine)}."}
+                           "text": message(CHANGED, theirs=shown(theirs), mine=shown(mine))}
                           for field, theirs, mine in conflicts]
 
     def body(self) -> dict[str, object]:

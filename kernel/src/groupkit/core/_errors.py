@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from groupkit.core._i18n import N_
+
 
 class ApiError(Exception):
     """A refusal a client is meant to read: rendered as `{"error": message}` with `status`.
@@ -38,7 +40,7 @@ class ApiError(Exception):
 ALL_ERRORS_HEADER = "X-Groupkit-Errors"
 
 
-NOT_FOUND_MESSAGE = "Nothing here — check the link you were given."
+NOT_FOUND_MESSAGE = N_("Nothing here — check the link you were given.")
 
 
 def not_found(message: str = NOT_FOUND_MESSAGE) -> ApiError:

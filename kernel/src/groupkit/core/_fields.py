@@ -23,6 +23,8 @@ from typing import TypeVar
 
 import marshmallow as ma
 
+from groupkit.core._i18n import message
+
 #: Characters that print as nothing: zero-width space, non-joiner and joiner, the word
 #: joiner and invisible operators, the byte-order mark, soft hyphen and the bidi marks,
 #: embeddings, overrides and isolates. A value made only of them (and whitespace) is empty,
@@ -484,7 +486,7 @@ class StringList(SpecField):
         if self.distinct is not None:
             repeated = first_duplicate(items)
             if repeated is not None:
-                raise ma.ValidationError(self.distinct.format(name=repeated))
+                raise ma.ValidationError(message(self.distinct, name=repeated))
         return items
 
     def openapi(self) -> dict[str, Any]:
@@ -497,9 +499,9 @@ class StringList(SpecField):
 
 def check_count(found: int, at_least: Count | None, at_most: Count | None) -> None:
     if at_least is not None and found < at_least.limit:
-        raise ma.ValidationError(at_least.message.format(n=found))
+        raise ma.ValidationError(message(at_least.message, n=found))
     if at_most is not None and found > at_most.limit:
-        raise ma.ValidationError(at_most.message.format(n=found))
+        raise ma.ValidationError(message(at_most.message, n=found))
 
 
 class ObjectList(SpecField):

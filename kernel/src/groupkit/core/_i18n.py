@@ -242,11 +242,13 @@ def message(template: str, /, **values: object) -> str:
 
 def translated(text: str) -> str:
     """A message in the language being spoken: a `Message` from its template's
-    translation (English when a translation lost a placeholder), else the catalogs'
-    words for `text`, else `text`."""
+    translation (English when a translation lost a placeholder), values that are messages
+    themselves translated too, else the catalogs' words for `text`, else `text`."""
     if isinstance(text, Message):
+        values = {name: translated(value) if isinstance(value, Message) else value
+                  for name, value in text.values.items()}
         try:
-            return gettext(text.template).format(**text.values)
+            return gettext(text.template).format(**values)
         except (KeyError, IndexError, ValueError):
             return str.__str__(text)
     return gettext(text)

@@ -15,14 +15,16 @@ from collections.abc import Sequence
 
 import peewee as pw
 
+from groupkit.core._i18n import N_
 from groupkit.core._storage import BaseModel
 from groupkit.core._storage import database
 
 CREATE = "create"
 POST = "post"
 
-CREATE_LIMIT_MESSAGE = "Steady on — too many requests from this connection. Give it a few minutes."
-POST_LIMIT_MESSAGE = (
+CREATE_LIMIT_MESSAGE = N_(
+    "Steady on — too many requests from this connection. Give it a few minutes.")
+POST_LIMIT_MESSAGE = N_(
     "Steady on — that's a lot of changes from this connection. Give it a few minutes.")
 
 

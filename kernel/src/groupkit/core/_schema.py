@@ -10,6 +10,7 @@ from typing import Any
 import marshmallow as ma
 
 from groupkit.core._errors import ApiError
+from groupkit.core._i18n import N_
 
 
 class Schema(ma.Schema):
@@ -30,13 +31,14 @@ def _first_below(messages: Any) -> tuple[str, str]:
     path = ""
     while isinstance(messages, (list, dict)):
         if not messages:
-            return path, "That request doesn't look right."
+            return path, N_("That request doesn't look right.")
         if isinstance(messages, list):
             messages = messages[0]
         else:
             key = next(iter(messages))
             path, messages = f"{path}.{key}", messages[key]
-    return path, str(messages)
+    # A message made with `message` stays one, so a page can still translate it.
+    return path, messages if isinstance(messages, str) else str(messages)
 
 
 def first_failure(schema: ma.Schema, errors: Mapping[str, Any]) -> tuple[str | None, str]:

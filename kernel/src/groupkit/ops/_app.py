@@ -37,6 +37,7 @@ from groupkit.core import _rendered as rendered
 from groupkit.core._config import ConfigError
 from groupkit.core._config import Settings
 from groupkit.core._errors import ApiError
+from groupkit.core._i18n import N_
 from groupkit.core._openapi import CATALOG_PROFILE
 from groupkit.core._openapi import OPENAPI_PATH
 from groupkit.core._openapi import api_catalog
@@ -55,11 +56,12 @@ from groupkit.web import _share as share
 
 log = logging.getLogger("groupkit")
 
-UNEXPECTED = "Something went wrong on our side — nothing was changed. Try again in a moment."
+UNEXPECTED = N_(
+    "Something went wrong on our side — nothing was changed. Try again in a moment.")
 HTTP_MESSAGES = {
-    404: "Nothing here — check the link you were given.",
-    405: "That method isn't allowed here.",
-    413: "That request is too large.",
+    404: N_("Nothing here — check the link you were given."),
+    405: N_("That method isn't allowed here."),
+    413: N_("That request is too large."),
 }
 
 

@@ -76,6 +76,8 @@ from groupkit.core import _i18n as i18n
 from groupkit.core._api import parse_body
 from groupkit.core._credentials import digest
 from groupkit.core._errors import ApiError
+from groupkit.core._i18n import N_
+from groupkit.core._i18n import gettext
 from groupkit.core._storage import BaseModel
 from groupkit.core._storage import JsonField
 from groupkit.core._storage import Storage
@@ -86,7 +88,7 @@ FLASH_COOKIE = "groupkit_flash"
 FLASH_SECONDS = 120
 #: The anchor the redirect scrolls to: the notice, or the first error.
 ANCHOR = "groupkit-flash"
-CROSS_SITE = "That form came from another site, so nothing was changed."
+CROSS_SITE = N_("That form came from another site, so nothing was changed.")
 #: What of an operation's answer the page shows (and so the flash keeps): the links and
 #: codes it hands over. The rest of the answer is never stored as such: a tool whose answer
 #: holds something only the sender may see (a registry's payment details) renders it with its
@@ -473,7 +475,7 @@ async def submit(storage: Storage, now: dt.datetime, fallback: Callable[[dict[st
         for extra in outcome.errors:
             extra["field"] = row_field(extra["field"], rows)
         if isinstance(error, edits.EditConflict):
-            outcome.conflicts = [{"field": c["field"], "text": c["text"]}
+            outcome.conflicts = [{"field": c["field"], "text": i18n.translated(c["text"])}
                                  for c in error.conflicts]
             outcome.refill = edited[1] if edited is not None else None
             outcome.field = None
@@ -607,7 +609,8 @@ def _offer_next(spot: Any, box: Any, values: list[list[str]]) -> None:
                  and e.get("data-slot-taken") is None and e.find(".//form") is not None), None)
     if free is None:
         offer = lxml_html.Element("p", {"class": "spot-offer"})
-        offer.text = f"Every spot in {group.get('data-slot-group')} is taken now."
+        offer.text = gettext("Every spot in {group} is taken now.").format(
+            group=group.get("data-slot-group"))
         _after(box, offer)
         return
     form = free.find(".//form")
@@ -615,7 +618,7 @@ def _offer_next(spot: Any, box: Any, values: list[list[str]]) -> None:
     _refill(form, values)
     button = next((b for b in form.iter("button") if b.get("type") == "submit"), None)
     if button is not None and free.get("data-slot-label"):
-        button.text = f"Take {free.get('data-slot-label')} instead"
+        button.text = gettext("Take {spot} instead").format(spot=free.get("data-slot-label"))
         for child in list(button):
             button.remove(child)
 
@@ -725,18 +728,18 @@ def _notice(doc: Any, outcome: dict[str, Any], base: str) -> Any:
 
     token, edit_token, secret = (result.get(k) for k in ("token", "editToken", "secret"))
     if isinstance(edit_token, str):
-        line("Created. Save your organiser link before you leave this page: ",
+        line(gettext("Created. Save your organiser link before you leave this page: "),
              f"/e/{edit_token}")
         if isinstance(result.get("slug"), str):
-            line("Share link for everyone taking part: ", f"/s/{result['slug']}")
+            line(gettext("Share link for everyone taking part: "), f"/s/{result['slug']}")
     elif result.get("deleted") is True:
-        line("Deleted.")
+        line(gettext("Deleted."))
     else:
-        line("Saved.")
+        line(gettext("Saved."))
     if isinstance(token, str):
-        line("Your private link — keep it to come back later: ", f"/p/{token}")
+        line(gettext("Your private link — keep it to come back later: "), f"/p/{token}")
     if isinstance(secret, str):
-        line("Your code to change or release this later: ", code=secret)
+        line(gettext("Your code to change or release this later: "), code=secret)
     if isinstance(result.get("receipt"), str):
         for part in lxml_html.fragments_fromstring(result["receipt"]):
             if isinstance(part, str):  # text between elements (a template's bare words)
@@ -753,14 +756,14 @@ def _ask(form: Any, path: str) -> None:
     question = lxml_html.Element("p", {"class": "notice ask", "id": ANCHOR, "role": "alert",
                                        "tabindex": "-1"})
     question.text = (button.get("data-confirm") if button is not None else None) or \
-        "Go ahead?"
+        gettext("Go ahead?")
     form.insert(0, question)
     question.addnext(lxml_html.Element("input", {"type": "hidden", "name": AGREED,
                                                  "value": "1"}))
     form.set("class", f"{form.get('class') or ''} asking".strip())
     if button is not None:
         cancel = lxml_html.Element("a", {"href": path, "class": "ask-cancel"})
-        cancel.text = "Cancel"
+        cancel.text = gettext("Cancel")
         _after(button, cancel)
 
 
@@ -775,7 +778,7 @@ def show(page: bytes, outcome: dict[str, Any], base: str, path: str = "") -> byt
     if outcome.get("ask"):
         if form is None:
             gone = lxml_html.Element("p", {"class": "notice", "id": ANCHOR, "role": "status"})
-            gone.text = "Nothing was changed: that is no longer on this page."
+            gone.text = gettext("Nothing was changed: that is no longer on this page.")
             if main is not None:
                 main.insert(0, gone)
         else:
@@ -807,7 +810,9 @@ def show(page: bytes, outcome: dict[str, Any], base: str, path: str = "") -> byt
             who = next((e for e in spot.iter() if isinstance(e.tag, str)
                         and e.get("data-slot-who") is not None), None)
             if who is not None:
-                box.text = f"{message} {who.text_content().strip()} got there first."
+                won = gettext("{name} got there first.").format(
+                    name=who.text_content().strip())
+                box.text = f"{message} {won}"
             spot.append(box)
             _offer_next(spot, box, outcome.get("values") or [])
         elif main is not None:
@@ -863,8 +868,8 @@ def _offer_choice(form: Any, field: str, text: str) -> None:
     para = lxml_html.Element("p", {"class": "error field-error"})
     para.text = text
     box.append(para)
-    for name, label, kind in ((edits.KEEP_THEIRS, "Keep theirs", "secondary"),
-                              (edits.USE_MINE, "Use mine", "primary")):
+    for name, label, kind in ((edits.KEEP_THEIRS, gettext("Keep theirs"), "secondary"),
+                              (edits.USE_MINE, gettext("Use mine"), "primary")):
         button = lxml_html.Element("button", {"type": "submit", "name": name, "value": field,
                                               "class": kind})
         button.text = label
@@ -879,7 +884,8 @@ def _confirm_box(form: Any) -> None:
     """Without a script to ask, the question becomes a box to tick and send again."""
     para = lxml_html.fragment_fromstring(
         '<p class="confirm"><label><input type="checkbox" name="confirm:bool" value="true"> '
-        'Yes, go ahead</label></p>')
+        '</label></p>')
+    para[0][0].tail = " " + gettext("Yes, go ahead")
     button = next((b for b in form.iter("button") if b.get("type", "submit") == "submit"),
                   None)
     if button is not None:

@@ -15,6 +15,7 @@ button it was drawn with until the process restarts, even where templates reload
 from __future__ import annotations
 
 import functools
+import html
 from collections.abc import Callable
 from collections.abc import Mapping
 from typing import Any
@@ -28,9 +29,26 @@ from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 from markupsafe import escape
 
+from groupkit.core import _i18n as i18n
+from groupkit.core._i18n import N_
 from groupkit.web._forms import ASK
 
 Caller = Callable[[], str] | None
+
+
+class _Word(str):
+    """A default word of a row ("Claim", "Open"): said in the reader's language where it
+    is drawn, unlike the words a caller passes, which are its own (or what people typed)."""
+
+
+#: The default button and state of an open spot (`claim`, `open`, `spot`).
+CLAIM = _Word(N_("Claim"))
+OPEN = _Word(N_("Open"))
+
+
+def _said(value: Any) -> Any:
+    """A default word in the language being spoken, a caller's value as it is."""
+    return str(i18n.gettext(value)) if type(value) is _Word else value
 
 
 _ABSENT = object()
@@ -59,14 +77,20 @@ def _text(value: Any) -> str:
 _SHORT = 200
 
 
+def _word(text: str) -> str:
+    """A row's own word as element text: escaped as the literal was written (quotes kept)."""
+    return html.escape(text, quote=False)
+
+
 @functools.lru_cache(maxsize=8192)
 def _escaped(value: str) -> str:
     return str(escape(value))
 
 
 def claim(slot: Any, label: Any, api: Any, hidden: Mapping[str, Any], remember: Any = None,
-          button: Any = "Claim", state: Any = "Open", id_field: Any = "slotId",
+          button: Any = CLAIM, state: Any = OPEN, id_field: Any = "slotId",
           caller: Caller = None) -> Markup:
+    button, state = _said(button), _said(state)
     state_html = f'<span class="spot-state">{_text(state)}</span>' if state else ""
     remembered = f' data-remember="{_text(remember)}"' if remember else ""
     inputs = "".join(f'<input type="hidden" name="{_text(key)}" value="{_text(value)}">\n    '
@@ -86,7 +110,7 @@ def claim(slot: Any, label: Any, api: Any, hidden: Mapping[str, Any], remember: 
 
 
 def open_row(slot: Any, label: Any, api: Any, hidden: Mapping[str, Any], remember: Any = None,
-             button: Any = "Claim", state: Any = "Open", id_field: Any = "slotId",
+             button: Any = CLAIM, state: Any = OPEN, id_field: Any = "slotId",
              caller: Caller = None) -> Markup:
     form = claim(slot, label, api, hidden, remember, button, state, id_field, caller)
     return Markup(f'\n<li class="spot-open" id="spot-{_text(slot)}" data-slot="{_text(slot)}" '
@@ -113,22 +137,26 @@ def mine(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any, relea
         {"slug": slug, "slotId": slot}, dumps=environment.policies["json.dumps_function"],
         **environment.policies["json.dumps_kwargs"])))
     api = f"/api/{_text(tool)}/{_text(path)}"
+    subscribe = _word(i18n.gettext("Subscribe in your calendar app"))
+    mine_word = _word(i18n.gettext("It's mine"))
+    your_code = _text(i18n.gettext("Your code"))
+    code_label = _text(i18n.gettext("Your code from when you claimed it"))
     feed_html = (
         f'\n<button type="button" hidden data-secret-key="{key}" data-keep-secret '
         f'data-show-link="webcalUrl" data-post="/api/{_text(tool)}/feed" data-body="{body}">'
-        f'{_text(feed)}</button>\n<a data-link hidden href="#">Subscribe in your calendar app'
-        '</a>\n' if feed else "")
+        f'{_text(feed)}</button>\n<a data-link hidden href="#">'
+        f'{subscribe}</a>\n' if feed else "")
     return Markup(
         f'\n\n<button type="button" hidden data-secret-key="{key}" data-post="{api}" '
         f'data-body="{body}" name="{ASK}" value="1" data-confirm="{_text(confirm)}">'
         f'{_text(release)}</button>\n{feed_html}\n'
         '<p class="error" data-error role="alert" hidden></p>\n'
-        '<noscript><details class="spot-release"><summary>It\'s mine</summary>\n'
+        f'<noscript><details class="spot-release"><summary>{mine_word}</summary>\n'
         f'<form class="spot-form" method="post" action="{api}" data-api="{api}" novalidate>\n'
         f'<input type="hidden" name="slug" value="{_text(slug)}"><input type="hidden" '
         f'name="slotId" value="{_text(slot)}">\n'
         '<input name="secret" autocomplete="off" spellcheck="false" maxlength="16" '
-        'placeholder="Your code" aria-label="Your code from when you claimed it">\n'
+        f'placeholder="{your_code}" aria-label="{code_label}">\n'
         f'<button type="submit">{_text(release)}</button>\n'
         '<p class="error" data-error role="alert" hidden></p>\n'
         '</form></details></noscript>')
@@ -137,9 +165,10 @@ def mine(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any, relea
 @jinja2.pass_environment
 def spot(environment: jinja2.Environment, tool: Any, slug: Any, spot: Any, label: Any,
          release: Any, confirm: Any, extra: Any = "", extra_class: Any = "", feed: Any = None,
-         path: Any = "unclaim", button: Any = "Claim", state: Any = "Open", where: Any = "",
+         path: Any = "unclaim", button: Any = CLAIM, state: Any = OPEN, where: Any = "",
          caller: Caller = None) -> Markup:
     fields = caller() if caller is not None else ""
+    button, state = _said(button), _said(state)
     taken = bool(_get(spot, "taken"))
     values = (tool, slug, _get(spot, "slotId"), taken, _get(spot, "name") if taken else None,
               label, release, confirm, extra, extra_class, feed, path, button, state, where,
@@ -158,16 +187,17 @@ def _drawn(draw: Callable[..., Markup], environment: jinja2.Environment,
     """`draw(environment, *values)`. Equal values of one type draw the same row, so a row is
     drawn once and then looked up until something in it changes: a write to a board draws
     only its changed spots. The types are part of the key, because Markup("<b>") and "<b>"
-    draw differently."""
+    draw differently. The language is part of the key too: a row's own words are in it."""
     if all(type(value) in _PLAIN for value in values) and sum(
             len(value) for value in values if isinstance(value, str)) <= _REMEMBERED_TEXT:
-        return _remembered(draw, environment, tuple(map(type, values)), values)
+        return _remembered(draw, environment, tuple(map(type, values)), values,
+                           i18n.language())
     return draw(environment, *values)
 
 
 @functools.lru_cache(maxsize=8192)
 def _remembered(draw: Callable[..., Markup], environment: jinja2.Environment,
-                types: tuple[type, ...], values: tuple[Any, ...]) -> Markup:
+                types: tuple[type, ...], values: tuple[Any, ...], language: str) -> Markup:
     return draw(environment, *values)
 
 
@@ -179,8 +209,10 @@ def _row(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any, taken
         row = taken_row(slot, name, extra, extra_class, where,
                         lambda: Markup(f"\n{released}\n"))
         return Markup(f"\n\n{row}\n")
-    name_input = ('\n      <input name="name" maxlength="40" placeholder="Your name" '
-                  f'autocomplete="name" aria-label="Your name ({_text(label)})">{fields}')
+    your_name = _text(i18n.gettext("Your name"))
+    labelled = _text(i18n.gettext("Your name ({spot})")).replace("{spot}", _text(label))
+    name_input = (f'\n      <input name="name" maxlength="40" placeholder="{your_name}" '
+                  f'autocomplete="name" aria-label="{labelled}">{fields}')
     row = open_row(slot, label, markup_join(("/api/", tool, "/claim")),
                    {"slug": slug, "slotId": slot},
                    markup_join(("groupkit:", tool, ":{slug}:{slotId}")), button, state,
@@ -192,7 +224,8 @@ def _row(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any, taken
 def organised(environment: jinja2.Environment, spot: Any, api: Any, confirm: Any,
               extra: Any = "", extra_class: Any = "", note: Any = "") -> Markup:
     if not _get(spot, "taken"):
-        return Markup('\n  <li><span class="muted">Open</span></li>\n')
+        open_word = _word(i18n.gettext(OPEN))
+        return Markup(f'\n  <li><span class="muted">{open_word}</span></li>\n')
     values = (_get(spot, "name"), _get(spot, "claimedAt"), _get(spot, "slotId"), api, confirm,
               extra, extra_class, note)
     return _drawn(_organised, environment, values)
@@ -205,7 +238,8 @@ def _organised(environment: jinja2.Environment, name: Any, claimed_at: Any, slot
     context = EvalContext(environment)
     when = do_replace(context, claimed_at[:16], "T", " ")  # as Jinja compiles a slice
     forms = environment.get_template("groupkit/_forms.html").module
-    remove = forms.action(markup_join((api, "/remove")), "Remove",  # type: ignore[attr-defined]
+    remove = forms.action(markup_join((api, "/remove")),  # type: ignore[attr-defined]
+                          i18n.gettext("Remove"),
                           {"slotId": slot}, do_replace(context, confirm, "{name}", name),
                           "destructive")
     extra_html = (f' <span class="spot-extra {_text(extra_class)}">{_text(extra)}</span>'

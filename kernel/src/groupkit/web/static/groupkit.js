@@ -358,7 +358,7 @@
   function offerChoices(form, body, error) {
     var chosen = {};
     error.conflicts.forEach(function (conflict) {
-      choiceBox(form, conflict.field, conflict.text, { theirs: words("Keep theirs"), mine: words("Use mine") }, function (choice) {
+      choiceBox(form, conflict.field, conflict.shown || conflict.text, { theirs: words("Keep theirs"), mine: words("Use mine") }, function (choice) {
         chosen[conflict.field] = choice;
         if (Object.keys(chosen).length < error.conflicts.length) return;
         var again = {};
