@@ -204,3 +204,18 @@ def test_a_tool_tomls_words_are_extracted_for_the_plugins_catalog() -> None:
     # The tool's words, never its example (what an organiser would type).
     assert found == [(2, None, "Bring a Plate", []), (4, None, "A potluck board.", [])]
     assert list(extract_tool_toml(io.BytesIO(b"title = "), {}, (), {})) == []
+
+
+def test_a_languages_plural_rule_is_its_own(tmp_path: Path) -> None:
+    """Spanish has three plural forms (one, many, other); the merged words use the
+    kernel catalog's rule, not an empty catalog's two."""
+    catalog = Catalog(locale="es", domain="groupkit")
+    catalog.add(("one spot", "%(num)s spots"), ("un sitio", "%(num)s de sitios",
+                                                 "%(num)s sitios"))  # one, many, other
+    (tmp_path / "es" / "LC_MESSAGES").mkdir(parents=True)
+    with (tmp_path / "es" / "LC_MESSAGES" / "groupkit.mo").open("wb") as out:
+        write_mo(out, catalog)
+    with i18n.speaking(i18n.Catalogs([("groupkit", tmp_path)]), "es"):
+        assert i18n.ngettext("one spot", "%(num)s spots", 1) == "un sitio"
+        assert i18n.ngettext("one spot", "%(num)s spots", 3) == "%(num)s sitios"
+        assert i18n.ngettext("one spot", "%(num)s spots", 1_000_000) == "%(num)s de sitios"

@@ -91,16 +91,22 @@ class Catalogs:
         self._merged: dict[str, NullTranslations] = {}
 
     def translations(self, language: str) -> NullTranslations:
-        """Every domain's words for `language`, merged (a missing domain adds nothing)."""
+        """Every domain's words for `language`, merged (a missing domain adds nothing).
+        The first catalog found (the kernel's) is the base: its plural rule is the
+        language's (Spanish has three forms; an empty catalog's rule knows two)."""
         merged = self._merged.get(language)
         if merged is None:
-            merged = _NOTHING
+            found: NullTranslations | None = None
             if language != DEFAULT and language in self.languages:
-                merged = Translations()
                 for domain, folder in self.sources:
                     loaded = Translations.load(str(folder), [language], domain)
-                    if isinstance(loaded, Translations):
-                        merged.merge(loaded)
+                    if not isinstance(loaded, Translations):
+                        continue
+                    if found is None:
+                        found = loaded
+                    else:
+                        found.merge(loaded)  # type: ignore[attr-defined]
+            merged = found or _NOTHING
             self._merged[language] = merged
         return merged
 
