@@ -92,21 +92,26 @@ class Catalogs:
 
     def translations(self, language: str) -> NullTranslations:
         """Every domain's words for `language`, merged (a missing domain adds nothing).
-        The first catalog found (the kernel's) is the base: its plural rule is the
-        language's (Spanish has three forms; an empty catalog's rule knows two)."""
+        The kernel's catalog is the base, so its plural rule is the language's (Spanish
+        has three forms; an empty catalog's rule knows two), and its words win over a
+        plugin's for the same English (the shared board's "Open" is a free spot on every
+        page, whatever a plugin's "Open" means on its own)."""
         merged = self._merged.get(language)
         if merged is None:
-            found: NullTranslations | None = None
+            found: list[Translations] = []
             if language != DEFAULT and language in self.languages:
                 for domain, folder in self.sources:
                     loaded = Translations.load(str(folder), [language], domain)
-                    if not isinstance(loaded, Translations):
-                        continue
-                    if found is None:
-                        found = loaded
-                    else:
-                        found.merge(loaded)  # type: ignore[attr-defined]
-            merged = found or _NOTHING
+                    if isinstance(loaded, Translations):
+                        found.append(loaded)
+            merged = _NOTHING
+            if found:
+                base = found[0]
+                kernel = dict(base._catalog)
+                for more in found[1:]:
+                    base.merge(more)
+                base._catalog.update(kernel)
+                merged = base
             self._merged[language] = merged
         return merged
 
