@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import urlsplit
 from typing import Any
 
 import jinja2
@@ -364,11 +365,15 @@ LANGUAGE_KEPT = 365 * 24 * 3600
 
 async def choose_language() -> Response:
     """The language switcher's form post: remember the choice in a cookie (no account) and
-    go back to the page it was made on (a path on this site only, else home)."""
+    go back to the page it was made on, read from the Referer (pages send it to their own
+    site only): the page never writes its own address into itself, so every bad link's 404
+    stays the same page. A Referer from elsewhere, or none, goes home."""
     form = await request.form
-    chosen, back = form.get("language", ""), form.get("next", "/")
-    if not back.startswith("/") or back.startswith("//") or "\\" in back or \
-            any(ord(char) < 32 for char in back):
+    chosen = form.get("language", "")
+    referer = urlsplit(request.headers.get("Referer", ""))
+    back = referer.path or "/"
+    if referer.netloc != request.host or not back.startswith("/") or \
+            back.startswith("//") or "\\" in back or any(ord(c) < 32 for c in back):
         back = "/"
     response = Response("", status=303, headers={"Location": back, "Cache-Control": "no-store"})
     if chosen in current_app.config["GROUPKIT_CATALOGS"].languages:
