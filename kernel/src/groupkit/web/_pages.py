@@ -7,8 +7,8 @@ import asyncio
 import logging
 from collections.abc import Iterable
 from pathlib import Path
-from urllib.parse import urlsplit
 from typing import Any
+from urllib.parse import urlsplit
 
 import jinja2
 import markupsafe
