@@ -20,6 +20,7 @@ from groupkit.blocks import _outbox as outbox
 from groupkit.blocks import _reminders as reminders
 from groupkit_testing import FakeClock as Clock
 from groupkit_testing import create
+from groupkit_testing import edit
 
 BASE = "https://groups.example.org"
 ROSTER = {"title": "Working bee", "eventDate": "Saturday 14 March 2026", "note": "Bring gloves",
@@ -220,3 +221,63 @@ async def test_the_board_asks_for_a_reminder_without_javascript(
     [message] = mail_server.mailbox.to(ME)
     assert message["Subject"] == "Confirm your reminder for Working bee"
 
+
+
+async def test_a_reminder_follows_its_claim_when_an_edit_moves_it(
+        app: Any, clock: Clock, mail_server: MailServer) -> None:
+    """The organiser shrinks the shift to one spot: Priya's claim moves from spot 2 to the
+    free spot 1 (`regroup_slots`), and her confirmed reminder goes out all the same."""
+    client = app.test_client()
+    made = await create(client, "roster", ROSTER)
+    response = await client.post("/api/roster/claim", json={
+        "slug": made["slug"], "slotId": "s0-2", "name": "Priya", "message": ""})
+    assert response.status_code == 201
+    spot = {"slug": made["slug"], "slotId": "s0-2",
+            "secret": (await response.get_json())["secret"]}
+    await confirmed(app, clock, mail_server, spot)
+    status, _ = await edit(client, "roster", made["editToken"], {"shifts": [
+        {"label": "Setup 7-9am", "capacity": 1, "was": 0},
+        {"label": "Pack down 12-1pm", "capacity": 2, "was": 1}]})
+    assert status == 200
+    board = await (await client.get(f"/api/roster/{made['slug']}")).get_json()
+    assert "s0-2" not in str(board) and "Priya" in str(board)
+    clock.now = dt.datetime(2026, 3, 13, 9, 0, tzinfo=dt.UTC)
+    assert await tick(app, clock) == 1
+    assert mail_server.mailbox.to(ME)[-1]["Subject"].startswith("Reminder: Setup 7-9am")
+
+
+async def test_a_groups_emails_speak_the_language_it_was_made_in(
+        app: Any, clock: Clock, mail_server: MailServer) -> None:
+    """Made from a German browser, the board's group gets German email (the day written as
+    German writes it), whatever language the person asking reads; the organiser switches
+    the group to Spanish and the next message is Spanish."""
+    client = app.test_client()
+    response = await client.post("/api/roster", json=ROSTER,
+                                 headers={"Accept-Language": "de-DE,de;q=0.9"})
+    made = await response.get_json()
+    _, spot = await signed_up_on(client, made)
+    asked = await client.post("/api/roster/remind", json={**spot, "email": ME},
+                              headers={"Accept-Language": "en"})
+    assert asked.status_code == 200
+    assert await tick(app, clock) == 1
+    [confirm] = mail_server.mailbox.to(ME)
+    assert confirm["Subject"] == "Bestätige deine Erinnerung für Working bee"
+    link = re.search(rf"{BASE}(/email/confirm/[\w-]+)", text_of(confirm))
+    assert link is not None and (await client.post(link[1])).status_code == 200
+    clock.now = dt.datetime(2026, 3, 13, 9, 0, tzinfo=dt.UTC)
+    assert await tick(app, clock) == 1
+    reminder = mail_server.mailbox.to(ME)[-1]
+    assert reminder["Subject"] == ("Erinnerung: Setup 7-9am — Working bee, Samstag, "
+                                   "14. März 2026 um 07:00")
+    chosen = await client.post(f"/api/roster/{made['editToken']}/language",
+                               json={"language": "es"})
+    assert (await chosen.get_json()) == {"language": "es"}
+    response = await client.post("/api/roster/claim", json={
+        "slug": made["slug"], "slotId": "s1-1", "name": "Sam", "message": ""})
+    spot = {"slug": made["slug"], "slotId": "s1-1",
+            "secret": (await response.get_json())["secret"]}
+    assert (await client.post("/api/roster/remind", json={
+        **spot, "email": "sam@example.com"})).status_code == 200
+    assert await tick(app, clock) == 1
+    [spanish] = mail_server.mailbox.to("sam@example.com")
+    assert spanish["Subject"] == "Confirma tu recordatorio para Working bee"

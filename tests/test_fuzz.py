@@ -234,6 +234,8 @@ def _asking(s: Session) -> dict[str, Any]:
 STEPS: dict[str, Callable[[Session], dict[str, Any]]] = {
     **{f"/api/{tool}/{{editToken}}/chat/test": _chat_connected
        for tool in ("coffee", "kudos", "poker", "pulse", "qotd")},
+    **{f"/api/{tool}/{{editToken}}/language": lambda s: {"language": "de"}
+       for tool in INSTALLED},
     "/api/poker/{editToken}/seat": lambda s: {"name": "Organiser"},
     "/api/poker/{editToken}/vote": _organiser_seated,
     "/api/kringle/p/{token}/ask": _asking,

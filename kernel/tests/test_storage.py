@@ -54,11 +54,11 @@ def test_migrations_apply_once(database_url: str) -> None:
         first = migrate(storage, registry)
         assert first == {"groupkit": ["0001_initial", "0002_chat_webhooks", "0003_flash",
                                          "0004_edit_stamps", "0005_outbox_channels", "0006_email",
-                                         "pg_announce_changes"],
+                                         "0007_instance_language", "pg_announce_changes"],
                          "tool:demo": ["0001_initial"]}
         assert migrate(storage, registry) == {"groupkit": [], "tool:demo": []}
         count = storage.run_sync(lambda: MigrationRecord.select().count(), write=False)
-        assert count == 8
+        assert count == 9
     finally:
         storage.close()
 
@@ -87,7 +87,7 @@ def test_concurrent_migrations_run_each_step_once(database_url: str) -> None:
                          for name in names)
         assert applied == ["0001_initial", "0001_initial", "0002_chat_webhooks", "0003_flash",
                            "0004_edit_stamps", "0005_outbox_channels", "0006_email",
-                           "pg_announce_changes"]
+                           "0007_instance_language", "pg_announce_changes"]
     finally:
         storage.close()
 

@@ -88,7 +88,7 @@ from groupkit.hookspecs import PLUGIN_API_VERSION
 from groupkit.hookspecs import hookimpl
 from groupkit.ops._app import create_app
 
-__version__ = "0.2.2"
+__version__ = "0.2.3"
 
 __all__ = [
     "CLAIM_SECRET_LENGTH",

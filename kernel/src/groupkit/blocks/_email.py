@@ -198,8 +198,10 @@ def forget(row: EmailAddress, outcome: str = "cancelled") -> None:
 class Mailer:
     """Renders messages from the email templates; one per app. `base_url` starts every link."""
 
-    def __init__(self, settings: Settings, templates: Path) -> None:
+    def __init__(self, settings: Settings, templates: Path,
+                 catalogs: i18n.Catalogs | None = None) -> None:
         self.settings = settings
+        self.catalogs = catalogs
         self.environment = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(templates)),
             autoescape=jinja2.select_autoescape(("html",), default_for_string=False),
@@ -209,12 +211,16 @@ class Mailer:
         self.environment.install_gettext_callables(  # type: ignore[attr-defined]
             i18n.gettext, i18n.ngettext, newstyle=True)
         self.environment.globals["email_language"] = i18n.language
+        self.environment.filters["translate"] = i18n.translated
 
     def link(self, path: str) -> str:
         return f"{self.settings.base_url}{path}"
 
-    def render(self, kind: str, token: str, **context: Any) -> str:
-        """The queued form of a message (JSON: subject, text, html, unsubscribe link)."""
+    def render(self, kind: str, token: str, group: Instance | None = None,
+               **context: Any) -> str:
+        """The queued form of a message (JSON: subject, text, html, unsubscribe link), in
+        the language of `group` (the instance it is about: `Instance.language`), whoever's
+        request or which loop queues it."""
         unsubscribe_link = self.link(f"/email/unsubscribe/{token}")
         values = {**context, "unsubscribe": unsubscribe_link}
         text_template = self.environment.get_template(f"{kind}.txt")
@@ -222,11 +228,12 @@ class Mailer:
         def block(name: str) -> str:
             return "".join(text_template.blocks[name](text_template.new_context(values)))
 
-        return json.dumps({
-            "subject": " ".join(block("subject").split())[:200],
-            "text": block("body"),
-            "html": self.environment.get_template(f"{kind}.html").render(values),
-            "unsubscribe": unsubscribe_link})
+        with i18n.for_group(group, self.catalogs):
+            return json.dumps({
+                "subject": " ".join(block("subject").split())[:200],
+                "text": block("body"),
+                "html": self.environment.get_template(f"{kind}.html").render(values),
+                "unsubscribe": unsubscribe_link})
 
 
 def build_message(settings: Settings, to: str, queued: str) -> EmailMessage:
@@ -480,8 +487,9 @@ def invite_operations(ops: Operations, invitations: Invitations, tool_title: str
         writer = mailer()
         for name, address in sending.items():
             row = address_row(call.instance, "invite", name, address)
-            queued = writer.render("invite", row.token, name=name, title=call.instance.title,
-                                   tool=tool_title, link=writer.link(links[name]))
+            queued = writer.render("invite", row.token, call.instance, name=name,
+                                   title=call.instance.title, tool=tool_title,
+                                   link=writer.link(links[name]))
             queue_email(call.instance, row, queued, call.now,
                         f"invite-{row.id}-{secrets.token_hex(4)}")
         return email_status(call.instance)

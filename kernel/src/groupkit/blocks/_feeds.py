@@ -32,6 +32,7 @@ from quart import current_app
 from groupkit.blocks._calendar import calendar_text
 from groupkit.blocks._slots import FEED
 from groupkit.blocks._slots import SlotClaim
+from groupkit.core import _i18n as i18n
 from groupkit.core._api import storage
 from groupkit.core._clock import request_time
 from groupkit.core._config import Settings
@@ -166,7 +167,13 @@ def _events(token: str, base_url: str) -> bytes | None:
     tool = tools.get(credential.instance.tool)
     if tool is None or tool.feed is None:
         return None
-    source = tool.feed
+    with i18n.for_group(credential.instance):
+        events = _feed_events(tool.feed, credential, base_url)
+    return calendar_text(events, request_time())
+
+
+def _feed_events(source: FeedSource, credential: Credential, base_url: str) -> list[CalendarEvent]:
+    """The feed's events, their text in the group's language (the caller speaks it)."""
     if credential.ref.startswith(PARTICIPANT_REF):
         holder = Credential.get_or_none(
             (Credential.instance == credential.instance)
@@ -180,7 +187,7 @@ def _events(token: str, base_url: str) -> bytes | None:
                                       & (SlotClaim.secret_digest == secret_digest))
         events = (source.claim(credential.instance, claim, base_url)
                   if claim is not None and source.claim is not None else [])
-    return calendar_text(events, request_time())
+    return list(events)
 
 
 def mount(app: Quart, not_found_page: Callable[[], Awaitable[Response]]) -> None:

@@ -24,6 +24,7 @@ from zoneinfo import ZoneInfo
 from groupkit.blocks import _email as email
 from groupkit.blocks._outbox import OutboxMessage
 from groupkit.blocks._slots import SlotClaim
+from groupkit.core import _i18n as i18n
 from groupkit.core._credentials import CLAIM_SECRET_LENGTH
 from groupkit.core._credentials import digest
 from groupkit.core._credentials import looks_like_token
@@ -42,6 +43,8 @@ from groupkit.core._tool import Tool
 #: The local hour, the day before the spot, when its reminder goes out.
 REMIND_HOUR = 9
 BAD_EMAIL = N_("That doesn't look like an email address.")
+#: A spot's day and its start time, as a reminder says when.
+AT_TIME = N_("{day} at {time}")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")
@@ -100,7 +103,7 @@ def remind_operations(ops: Operations, source: FeedSource) -> None:
         row.confirmed, row.confirm, row.due = False, secrets.token_urlsafe(24), None
         row.save()
         writer = email.mailer()
-        queued = writer.render("confirm", row.token, title=call.instance.title,
+        queued = writer.render("confirm", row.token, call.instance, title=call.instance.title,
                                link=writer.link(f"/email/confirm/{row.confirm}"))
         email.queue_email(call.instance, row, queued, call.now)
         return {"ok": True}
@@ -143,12 +146,16 @@ def _day(start: dt.date, zone: dt.tzinfo) -> dt.date:
 
 
 def _when(start: dt.date, zone: dt.tzinfo) -> str:
-    """`Saturday 14 March 2026`, with `at 07:00` for a time: the same in every locale."""
+    """`Saturday 14 March 2026`, with `at 07:00` for a time; in another language the day
+    as its locale writes a full date (`Samstag, 14. März 2026 um 07:00`)."""
     day = _day(start, zone)
-    text = f"{WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year}"
+    if i18n.language() == i18n.DEFAULT:
+        text = f"{WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year}"
+    else:
+        text = i18n.format_date(day, "full")
     if isinstance(start, dt.datetime):
         local = start.astimezone(zone) if start.tzinfo is not None else start
-        text += f" at {local:%H:%M}"
+        text = i18n.gettext(AT_TIME).format(day=text, time=f"{local:%H:%M}")
     return text
 
 
@@ -169,13 +176,17 @@ def queue_reminders(now: dt.datetime, tools: Mapping[str, Tool], mailer: email.M
         tool = tools.get(instance.tool)
         source = tool.feed if tool is not None else None
         slot_id, _, secret_digest = row.ref.partition(":")
-        claim = SlotClaim.get_or_none((SlotClaim.instance == instance)
-                                      & (SlotClaim.slot_id == slot_id)
-                                      & (SlotClaim.secret_digest == secret_digest))
+        # Found by its secret alone: an organiser's edit may have moved the claim to
+        # another spot id (`_slots.regroup_slots`), and the reminder follows it there.
+        held = list(SlotClaim.select().where((SlotClaim.instance == instance)
+                                             & (SlotClaim.secret_digest == secret_digest)))
+        claim = next((c for c in held if c.slot_id == slot_id),
+                     held[0] if len(held) == 1 else None)
         if claim is None or source is None or source.claim is None:
             email.forget(row)  # given back, cleared or reset: cancelled
             continue
-        events = source.claim(instance, claim, mailer.settings.base_url)
+        with i18n.for_group(instance, mailer.catalogs):
+            events = source.claim(instance, claim, mailer.settings.base_url)
         if not events:
             continue  # no date (yet): the organiser may still give it one
         start = events[0].start
@@ -187,8 +198,10 @@ def queue_reminders(now: dt.datetime, tools: Mapping[str, Tool], mailer: email.M
         if not row.confirmed or now < dt.datetime.combine(
                 day - dt.timedelta(days=1), dt.time(REMIND_HOUR), zone):
             continue
-        message = mailer.render("reminder", row.token, title=instance.title,
-                                what=events[0].summary, when=_when(start, zone),
+        with i18n.for_group(instance, mailer.catalogs):
+            when = _when(start, zone)
+        message = mailer.render("reminder", row.token, instance, title=instance.title,
+                                what=events[0].summary, when=when,
                                 link=mailer.link(f"/s/{instance.slug}"))
         email.queue_email(instance, row, message, now, f"remind-{row.id}")
         row.due = now

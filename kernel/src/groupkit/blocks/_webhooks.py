@@ -53,6 +53,7 @@ from groupkit.blocks import _outbox as outbox
 from groupkit.blocks._outbox import LEASE as LEASE
 from groupkit.blocks._outbox import OutboxMessage as ChatPost
 from groupkit.blocks._outbox import Outcome as Outcome
+from groupkit.core import _i18n as i18n
 from groupkit.core._clock import utc_iso
 from groupkit.core._config import Settings
 from groupkit.core._declared import ChatRitual
@@ -160,10 +161,13 @@ def post_to_chat(instance: Instance, text: str, key: str | None = None,
     `link=True` ends the text with the instance's public page: build it no other way
     (`call.base_url` is the address the request came in on, which a participant chooses).
     Returns whether it was queued. Never pass a hidden value: the channel is public to the
-    team."""
+    team. A `message(...)` or an `N_` constant is said in the group's language
+    (`Instance.language`), whoever's request queued it."""
     hook = hook_of(instance)
     if hook is None:
         return False
+    with i18n.for_group(instance):
+        text = i18n.translated(text)
     ending = page_link(hook, instance, _app_settings()) if link else ""
     return outbox.queue(instance, "chat", text[:TEXT_LIMIT - len(ending)] + ending,
                         key or f"event-{secrets.token_hex(8)}",
@@ -171,9 +175,11 @@ def post_to_chat(instance: Instance, text: str, key: str | None = None,
 
 
 def queue_scheduled(tools: Mapping[str, Tool], now: dt.datetime,
-                    settings: Settings | None = None) -> int:
+                    settings: Settings | None = None,
+                    catalogs: i18n.Catalogs | None = None) -> int:
     """Queue every scheduled post now due, on every instance with a webhook; returns how
-    many were new. `settings` gives the links their `base_url`."""
+    many were new. `settings` gives the links their `base_url`; `catalogs` the words of
+    each group's language."""
     queued = 0
     for tool in tools.values():
         ritual = getattr(tool, "chat", None)
@@ -184,7 +190,9 @@ def queue_scheduled(tools: Mapping[str, Tool], now: dt.datetime,
         for hook in hooks:
             when = ChatTime(now=now, hour=hook.hour,
                             link=page_link(hook, hook.instance, settings))
-            for key, text in ritual.schedule(hook.instance, when):
+            with i18n.for_group(hook.instance, catalogs):
+                posts = list(ritual.schedule(hook.instance, when))
+            for key, text in posts:
                 queued += post_to_chat(hook.instance, text, key, now)
     return queued
 

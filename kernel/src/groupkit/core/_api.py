@@ -173,7 +173,20 @@ def _clean_create(tool: Tool, body: Any) -> dict[str, Any] | ApiError:
         return error
 
 
-def _create(tool: Tool, cleaned: dict[str, Any] | ApiError) -> dict[str, str]:
+def creator_language() -> str:
+    """The language a new instance's group is sent messages in, until the organiser
+    changes it: the creator's own (their choice in the switcher, else their browser's);
+    empty for English."""
+    catalogs: i18n.Catalogs | None = current_app.config.get("GROUPKIT_CATALOGS")
+    if catalogs is None or len(catalogs.languages) == 1:
+        return ""
+    chosen = catalogs.pick(request.cookies.get(i18n.COOKIE),
+                           request.headers.get("Accept-Language"))
+    return "" if chosen == i18n.DEFAULT else chosen
+
+
+def _create(tool: Tool, cleaned: dict[str, Any] | ApiError,
+            language: str = "") -> dict[str, str]:
     if isinstance(cleaned, ApiError):
         raise cleaned
     data = cleaned
@@ -182,7 +195,8 @@ def _create(tool: Tool, cleaned: dict[str, Any] | ApiError) -> dict[str, str]:
     # Stored when the tool's create first needs its key (rows of its own), else in one
     # INSERT with everything the create filled in.
     instance = Instance.pending(tool=tool.name, slug=new_slug(title, tool.name),
-                                edit_digest=digest(edit_token), title=title)
+                                edit_digest=digest(edit_token), title=title,
+                                language=language)
     tool.create(instance, data)
     instance.save()
     return {"slug": instance.slug, "editToken": edit_token}
@@ -208,7 +222,8 @@ def create_view(tool: Tool, posts: FormPosts | None = None) -> Callable[[], Any]
         cleaned = _clean_create(tool, body)
         label = WRITING.set((tool.name, f"/api/{tool.name}"))
         try:
-            created = await storage().write(_create, tool, cleaned, before=pending_limit())
+            created = await storage().write(_create, tool, cleaned, creator_language(),
+                                            before=pending_limit())
         finally:
             WRITING.reset(label)
         return json_response(created, 201, PRIVATE)

@@ -41,6 +41,7 @@ __all__ = [
     "Catalogs",
     "Message",
     "direction",
+    "for_group",
     "format_date",
     "format_datetime",
     "format_decimal",
@@ -205,6 +206,29 @@ def use(catalogs: Catalogs | None, language: str) -> None:
     """Speak `language` until the current task ends (a request: its context goes with it)."""
     _language.set(language)
     _words.set(catalogs.translations(language) if catalogs is not None else _NOTHING)
+
+
+def app_catalogs() -> Catalogs | None:
+    """The running app's catalogs (None outside an app: a test's bare call speaks English)."""
+    from quart import current_app
+    from quart import has_app_context
+
+    if not has_app_context():
+        return None
+    found: Catalogs | None = current_app.config.get("GROUPKIT_CATALOGS")
+    return found
+
+
+@contextlib.contextmanager
+def for_group(instance: object, catalogs: Catalogs | None = None) -> Iterator[None]:
+    """Speak the language of what `instance`'s group receives together (a chat post, an
+    email, calendar text), whoever's request or which background loop makes it: the
+    organiser's choice (`Instance.language`), English when none or no longer offered."""
+    catalogs = catalogs if catalogs is not None else app_catalogs()
+    chosen = str(getattr(instance, "language", "") or DEFAULT)
+    offered = catalogs.languages if catalogs is not None else (DEFAULT,)
+    with speaking(catalogs, chosen if chosen in offered else DEFAULT):
+        yield
 
 
 def language() -> str:

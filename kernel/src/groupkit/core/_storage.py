@@ -427,6 +427,9 @@ class Instance(BaseModel):
     data = JsonField(default=dict)
     version = pw.IntegerField(default=0)
     created = UTCDateTimeField(default=utcnow)
+    #: What the group receives together (chat posts, emails, calendar text) speaks this
+    #: language (`groupkit.core._i18n.for_group`); empty is English.
+    language = pw.CharField(max_length=16, default="", constraints=[pw.SQL("DEFAULT ''")])
 
     @classmethod
     def pending(cls, **values: Any) -> Instance:
@@ -1075,6 +1078,17 @@ def _announce_changes(db: pw.Database) -> None:
                    "FOR EACH ROW EXECUTE FUNCTION groupkit_announce()")
 
 
+def _add_language(db: pw.Database) -> None:
+    # The columns as the connection sees the table (see `_outbox._add_channels`).
+    cursor = db.execute_sql("SELECT * FROM instance WHERE 1 = 0")
+    if "language" not in {column[0] for column in cursor.description}:
+        db.execute_sql("ALTER TABLE instance ADD COLUMN language VARCHAR(16) NOT NULL "
+                       "DEFAULT ''")
+
+
+#: The kernel's seventh migration: each instance keeps the language its group is sent
+#: messages in (existing instances: English).
+LANGUAGE_MIGRATION: Migration = ("0007_instance_language", _add_language)
 #: The kernel's migration that makes the database announce every change of an instance;
 #: `apply_migrations` runs it after the kernel's others.
 ANNOUNCE_MIGRATION: Migration = ("pg_announce_changes", _announce_changes)

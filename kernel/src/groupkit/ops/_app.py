@@ -43,6 +43,7 @@ from groupkit.core._openapi import OPENAPI_PATH
 from groupkit.core._openapi import api_catalog
 from groupkit.core._openapi import openapi_document
 from groupkit.core._storage import KERNEL_MODELS
+from groupkit.core._storage import LANGUAGE_MIGRATION
 from groupkit.core._storage import Storage
 from groupkit.core._storage import apply_migrations
 from groupkit.core._storage import initial_migration
@@ -73,7 +74,7 @@ def migrate(storage: Storage, registry: Registry) -> dict[str, list[str]]:
     """Bring the kernel's and every enabled tool's tables up to date; returns what ran."""
     plan = {"groupkit": [initial_migration([*KERNEL_MODELS, SlotClaim, limits.RateCounter]),
                          webhooks.MIGRATION, forms.MIGRATION, edits.MIGRATION,
-                         outbox.MIGRATION, email.MIGRATION]}
+                         outbox.MIGRATION, email.MIGRATION, LANGUAGE_MIGRATION]}
     for tool in registry.tools.values():
         steps = list(tool.migrations) or ([initial_migration(tool.models)] if tool.models else [])
         plan[f"tool:{tool.name}"] = steps
@@ -143,6 +144,7 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
         [t.templates.parent for t in registry.tools.values() if t.templates is not None],
         scripts=[web.STATIC, *(t.static for t in registry.tools.values() if t.static)])
     app.config["GROUPKIT_CATALOGS"] = catalogs
+    app.config["GROUPKIT_MAILER"].catalogs = catalogs
     app.jinja_env.globals.update(enabled_tools=registry.tools, next_midnight=times.next_midnight,
                                  languages=catalogs.languages)
     app.jinja_env.filters["local_time"] = times.local_time
@@ -183,7 +185,7 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
         if channels:
             mailer = app.config["GROUPKIT_MAILER"]
             queuers: list[outbox.Queuer] = [
-                lambda now: webhooks.queue_scheduled(registry.tools, now, settings)]
+                lambda now: webhooks.queue_scheduled(registry.tools, now, settings, catalogs)]
             if settings.email:
                 queuers.append(lambda now: reminders.queue_reminders(now, registry.tools,
                                                                      mailer))

@@ -17,6 +17,7 @@ from packaging.utils import canonicalize_name
 
 from groupkit import hookspecs
 from groupkit.blocks import _email as email
+from groupkit.blocks import _language as group_language
 from groupkit.blocks import _reminders as reminders
 from groupkit.core._config import Settings
 from groupkit.core._tool import ENTRY_POINT_GROUP
@@ -147,12 +148,15 @@ def _installed_entry_points() -> tuple[tuple[importlib.metadata.EntryPoint, str,
 
 def _add_kernel_operations(tool: Tool) -> None:
     """The operations the kernel adds to what a tool declares: `invite` for `Tool.invite`,
-    `remind` for a claim feed (its spots have a date). Added as the tool is admitted, so
+    `remind` for a claim feed (its spots have a date), `language` for a tool that sends its
+    group anything. Added as the tool is admitted, so
     every registry (the app's, the OpenAPI document's) has the same operations."""
     if tool.invite is not None:
         email.invite_operations(tool.operations, tool.invite, tool.title)
     if tool.feed is not None and tool.feed.claim is not None:
         reminders.remind_operations(tool.operations, tool.feed)
+    if group_language.sends_to_group(tool):
+        group_language.language_operations(tool.operations)
 
 
 def load_tools(settings: Settings, extra_plugins: Iterable[object] = (),

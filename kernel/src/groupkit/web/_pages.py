@@ -19,6 +19,7 @@ from quart import current_app
 from quart import request
 
 from groupkit.blocks import _email as email
+from groupkit.blocks import _language as group_language
 from groupkit.blocks import _reminders as reminders
 from groupkit.blocks import _webhooks as webhooks
 from groupkit.core import _i18n as i18n
@@ -264,7 +265,10 @@ async def organiser_page(edit_token: str) -> Response:
                        links=_links(instance.slug, edit_token), slug=instance.slug,
                        edit_token=edit_token, api=f"/api/{tool.name}/{edit_token}",
                        created=request.args.get("new") == "1",
-                       invite=email.invite_panel(instance, tool.invite))
+                       invite=email.invite_panel(instance, tool.invite),
+                       group_language=(group_language.language_panel(
+                                           instance, bool(email.mailer().settings.email))
+                                       if group_language.sends_to_group(tool) else None))
         return render(f"{tool.name}/organiser.html", **context,
                       **edit_form(tool, instance, context)), HTML
 

@@ -10,7 +10,9 @@ import datetime as dt
 from collections.abc import Iterator
 from zoneinfo import ZoneInfo
 
+from groupkit import N_
 from groupkit import Instance
+from groupkit import gettext
 from groupkit.integrations import ChatRitual
 from groupkit.integrations import ChatTime
 
@@ -19,6 +21,10 @@ from .weeks import SYDNEY
 from .weeks import week_of
 
 FRIDAY = 4
+#: The posts, in the group's language (the kernel speaks it while `due_posts` runs).
+REMINDER = N_("Pulse check: {question} Answer anonymously before the week ends: {link}")
+RESULT = N_("Last week's pulse ({label}): {average} on average from {count} responses "
+            "({spread}). More: {link}")
 
 
 def due_posts(instance: Instance, when: ChatTime) -> Iterator[tuple[str, str]]:
@@ -28,17 +34,16 @@ def due_posts(instance: Instance, when: ChatTime) -> Iterator[tuple[str, str]]:
     this_week = week_of(when.now)
     if local.weekday() == FRIDAY:
         yield (f"reminder-{this_week}",
-               f"Pulse check: {instance.data['question']} Answer anonymously before the "
-               f"week ends: {when.link}")
+               gettext(REMINDER).format(question=instance.data["question"], link=when.link))
     last_week = (dt.date.fromisoformat(this_week) - dt.timedelta(weeks=1)).isoformat()
     for week in weeks(instance, when.now):
         if week["week"] == last_week and week["shown"]:
             spread = ", ".join(f"{entry['score']}: {entry['count']}"
                                for entry in reversed(week["scores"]))
-            yield (f"result-{last_week}",
-                   f"Last week's pulse ({week['label']}): {week['average']} on average from "
-                   f"{week['inResults']} responses ({spread}). More: {when.link}")
+            yield (f"result-{last_week}", gettext(RESULT).format(
+                label=week["label"], average=week["average"], count=week["inResults"],
+                spread=spread, link=when.link))
 
 
-RITUAL = ChatRitual(what="a reminder on Friday, and last week's result on Monday once it has "
-                         "enough responses to show", schedule=due_posts)
+RITUAL = ChatRitual(what=N_("a reminder on Friday, and last week's result on Monday once it has "
+                         "enough responses to show"), schedule=due_posts)

@@ -6,11 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from zoneinfo import ZoneInfo
 
+from groupkit import N_
 from groupkit import Instance
+from groupkit import gettext
 from groupkit.integrations import ChatRitual
 from groupkit.integrations import ChatTime
 
 from . import rotation
+
+#: The morning post, in the group's language (the kernel speaks it while this runs).
+MORNING = N_("Question of the day: {question}\n{a} or {b}? Pick a side: {link}")
 
 
 def morning_post(instance: Instance, when: ChatTime) -> Iterator[tuple[str, str]]:
@@ -20,9 +25,11 @@ def morning_post(instance: Instance, when: ChatTime) -> Iterator[tuple[str, str]
         return
     day = local.date()
     asked = rotation.question(instance.data, rotation.qi_on(instance.data, day))
-    yield (f"qotd-{day.isoformat()}",
-           f"Question of the day: {asked.question}\n{asked.a} or {asked.b}? "
-           f"Pick a side: {when.link}")
+    # A question from the bank is said in the group's language (the catalog holds the
+    # bank); one the organiser wrote stays as written.
+    yield (f"qotd-{day.isoformat()}", gettext(MORNING).format(
+        question=gettext(asked.question), a=gettext(asked.a), b=gettext(asked.b),
+        link=when.link))
 
 
-RITUAL = ChatRitual(what="today's question each morning", schedule=morning_post)
+RITUAL = ChatRitual(what=N_("today's question each morning"), schedule=morning_post)
