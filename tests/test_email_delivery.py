@@ -6,6 +6,7 @@ they come back."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import time
 from collections import Counter
@@ -64,12 +65,7 @@ def test_invitations_go_out_once_across_two_servers_and_survive_a_kill(
         server.crash()  # SIGKILL, every worker at once
     mail = MailServer(port)
     try:
-        for server in (first, second):
-            server.start()
-        assert wait_for(lambda: len(mail.mailbox.messages) >= len(PEOPLE))
-        time.sleep(3)  # every worker has run its loop again meanwhile
-        received = Counter(message["To"] for message in mail.mailbox.messages)
-        assert received == Counter(addresses.values())
+        restart_and_receive_each_once((first, second), mail, addresses)
         for name, address in addresses.items():
             [message] = mail.mailbox.to(address)
             found = set(re.findall(rf"{BASE}/p/\w+", text_of(message)))
@@ -83,3 +79,68 @@ def test_invitations_go_out_once_across_two_servers_and_survive_a_kill(
             assert not any(address in server.log() for address in addresses.values())
     finally:
         mail.close()
+
+
+@pytest.mark.parametrize("backend", server_backends())
+def test_a_server_killed_mid_send_leaves_each_message_to_go_out_once(
+        backend: str, live_server: Callable[..., Any]) -> None:
+    """Every worker of both servers is killed (SIGKILL) while the SMTP server holds their
+    messages' data unanswered: nothing was accepted, so nothing arrived. Once the lease runs
+    out (moved forward here, rather than waited for) the restarted servers send each
+    message once, with the Message-ID it would have had the first time."""
+    mail = MailServer()
+    mail.mailbox.stall = True
+    settings: dict[str, Any] = dict(
+        workers=2, tools=["kringle"], base_url=BASE, webhooks={"every_seconds": 1},
+        extra_toml=f'[email]\nurl = "{mail.url}"\nfrom = "groups@example.org"\n', wait=False)
+    try:
+        first = live_server(database=backend, **settings)
+        second = live_server(database=first, **settings)
+        first.wait(), second.wait()
+        addresses = {name: f"person{index}@example.com" for index, name in enumerate(PEOPLE)}
+        with first.client() as one:
+            made = one.post("/api/kringle", json={
+                "title": "Office draw", "names": PEOPLE, "budget": "", "exchangeDate": "",
+                "note": "", "personalLinks": True}).json()
+            response = one.post(f"/api/kringle/{made['editToken']}/invite",
+                                json={"emails": addresses})
+            assert response.status_code == 200, response.text
+        assert mail.mailbox.stalled.wait(30)
+        time.sleep(1)  # the other workers take their share of the messages too
+        for server in (first, second):
+            server.crash()
+        assert wait_for(lambda: mail.mailbox.dropped >= 1)
+        assert mail.mailbox.messages == []
+        mail.mailbox.stall = False
+        expire_leases(first.database_url)
+        restart_and_receive_each_once((first, second), mail, addresses)
+        ids = {message["Message-ID"] for message in mail.mailbox.messages}
+        assert len(ids) == len(PEOPLE)
+        assert all(re.fullmatch(r"<\d+\.[0-9a-f]{20}@groups\.example\.org>", found)
+                   for found in ids)
+    finally:
+        mail.close()
+
+
+def expire_leases(database_url: str) -> None:
+    """What a minute's wait would do: every claimed message falls due again."""
+    from groupkit.blocks._outbox import OutboxMessage
+    from groupkit.core._storage import open_database
+
+    database = open_database(database_url, 1)
+    try:
+        with database.bind_ctx([OutboxMessage]):
+            OutboxMessage.update(due=dt.datetime(2000, 1, 1, tzinfo=dt.UTC)).where(
+                OutboxMessage.state == "pending").execute()
+    finally:
+        database.close()
+
+
+def restart_and_receive_each_once(servers: tuple[Any, ...], mail: MailServer,
+                                  addresses: dict[str, str]) -> None:
+    for server in servers:
+        server.start()
+    assert wait_for(lambda: len(mail.mailbox.messages) >= len(addresses))
+    time.sleep(3)  # every worker has run its loop again meanwhile
+    received = Counter(message["To"] for message in mail.mailbox.messages)
+    assert received == Counter(addresses.values())

@@ -3,6 +3,7 @@ sent, and can be told to refuse: the email tests' and the browser tests' mailbox
 
 from __future__ import annotations
 
+import asyncio
 import email
 import email.policy
 import socket
@@ -21,12 +22,18 @@ def free_port() -> int:
 
 class Mailbox:
     """What the server accepted; `refuse` is the answer to every recipient while set
-    (e.g. "450 4.2.0 try later", "550 5.1.1 no such user")."""
+    (e.g. "450 4.2.0 try later", "550 5.1.1 no such user"). While `stall` is set, a
+    message's data is received but never answered (`stalled` is set once one waits): as a
+    real mail server does, one whose sender is gone before the answer is not kept (aiosmtpd
+    cancels the handler when the connection drops)."""
 
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
         self.envelopes: list[tuple[str, list[str]]] = []
         self.refuse: str | None = None
+        self.stall = False
+        self.stalled = threading.Event()
+        self.dropped = 0
         self.lock = threading.Lock()
 
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
@@ -37,6 +44,15 @@ class Mailbox:
         return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.stall:
+            self.stalled.set()
+            try:
+                while self.stall:
+                    await asyncio.sleep(0.05)
+            except asyncio.CancelledError:
+                with self.lock:
+                    self.dropped += 1
+                raise
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         assert isinstance(message, EmailMessage)
         with self.lock:

@@ -236,16 +236,31 @@ class Mailer:
                 "unsubscribe": unsubscribe_link})
 
 
-def build_message(settings: Settings, to: str, queued: str) -> EmailMessage:
+def message_id(settings: Settings, outbox_id: int, queued: str) -> str:
+    """The Message-ID of one queued message, the same on every try: a process killed after
+    the SMTP server accepted a message but before the outbox recorded it sends it again
+    once the lease runs out, and the same Message-ID lets mail stores and clients keep one
+    copy (SMTP has no way to ask whether a message already arrived). The queued text holds
+    its address's unsubscribe token, so two databases never make the same one."""
+    host = urlsplit(settings.base_url).hostname or "groupkit.invalid"
+    stamp = hashlib.sha256(f"{outbox_id}:{queued}".encode()).hexdigest()[:20]
+    return f"<{outbox_id}.{stamp}@{host}>"
+
+
+def build_message(settings: Settings, to: str, queued: str,
+                  outbox_id: int | None = None) -> EmailMessage:
     """The MIME message of a queued one: plain text and HTML, the one-click unsubscribe
-    headers (RFC 8058) and a Message-ID on the service's own domain."""
+    headers (RFC 8058) and a Message-ID on the service's own domain (the queued message's
+    own, `message_id`, for a message from the outbox)."""
     content = json.loads(queued)
     message = EmailMessage()
     message["From"] = settings.email_from
     message["To"] = to
     message["Subject"] = content["subject"]
     message["Date"] = formatdate(usegmt=True)
-    message["Message-ID"] = make_msgid(domain=urlsplit(settings.base_url).hostname or None)
+    message["Message-ID"] = (message_id(settings, outbox_id, queued) if outbox_id is not None
+                             else make_msgid(domain=urlsplit(settings.base_url).hostname
+                                             or None))
     message["List-Unsubscribe"] = f"<{content['unsubscribe']}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Auto-Submitted"] = "auto-generated"
@@ -296,7 +311,7 @@ def channel(settings: Settings,
     """The outbox's email channel."""
 
     async def deliver(message: outbox.Claimed) -> None:
-        await sender(settings, build_message(settings, message.to, message.text))
+        await sender(settings, build_message(settings, message.to, message.text, message.id))
 
     return outbox.Channel("email", _targets, deliver, gone=GONE,
                           where=lambda message: "an address")
