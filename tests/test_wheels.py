@@ -50,6 +50,8 @@ PROJECTS = ("kernel", "kernel-testing", "plugins/plate", "plugins/poll",
 #: What the operator installs, and the tools it serves.
 SERVED = ("groupkit", "groupkit-plate", "groupkit-poll", "groupkit-finddate")
 TOOLS = ["finddate", "plate", "poll"]
+#: Their versions, where not 0.1.0.
+VERSIONS = {"finddate": "0.2.0"}
 #: What a production install must not hold (import names).
 TEST_ONLY = ("groupkit_testing", "pytest", "playwright", "hypothesis", "schemathesis")
 
@@ -189,7 +191,7 @@ def test_the_environments_hold_the_wheels_not_the_workspace(built: Built) -> Non
     production = installed(built.production, ["groupkit-plate"],
                            ["groupkit", "groupkit_plate", "groupkit_finddate"])
     assert production["versions"] == {"groupkit": KERNEL, "groupkit-plate": "0.1.0",
-                                      "groupkit-poll": "0.1.0", "groupkit-finddate": "0.1.0"}
+                                      "groupkit-poll": "0.1.0", "groupkit-finddate": "0.2.0"}
     # The plugin names the kit for its tests only, and that extra was not installed.
     assert requirements(production["requires"]["groupkit-plate"]) == {
         "groupkit", 'groupkit-testing; extra == "test"'}
@@ -260,7 +262,7 @@ def test_the_installed_environment_serves_its_tools(built: Built,
                                                     live_server: Callable[..., Any]) -> None:
     listed = run([built.production.groupkit, "tools"], cwd=built.work)
     assert [line.split() for line in listed.splitlines()] == [
-        [name, "0.1.0", "enabled"] for name in TOOLS]
+        [name, VERSIONS.get(name, "0.1.0"), "enabled"] for name in TOOLS]
     server = live_server(python=str(built.production.python))
     with server.client() as client:
         assert client.get("/healthz").status_code == 200

@@ -1,6 +1,7 @@
 """What reaches people outside the page: calendar events and private, always
 current calendar feeds (webcal), posts to a team chat webhook, queued in the database and
-sent once across workers, and personal links sent by email (`Invitations`). See
+sent once across workers, personal links sent by email (`Invitations`), and news by email
+to the people who asked for it (`ask_for_news`, `send_news`). See
 docs/how-to/calendar-feed.md and docs/how-to/chat-post.md.
 """
 
@@ -11,6 +12,9 @@ from groupkit.blocks._calendar import calendar_reply
 from groupkit.blocks._feeds import FeedSource
 from groupkit.blocks._feeds import participant_feed_operations
 from groupkit.blocks._feeds import slot_feed_operations
+from groupkit.blocks._news import ask_for_news
+from groupkit.blocks._news import forget_news
+from groupkit.blocks._news import send_news
 from groupkit.blocks._webhooks import ChatRitual
 from groupkit.blocks._webhooks import ChatTime
 from groupkit.blocks._webhooks import chat_operations
@@ -23,9 +27,12 @@ __all__ = [
     "ChatTime",
     "FeedSource",
     "Invitations",
+    "ask_for_news",
     "calendar_reply",
     "chat_operations",
+    "forget_news",
     "participant_feed_operations",
     "post_to_chat",
+    "send_news",
     "slot_feed_operations",
 ]

@@ -21,7 +21,10 @@ from groupkit import issue_token
 from groupkit import message
 from groupkit import not_found
 from groupkit.integrations import CalendarEvent
+from groupkit.integrations import ask_for_news
 from groupkit.integrations import calendar_reply
+from groupkit.integrations import forget_news
+from groupkit.integrations import send_news
 
 from .models import Response
 from .schema import ANSWERED_BY_MANY
@@ -42,6 +45,8 @@ NOT_CHOSEN = N_("No date has been chosen yet — the organiser picks one when th
 #: each language's catalog giving its own order and punctuation.
 DAY_PATTERN = N_("EEE d MMM y")
 TOKEN_KIND = "finddate-response"
+#: The news emailed to those who asked for it, in the group's language.
+DATE_CHOSEN = N_("The date for {title} is chosen: {when}.")
 
 ops = Operations()
 
@@ -191,6 +196,8 @@ def respond(call: Call) -> dict[str, Any]:
         raise conflict(FULL)
     response = Response.create(instance=call.instance, name=call.data["name"], answers=answers,
                                created=call.now)
+    if call.data.get("email") not in (None, ""):
+        ask_for_news(call, str(response.id), call.data["email"])
     return {"token": issue_token(call.instance, TOKEN_KIND, str(response.id)),
             "id": str(response.id)}
 
@@ -219,8 +226,13 @@ def choose(call: Call) -> dict[str, Any]:
     known = {s["id"] for s in call.instance.data["slots"]}
     if slot_id is not None and (not isinstance(slot_id, str) or slot_id not in known):
         raise bad_request(NO_SLOT)
+    was = call.instance.data.get("chosen")
     call.instance.data = {**call.instance.data, "chosen": slot_id}
     call.instance.save()
+    slot = next((s for s in call.instance.data["slots"] if s["id"] == slot_id), None)
+    if slot is not None and slot_id != was:
+        title = call.instance.title
+        send_news(call, lambda: gettext(DATE_CHOSEN).format(title=title, when=_label(slot)))
     return {"ok": True, "chosen": slot_id}
 
 
@@ -233,6 +245,7 @@ def remove(call: Call) -> dict[str, Any]:
                                       & (Response.id == call.data["id"])).execute()
     if not removed:
         raise not_found()
+    forget_news(call.instance, str(call.data["id"]))
     return {"ok": True}
 
 

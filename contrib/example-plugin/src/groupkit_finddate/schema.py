@@ -136,6 +136,8 @@ class AnswersField(SpecField):
 class RespondBody(Schema):
     name = Line(40, required=NO_NAME)
     answers = AnswersField()
+    email = Raw(["string"], "optional: an email address to hear when the date is chosen (the "
+                            "first message asks to confirm it); needs email on the server")
 
 
 class ChangeBody(Schema):

@@ -529,13 +529,16 @@ def button_page(app: Quart, kind: str, template: str, act: Callable[[str], bool]
     async def view(token: str) -> Response:
         storage: Storage = current_app.config["GROUPKIT_STORAGE"]
         token = token[:64]
+        # What the address was given for: the page says what is confirmed.
+        purpose = await storage.read(lambda: EmailAddress.select(EmailAddress.purpose).where(
+            column == token).scalar())
+        if purpose is None:
+            return await not_found_page()
         if request.method == "POST":
             if not await storage.write(act, token):
                 return await not_found_page()
-            return await page(template, done=True)
-        if not await storage.read(lambda: EmailAddress.select().where(column == token).exists()):
-            return await not_found_page()
-        return await page(template, done=False, token=token)
+            return await page(template, done=True, purpose=purpose)
+        return await page(template, done=False, token=token, purpose=purpose)
 
     app.add_url_rule(f"/email/{kind}/<token>", f"email_{kind}", view,
                      methods=["GET", "POST"])

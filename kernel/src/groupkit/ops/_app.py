@@ -146,6 +146,7 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     app.config["GROUPKIT_CATALOGS"] = catalogs
     app.config["GROUPKIT_MAILER"].catalogs = catalogs
     app.jinja_env.globals.update(enabled_tools=registry.tools, next_midnight=times.next_midnight,
+                                 sends_email=bool(settings.email),
                                  languages=catalogs.languages)
     app.jinja_env.filters["local_time"] = times.local_time
     # A value whose words a catalog holds (a tool's title, a message), translated as plain
