@@ -77,6 +77,8 @@ def cases() -> list[tuple[str, tuple[Any, ...]]]:
             ("taken-bare", (other, text)),
             ("mine", ("t", text, other, text, other)),
             ("mine", ("t", other, text, other, text, text, "uncook")),
+            ("mine", ("t", text, other)),  # the kernel's words
+            ("mine", ("t", other, text, None, None, True, "uncook", text)),
         ]
         for spot in SPOTS:
             claimed = {**spot, "claimedAt": "2026-11-27T09:30:00+00:00"}
@@ -87,6 +89,7 @@ def cases() -> list[tuple[str, tuple[Any, ...]]]:
                 ("organised", (claimed, text, other, text, other, text)),
                 ("organised", ({**claimed, "name": text}, other, "Take {name} off?", other)),
                 ("spot", ("plate", text, spot, other, "Release", "Sure?")),
+                ("spot", ("meal", text, spot, other)),
                 ("spot", ("roster", other, spot, text, other, text, text, other, text, "give",
                           other, text, other)),
             ]

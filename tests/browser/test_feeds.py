@@ -26,12 +26,12 @@ MEAL = {"forWhom": "the Okafor family", "note": "", "allergies": "",
 HENS = {"title": "Mia's hens", "forWhom": "Mia", "when": "Saturday 13 March 2027, 2pm",
         "where": "The Boathouse", "note": "", "kitty": "", "activities": ["Lunch"],
         "categories": [{"name": "Games", "capacity": 2}]}
+#: Every board words its calendar subscription the same way.
+SUBSCRIBE = "Add to my calendar (stays up to date)"
 CASES = {  # tool: (create body, slot, button, the event's start, the release operation)
-    "roster": (ROSTER, "s0-1", "Add to my calendar (stays up to date)",
-               dt.datetime(2026, 3, 14, 7, 0), "unclaim"),
-    "meal": (MEAL, "d0-1", "Subscribe (stays up to date)", dt.date(2026, 3, 14), "uncook"),
-    "hens": (HENS, "c0-1", "Add the party to my calendar (stays up to date)",
-             dt.datetime(2027, 3, 13, 14, 0), "unclaim"),
+    "roster": (ROSTER, "s0-1", SUBSCRIBE, dt.datetime(2026, 3, 14, 7, 0), "unclaim"),
+    "meal": (MEAL, "d0-1", SUBSCRIBE, dt.date(2026, 3, 14), "uncook"),
+    "hens": (HENS, "c0-1", SUBSCRIBE, dt.datetime(2027, 3, 13, 14, 0), "unclaim"),
 }
 
 

@@ -86,9 +86,9 @@ def test_meal_train_from_start_to_csv(server: Any, api: httpx.Client,
     watched.check("meal-public-phone")
     claim(page, "d1-1", "Ann", "Lentil soup")
     assert "Lentil soup" in page.locator("li.taken").first.inner_text()
-    calendar_link = owned(page, "d1-1", "Add to my calendar")
+    calendar_link = owned(page, "d1-1", "Or download a one-off calendar file (.ics)")
     assert calendar_link.is_visible()
-    assert owned(page, "d1-1", "Hand the day back").is_visible()
+    assert owned(page, "d1-1", "Give my spot back").is_visible()
     watched.check("meal-public-phone-claimed")
     with page.expect_download() as download_info:
         calendar_link.click()
@@ -103,15 +103,15 @@ def test_meal_train_from_start_to_csv(server: Any, api: httpx.Client,
     other = open_context()
     other.page.goto(share)
     assert "Ann" in other.page.locator("#meal-days li.taken").inner_text()
-    assert owned(other.page, "d1-1", "Add to my calendar").is_hidden()
-    assert owned(other.page, "d1-1", "Hand the day back").is_hidden()
+    assert owned(other.page, "d1-1", "Or download a one-off calendar file (.ics)").is_hidden()
+    assert owned(other.page, "d1-1", "Give my spot back").is_hidden()
     claim(other.page, "t0-1", "Bo")
     assert "Bo" in other.page.locator("#meal-tasks li.taken").inner_text()
     other.check("meal-public-job-claimed")
 
     # Ann hands her day back.
     with page.expect_navigation():
-        owned(page, "d1-1", "Hand the day back").click()
+        owned(page, "d1-1", "Give my spot back").click()
     assert spot_form(page, "d1-1").count() == 1
     watched.check("meal-public-handed-back")
     page.set_viewport_size({"width": 1024, "height": 800})

@@ -85,7 +85,7 @@ def test_roster_create_claim_calendar_remove_csv(server: Any, api: httpx.Client,
     # The first shift ("Setup 7–9am") reads as a time: its calendar entry downloads.
     first = page.locator("section.roster-shift").first
     with page.expect_download() as download_info:
-        first.get_by_role("link", name="Add to calendar").click()
+        first.get_by_role("link", name="Calendar file (.ics)").click()
     download = download_info.value
     assert download.suggested_filename == "roster-s0.ics"
     saved = tmp_path / "shift.ics"
@@ -94,7 +94,7 @@ def test_roster_create_claim_calendar_remove_csv(server: Any, api: httpx.Client,
     assert "DTSTART:20260314T070000" in text and "DTEND:20260314T090000" in text
     # "Barbecue" has no time: no calendar link for it.
     barbecue_card = page.locator(f"section:has(h2#shift-{default_rows})")
-    assert barbecue_card.get_by_role("link", name="Add to calendar").count() == 0
+    assert barbecue_card.get_by_role("link", name="Calendar file (.ics)").count() == 0
 
     # Another browser, on a phone, sees the claim but cannot give it back, and claims a spot.
     other = open_context()

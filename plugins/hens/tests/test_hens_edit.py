@@ -171,7 +171,7 @@ async def test_the_form_is_prefilled_and_where_stays_out_of_previews(
 
 async def test_a_claim_keeps_its_slot_id_and_release_button_when_lists_move(
         client: Any, planner: dict[str, str]) -> None:
-    """The claimer's browser finds its "Let my spot go" button by slot id: moving the list
+    """The claimer's browser finds its "Give my spot back" button by slot id: moving the list
     (here: the one before it goes, a new one comes first) leaves the id as it was."""
     response = await client.post("/api/hens/claim", json={
         "slug": planner["slug"], "slotId": "c1-2", "name": "Ava", "message": "on it"})

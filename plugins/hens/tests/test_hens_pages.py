@@ -139,7 +139,7 @@ async def test_claimed_spot_shows_name_message_and_hidden_release(
     assert re.search(r"<strong data-slot-who>Bo</strong> <span class=\"spot-extra hens-message\">"
                      r"Bringing the quiz"
                      r"</span>", text)
-    buttons = re.findall(r"<button[^>]*data-post=[^>]*>Let my spot go</button>", text)
+    buttons = re.findall(r"<button[^>]*data-post=[^>]*>Give my spot back</button>", text)
     assert len(buttons) == 1
     assert re.search(r"\shidden\s", buttons[0])
     assert f'data-secret-key="groupkit:hens:{slug}:c1-2"' in buttons[0]
@@ -147,7 +147,7 @@ async def test_claimed_spot_shows_name_message_and_hidden_release(
     assert body == {"slug": slug, "slotId": "c1-2"}
     response = await client.post("/api/hens/unclaim", json={**body, "secret": secret})
     assert response.status_code == 200
-    assert "Let my spot go" not in await page(client, f"/s/{slug}")
+    assert "Give my spot back" not in await page(client, f"/s/{slug}")
 
 
 async def test_secrets_never_in_public_responses(client: Any, planner: dict[str, str]) -> None:

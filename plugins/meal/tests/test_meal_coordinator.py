@@ -359,7 +359,7 @@ async def test_the_organiser_page_has_one_prefilled_details_form(
 
 async def test_claims_keep_their_slot_ids_through_every_coordinator_change(
         client: Any, train: dict[str, str]) -> None:
-    """A helper's browser finds its "Hand it back" button by slot id: days are only ever
+    """A helper's browser finds its "Give my spot back" button by slot id: days are only ever
     added after the last one and jobs keep their ids, so no edit moves a claim."""
     secrets = {}
     for slot_id in ("d1-1", "t1-1"):

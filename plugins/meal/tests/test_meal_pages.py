@@ -159,7 +159,7 @@ async def test_public_page(client: Any, train: dict[str, str]) -> None:
     assert 'href="https://example.com/gift"' in text
     assert 'id="meal-days" data-live-region' in text
     assert 'id="meal-tasks" data-live-region' in text
-    assert "Add to my calendar" not in text
+    assert "one-off calendar file" not in text
     assert_no_inline_code(text)
 
 
@@ -171,16 +171,16 @@ async def test_claimed_day_offers_its_cook_a_calendar_and_give_back(
     assert secret not in text
     assert "Bo" in text and "Pavlova" in text
     key = f"groupkit:meal:{slug}:d1-2"
-    link = re.findall(r"<a[^>]*>Add to my calendar</a>", text)
+    link = re.findall(r"<a[^>]*>Or download a one-off calendar file \(\.ics\)</a>", text)
     assert len(link) == 1
     assert re.search(r"\shidden\s", link[0]) and f'data-secret-key="{key}"' in link[0]
     assert attributes(link[0], "href") == [f"/api/meal/{slug}/ics/d1-2"]
-    button = re.findall(r"<button[^>]*data-post=[^>]*>Hand the day back</button>", text)
+    button = re.findall(r"<button[^>]*data-post=[^>]*>Give my spot back</button>", text)
     assert len(button) == 1 and f'data-secret-key="{key}"' in button[0]
     assert 'data-post="/api/meal/uncook"' in button[0]
     body = {**json.loads(attributes(button[0], "data-body")[0]), "secret": secret}
     assert (await client.post("/api/meal/uncook", json=body)).status_code == 200
-    assert "Hand the day back" not in await page(client, f"/s/{slug}")
+    assert "Give my spot back" not in await page(client, f"/s/{slug}")
 
 
 async def test_organiser_page(client: Any, train: dict[str, str]) -> None:

@@ -128,7 +128,7 @@ async def test_removing_a_free_category_keeps_the_slot_ids_of_the_rest(
 async def test_the_claimer_keeps_their_release_button_when_categories_move(
         client: Any, board: dict[str, str]) -> None:
     """The browser remembers a claim's secret under `groupkit:plate:<slug>:<slotId>` and
-    shows "Release my spot" on the spot with that id: a rename, a move and a removal of
+    shows "Give my spot back" on the spot with that id: a rename, a move and a removal of
     another category leave the id, and so the button, where the claim is."""
     secret = await claimed(client, board["slug"], "c1-2", "Bo", "Pavlova")
     key = f'data-secret-key="groupkit:plate:{board["slug"]}:c1-2"'

@@ -95,7 +95,7 @@ async def test_public_page_open_spots_have_claim_forms(client: Any,
     for slot_id in ("c0-1", "c0-2", "c0-3", "c0-4", "c1-1", "c1-2"):
         assert f'<input type="hidden" name="slotId" value="{slot_id}">' in text
     assert 'name="name"' in text and 'name="dish"' in text
-    assert "Release my spot" not in text
+    assert "Give my spot back" not in text
     assert_no_inline_code(text)
 
 
@@ -116,7 +116,7 @@ async def test_public_page_taken_spot_has_a_hidden_release_button(
     assert 'method="post" action="/api/plate/unclaim"' in noscript[0]
     assert '<input type="hidden" name="slotId" value="c1-2">' in noscript[0]
     assert 'name="secret"' in noscript[0]
-    buttons = re.findall(r"<button[^>]*data-post=[^>]*>Release my spot</button>", text)
+    buttons = re.findall(r"<button[^>]*data-post=[^>]*>Give my spot back</button>", text)
     assert len(buttons) == 1
     button = buttons[0]
     assert re.search(r"\shidden\s", button)
@@ -127,7 +127,7 @@ async def test_public_page_taken_spot_has_a_hidden_release_button(
     # The body the button posts (plus the stored secret) really releases the spot.
     body = {**json.loads(attributes(button, "data-body")[0]), "secret": secret}
     assert (await client.post("/api/plate/unclaim", json=body)).status_code == 200
-    assert "Release my spot" not in await page(client, f"/s/{slug}")
+    assert "Give my spot back" not in await page(client, f"/s/{slug}")
 
 
 async def test_organiser_page_lists_claims_with_remove(client: Any,

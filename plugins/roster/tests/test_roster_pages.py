@@ -103,7 +103,7 @@ async def test_calendar_link_only_for_shifts_with_a_time(client: Any,
     text = await page(client, f"/s/{slug}")
     assert attributes(text, "href").count(f"/api/roster/{slug}/ics/s0") == 1
     assert f"/api/roster/{slug}/ics/s1" not in text
-    assert text.count("Add to calendar") == 1
+    assert text.count("Calendar file (.ics)") == 1
     assert '<time class="muted roster-time" datetime="2026-03-14T07:00:00">' \
         'Sat 14 Mar 2026, 07:00–09:00</time>' in text
     # The link really downloads the entry.
@@ -111,8 +111,8 @@ async def test_calendar_link_only_for_shifts_with_a_time(client: Any,
     assert response.status_code == 200
     none = await create(client, "roster", {"eventDate": "When it stops raining",
                                            "shifts": [{"label": "Setup 7-9am", "capacity": 1}]})
-    assert "Add to calendar" not in await page(client, f"/s/{none['slug']}")
-    assert "Add to calendar" not in await page(client, f"/e/{none['editToken']}")
+    assert "Calendar file (.ics)" not in await page(client, f"/s/{none['slug']}")
+    assert "Calendar file (.ics)" not in await page(client, f"/e/{none['editToken']}")
 
 
 async def test_taken_spot_has_a_hidden_give_back_button(client: Any,

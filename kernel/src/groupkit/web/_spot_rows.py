@@ -44,6 +44,12 @@ class _Word(str):
 #: The default button and state of an open spot (`claim`, `open`, `spot`).
 CLAIM = _Word(N_("Claim"))
 OPEN = _Word(N_("Open"))
+#: The one wording of giving a spot back on every board (`mine`, `spot`), and of the
+#: claimer's calendar: the subscription first (`feed=True`), a one-off file its fallback.
+RELEASE = _Word(N_("Give my spot back"))
+RELEASE_ASK = _Word(N_("Give this spot back so someone else can take it?"))
+SUBSCRIBE = _Word(N_("Add to my calendar (stays up to date)"))
+ONE_OFF_FILE = N_("Or download a one-off calendar file (.ics)")
 
 
 def _said(value: Any) -> Any:
@@ -130,8 +136,11 @@ def taken_row(slot: Any, name: Any, extra: Any = "", extra_class: Any = "", wher
 
 
 @jinja2.pass_environment
-def mine(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any, release: Any,
-         confirm: Any, feed: Any = None, path: Any = "unclaim") -> Markup:
+def mine(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any,
+         release: Any = None, confirm: Any = None, feed: Any = None,
+         path: Any = "unclaim", file: Any = None) -> Markup:
+    release, confirm = _said(release or RELEASE), _said(confirm or RELEASE_ASK)
+    feed = _said(SUBSCRIBE) if feed is True else feed
     key = _text(markup_join(("groupkit:", tool, ":", slug, ":", slot)))
     body = escape(str(htmlsafe_json_dumps(
         {"slug": slug, "slotId": slot}, dumps=environment.policies["json.dumps_function"],
@@ -146,10 +155,12 @@ def mine(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any, relea
         f'data-show-link="webcalUrl" data-post="/api/{_text(tool)}/feed" data-body="{body}">'
         f'{_text(feed)}</button>\n<a data-link hidden href="#">'
         f'{subscribe}</a>\n' if feed else "")
+    file_html = (f'<a hidden data-secret-key="{key}" href="{_text(file)}" data-calendar '
+                 f'class="one-off">{_word(i18n.gettext(ONE_OFF_FILE))}</a>\n' if file else "")
     return Markup(
         f'\n\n<button type="button" hidden data-secret-key="{key}" data-post="{api}" '
         f'data-body="{body}" name="{ASK}" value="1" data-confirm="{_text(confirm)}">'
-        f'{_text(release)}</button>\n{feed_html}\n'
+        f'{_text(release)}</button>\n{feed_html}\n{file_html}'
         '<p class="error" data-error role="alert" hidden></p>\n'
         f'<noscript><details class="spot-release"><summary>{mine_word}</summary>\n'
         f'<form class="spot-form" method="post" action="{api}" data-api="{api}" novalidate>\n'
@@ -164,7 +175,8 @@ def mine(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any, relea
 
 @jinja2.pass_environment
 def spot(environment: jinja2.Environment, tool: Any, slug: Any, spot: Any, label: Any,
-         release: Any, confirm: Any, extra: Any = "", extra_class: Any = "", feed: Any = None,
+         release: Any = None, confirm: Any = None, extra: Any = "",
+         extra_class: Any = "", feed: Any = None,
          path: Any = "unclaim", button: Any = CLAIM, state: Any = OPEN, where: Any = "",
          caller: Caller = None) -> Markup:
     fields = caller() if caller is not None else ""
