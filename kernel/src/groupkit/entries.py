@@ -13,12 +13,10 @@ from groupkit.blocks._entries import ok_reply
 from groupkit.blocks._entries import token_reply
 from groupkit.blocks._entries import token_schema
 from groupkit.blocks._personal import CLAIM_BY_LINK
-from groupkit.blocks._personal import LINK_SCHEMA
 from groupkit.blocks._personal import PersonalLinks
 
 __all__ = [
     "CLAIM_BY_LINK",
-    "LINK_SCHEMA",
     "OK_REPLY",
     "Entries",
     "PersonalLinks",

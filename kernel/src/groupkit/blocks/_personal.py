@@ -30,11 +30,6 @@ OPTION = "personalLinks"
 CLAIM_BY_LINK = N_("Everyone here has their own personal link, so names can't be claimed on "
                    "this page: ask the organiser for your link.")
 
-#: One person of the organiser's list, as `PersonalLinks.listed` returns it.
-LINK_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
-    "name": {"type": "string"},
-    "link": {"type": "string", "description": "their own page, `/p/{token}`"}}}
-
 
 class PersonalLinks:
     """The personal links of one credential `kind` (`ref` is the person's row id).
