@@ -86,6 +86,7 @@ def test_roles_game(server: Any, api: httpx.Client, open_context: Callable[[], W
     rows.nth(4).locator("[data-key='name']").fill("Hunter")
     rows.nth(4).locator("[data-key='brief']").fill("If you're voted out,\ntake someone with you.")
     expect(page.locator("[data-roles-total]")).to_have_text("6 roles in all, one per player")
+    page.get_by_label("Personal links", exact=False).uncheck()  # names are claimed here
     organiser.check("roles-create")
     page.get_by_role("button", name="Set up the game").click()
     page.wait_for_url(re.compile(r"/e/[^/?]+\?new=1$"))
