@@ -45,7 +45,7 @@ Decisions where the spec is silent:
   organiser page and in the export (`links`: `{{name, link}}`, never on the share page) and
   emailed with `invite` when the server sends email. `claim` then answers 409 for any
   name; `reset` keeps the player's role and issues a fresh link; `restart` deals the same
-  players afresh with fresh links. Refused at create (400, field `names`): no names
+  players afresh with fresh links. Refused at create (400): no names
   `{NO_PLAYERS}`, a name twice `{TWICE}`, more players than roles `{MORE_PLAYERS}`.
 """
 

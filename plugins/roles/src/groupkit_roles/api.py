@@ -87,11 +87,11 @@ def _name_players(instance: Instance, names: list[str]) -> None:
     """Personal links: every named player joins now, is dealt a role and gets a link."""
     roles = len(instance.data["roles"])
     if not names:
-        raise bad_request(NO_PLAYERS, "names")
+        raise bad_request(NO_PLAYERS)
     if first_duplicate(names) is not None:
-        raise bad_request(message(TWICE, name=first_duplicate(names)), "names")
+        raise bad_request(message(TWICE, name=first_duplicate(names)))
     if len(names) > roles:
-        raise bad_request(message(MORE_PLAYERS, n=len(names), m=roles), "names")
+        raise bad_request(message(MORE_PLAYERS, n=len(names), m=roles))
     now = request_time()
     for name in names:
         Player.create(instance=instance, name=name, name_key=name_digest(name), joined=now)
