@@ -178,7 +178,7 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
     return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
             "note": data["note"], "name": player.name, "role": role,
             "brief": data["briefs"].get(role, ""), "game": data["game"],
-            "round": data["round"]}
+            "round": data["round"], **({"personalLinks": True} if LINKS.on(instance) else {})}
 
 
 # --- dealing ------------------------------------------------------------------------------
