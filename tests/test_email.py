@@ -94,6 +94,37 @@ async def test_each_person_gets_one_message_with_their_own_link_only(
         ("Ann", "a…@e….com", "sent"), ("Bo", "b…@e….net", "sent"), ("Cy", "c…@e….org", "sent")]
 
 
+@pytest.mark.parametrize(("tool", "body"), [
+    ("coffee", {"title": "Platform coffee", "names": ["Ann", "Bo", "Cy"]}),
+    ("fact", {"title": "Offsite", "names": ["Ann", "Bo", "Cy"]}),
+    ("roles", {"title": "Werewolf", "roles": ["Wolf", "Seer", "Villager"],
+               "names": ["Ann", "Bo", "Cy"]}),
+])
+async def test_the_other_tools_with_personal_links_send_each_their_own(
+        make_app: Callable[..., Any], clock: Clock, mail_server: MailServer, tool: str,
+        body: dict[str, Any]) -> None:
+    """Coffee Roulette, Fact Matcher and Secret Role Dealer invite through the same kernel
+    operation: one message per person, with their own page's link and nobody else's."""
+    app = make_app(tools=[tool], clock=clock, base_url=BASE, email_url=mail_server.url,
+                   email_from="Groups <groups@example.org>")
+    client = app.test_client()
+    made = await create(client, tool, {**body, "personalLinks": True})
+    exported = await (await client.post(f"/api/{tool}/{made['editToken']}/export")).get_json()
+    links = {entry["name"]: entry["link"] for entry in exported["data"]["links"]}
+    response = await client.post(f"/api/{tool}/{made['editToken']}/invite",
+                                 json={"emails": ADDRESSES})
+    assert response.status_code == 200, await response.get_json()
+    assert await deliver(app, clock) == 3
+    for name, address in ADDRESSES.items():
+        [message] = mail_server.mailbox.to(address)
+        text = text_of(message)
+        assert f"{BASE}{links[name]}" in text and f"Hello {name}," in text
+        assert not any(link in text for other, link in links.items() if other != name)
+        assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    page = await (await client.get(f"/e/{made['editToken']}")).get_data(as_text=True)
+    assert "Email everyone their link" in page
+
+
 @pytest.mark.parametrize(("emails", "status", "message"), [
     (["ann@example.com"], 400, email.BAD_SHAPE),
     ({}, 400, email.NO_ONE),

@@ -628,6 +628,29 @@ def test_kringle_options_stay_private(client: httpx.Client) -> None:
     assert not look.controls and not look.leaks, look.report()
 
 
+@pytest.mark.parametrize("tool", ["coffee", "fact", "roles"])
+def test_personal_links_stay_off_the_public_side(client: httpx.Client, tool: str) -> None:
+    """With personal links each person's link is on the organiser page (and export) only:
+    never on the share page, its reads, preview or QR code, nor on anybody else's page."""
+    look = Look(client, tool)
+    names = [look.mark(f"name.{index}") for index in range(4)]
+    body: dict[str, Any] = {"title": look.mark("title"), "names": names,
+                            "personalLinks": True}
+    if tool == "roles":
+        body["roles"] = ["Spy", "Seer", "Villager", "Villager", "Villager"]
+    s = look.session(body, keep=tuple(string_leaves(body)), participate=False)
+    links = [entry["link"].removeprefix("/p/") for entry in client.post(
+        f"/api/{tool}/{s.edit}/export").json()["data"]["links"]]
+    assert len(links) == len(names)
+    s.tokens += [("personal link", token) for token in links]
+    look.absent(dict(enumerate(links)), look.public(s), "a personal link on the public side")
+    for token in links:
+        look.present(token, look.organiser(s)[:1], "a personal link on the organiser page")
+    look.common(s)
+    assert look.read_count > 0
+    assert not look.controls and not look.leaks, look.report()
+
+
 class TestDeclaredHiddenValues(PrivacySuite):
     """The kit's scan over every installed tool (a tool that declares nothing fails, with
     what to declare), taking part through the scenarios here or its walkthrough."""

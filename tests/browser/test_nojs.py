@@ -363,6 +363,7 @@ def test_roles_are_set_up_and_edited_without_javascript(phone: Page, api: httpx.
         rows.nth(index).locator("[data-key='name']").fill(name)
         rows.nth(index).locator("[data-key='count']").fill(count)
     rows.nth(1).locator("[data-key='brief']").fill("Ask about one player.")
+    phone.get_by_label("Personal links", exact=False).uncheck()  # players join by name
     with phone.expect_navigation():
         phone.get_by_role("button", name="Set up the game").click()
     edit = phone.locator('#groupkit-flash a[href^="/e/"]').get_attribute("href")
@@ -400,6 +401,42 @@ def test_roles_are_set_up_and_edited_without_javascript(phone: Page, api: httpx.
         "name", "roles.0.name")
     expect(rows.nth(1).locator("[data-key='name']")).to_have_value("")
     shoot(phone, "roles-refused")
+
+
+def test_personal_links_are_made_and_listed_without_javascript(
+        phone: Page, api: httpx.Client) -> None:
+    """A Secret Role Dealer made on a phone without JavaScript with personal links left on
+    (the create form's default): the organiser page lists everyone's links, all at once and
+    one by one, within the screen's width, and each opens that player's role."""
+    phone.goto("/new/roles")
+    expect(phone.get_by_label("Personal links", exact=False)).to_be_checked()
+    rows = phone.locator("[data-list='roles'] [data-row]")
+    for index, (name, count) in enumerate((("Wolf", "1"), ("Villager", "3"))):
+        rows.nth(index).locator("[data-key='name']").fill(name)
+        rows.nth(index).locator("[data-key='count']").fill(count)
+    phone.fill("#names", "Ann\nBo\n\nCy")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Set up the game").click()
+    edit = phone.locator('#groupkit-flash a[href^="/e/"]').get_attribute("href")
+    assert edit is not None
+    phone.goto(edit)
+    section = phone.locator("#roles-links")
+    expect(section.get_by_role("heading", name="Personal links")).to_be_visible()
+    expect(section.get_by_role("button", name="Copy all")).to_be_visible()
+    expect(section.get_by_role("button", name="Share…")).to_have_count(0)  # script only
+    everyone = [line.split(": ", 1) for line in
+                section.locator("#all-links").input_value().strip().splitlines()]
+    assert [name for name, _ in everyone] == ["Ann", "Bo", "Cy"]
+    for index, (_, link) in enumerate(everyone, start=1):
+        field = section.locator(f"#link-{index}")
+        expect(field).to_have_value(link)
+        box = field.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    shoot(phone, "roles-personal-links")
+    roles = {player["name"]: player["role"] for player in api.post(
+        f"/api/roles{edit.removeprefix('/e')}/export").json()["data"]["players"]}
+    phone.goto("/p/" + everyone[1][1].split("/p/", 1)[1])  # Bo's link opens Bo's role
+    expect(phone.locator("main")).to_contain_text(str(roles["Bo"]))
 
 
 def test_a_registry_claim_shows_how_to_pay_to_the_claimer_only(

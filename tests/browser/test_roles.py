@@ -86,6 +86,7 @@ def test_roles_game(server: Any, api: httpx.Client, open_context: Callable[[], W
     rows.nth(4).locator("[data-key='name']").fill("Hunter")
     rows.nth(4).locator("[data-key='brief']").fill("If you're voted out,\ntake someone with you.")
     expect(page.locator("[data-roles-total]")).to_have_text("6 roles in all, one per player")
+    page.get_by_label("Personal links", exact=False).uncheck()  # names are claimed here
     organiser.check("roles-create")
     page.get_by_role("button", name="Set up the game").click()
     page.wait_for_url(re.compile(r"/e/[^/?]+\?new=1$"))
@@ -243,3 +244,29 @@ def test_roles_game(server: Any, api: httpx.Client, open_context: Callable[[], W
     assert_not_reloaded(ann.page)
     ann.check("roles-player-deleted")
     assert api.get(f"/api/roles/{slug}").status_code == 404
+
+
+def test_a_player_page_reached_by_a_personal_link_follows_a_reset(
+        server: Any, api: httpx.Client, open_context: Callable[[], Watched]) -> None:
+    """A game with personal links: Bo's link opens his role on a phone; when the organiser
+    resets him, his open page says to ask the organiser for a fresh link (nobody joins from
+    the share page here), and the fresh link opens the same role."""
+    made = api.post("/api/roles", json={"roles": ["Wolf", "Seer", "Villager"],
+                                        "personalLinks": True,
+                                        "names": ["Ann", "Bo"]}).raise_for_status().json()
+    edit = made["editToken"]
+    links = {entry["name"]: entry["link"] for entry in export(api, edit)["links"]}
+    bo = open_context()
+    bo.page.set_viewport_size(PHONE)
+    bo.page.goto(links["Bo"])
+    expect(bo.page.locator(".roles-role")).to_have_text(role_of(api, edit, "Bo"))
+    api.post(f"/api/roles/{edit}/reset", json={"name": "Bo"}).raise_for_status()
+    expect(bo.page.locator("[data-roles-notice]")).to_have_text(
+        "The organiser reset your link, so this one is gone. Ask the organiser for your "
+        "fresh link.")
+    expect(bo.page.locator("[data-roles-rejoin]")).to_be_hidden()
+    expected_failure(bo, 404, links["Bo"])  # the page's own re-read: its link is dead
+    bo.check("roles-personal-link-reset")
+    fresh = {entry["name"]: entry["link"] for entry in export(api, edit)["links"]}["Bo"]
+    bo.page.goto(fresh)
+    expect(bo.page.locator(".roles-role")).to_have_text(role_of(api, edit, "Bo"))

@@ -19,7 +19,7 @@ async def test_a_new_board(new_board: Callable[..., Any]) -> None:
     board = await new_board({"title": "Offsite", "names": ["Ann", "Bo", "Cy"]})
     assert await board.public() == {
         "title": "Offsite", "heading": "Offsite", "prompt": "Share a fun fact about yourself",
-        "note": "", "revealed": False, "names": ["Ann", "Bo", "Cy"], "facts": [],
+        "note": "", "revealed": False, "names": ["Ann", "Bo", "Cy"], "taken": [], "facts": [],
         "factsIn": 0, "total": 3, "notices": []}
     people = (await board.export())["people"]
     assert people == [{"name": "Ann", "claimed": False}, {"name": "Bo", "claimed": False},

@@ -219,8 +219,8 @@ async def test_public_facts_carry_nothing_but_a_label_and_the_text(board: Any) -
     for name in ("Ann", "Bo", "Cy"):
         await board.write(name, f"Secret fact {name[::-1]}")
     view = await board.public()
-    assert set(view) == {"title", "heading", "prompt", "note", "revealed", "names", "facts",
-                         "factsIn", "total", "notices"}
+    assert set(view) == {"title", "heading", "prompt", "note", "revealed", "names", "taken",
+                         "facts", "factsIn", "total", "notices"}
     assert all(set(fact) == {"id", "text"} for fact in view["facts"])
     assert all(re.fullmatch(r"[0-9a-f]{12}", fact["id"]) for fact in view["facts"])
     assert view["names"] == ["Ann", "Bo", "Cy", "Di"]
@@ -229,14 +229,17 @@ async def test_public_facts_carry_nothing_but_a_label_and_the_text(board: Any) -
 
 async def test_who_wrote_what_changes_nothing_public_but_the_shuffle(
         new_board: Callable[..., Any]) -> None:
-    """Two boards with the same names and facts, written by different people: their public
-    reads and pages differ only in the random labels and the order they put the facts in."""
+    """Two boards with the same names, claims and facts, written by different people: their
+    public reads and pages differ only in the random labels and the order they put the facts
+    in (who has claimed is public, so the claim form offers only the names still open)."""
     facts = ["Fact one", "Fact two", "Fact three"]
+    names = ["Ann", "Bo", "Cy", "Di"]
 
     async def play(authors: list[str]) -> tuple[dict[str, Any], str]:
-        board = await new_board({"title": "Same", "names": ["Ann", "Bo", "Cy", "Di"]})
+        board = await new_board({"title": "Same", "names": names})
+        tokens = {name: await board.token(name) for name in names}
         for name, text in zip(authors, facts, strict=True):
-            await board.write(name, text)
+            assert (await board.save(tokens[name], text)).status_code == 200
         view = await board.public()
         page = await board.page(f"/s/{board.slug}")
         page = page.replace(board.slug, "SLUG")

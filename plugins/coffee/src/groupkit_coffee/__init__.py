@@ -7,6 +7,7 @@ from groupkit import gettext
 from groupkit.integrations import chat_operations
 
 from . import api
+from .api import LINKS
 from .api import PUBLIC_SCHEMA
 from .api import RESET_KIND
 from .api import TOKEN_KIND
@@ -37,7 +38,12 @@ DESCRIPTION = (
     "Duplicate names are refused with "
     "`\"<name>\" is on the list twice — add a surname initial to tell them apart.` and more "
     "than 200 with `That's more than 200 names — split the team into two roulettes.` "
-    "(the spec gives no wording for either).")
+    "(the spec gives no wording for either). Optional `personalLinks` (off unless sent at "
+    "create): each member gets their own link `/p/{token}` at once, listed on the organiser "
+    "page and in the export (`links`: `{name, link}`, never on the team page), and emailed "
+    "with `invite` when the server sends email; claiming a name then answers 409 for any "
+    "name, a member counts as claimed once their page is first opened, and a reset gives "
+    "a fresh link (the old one says it was reset).")
 
 
 groupkit_tool = Tool.hook(
@@ -46,6 +52,7 @@ groupkit_tool = Tool.hook(
     models=[CoffeePerson, CoffeeRound], migrations=MIGRATIONS,
     limits={"people": MAX_PEOPLE, "recentRounds": RECENT_ROUNDS}, public_schema=PUBLIC_SCHEMA,
     description=DESCRIPTION, chat=chat_operations(ops, RITUAL),
+    invite=LINKS.invitations(api.named_people),
     preview=lambda instance: {
         "title": instance.title,
         "description": gettext("Claim your name to see who you're having coffee with.")},

@@ -16,6 +16,7 @@ from groupkit import Edit
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import conflict
+from groupkit import instance_changed
 from groupkit import issue_token
 from groupkit import kept_by_name
 from groupkit import message
@@ -24,7 +25,10 @@ from groupkit import retire_tokens
 from groupkit import revoke_tokens
 from groupkit import text_key
 from groupkit import utc_iso
+from groupkit import utcnow
+from groupkit.entries import CLAIM_BY_LINK
 from groupkit.entries import Entries
+from groupkit.entries import PersonalLinks
 from groupkit.entries import claim_once
 from groupkit.entries import ok_reply
 from groupkit.entries import token_reply
@@ -46,6 +50,8 @@ TOKEN_KIND = "member"
 RESET_KIND = "member-reset"
 #: Team members, each found from their private link's token.
 MEMBERS = Entries(CoffeePerson, TOKEN_KIND, code="id")
+#: With `personalLinks`, each member's own link, handed out by the organiser.
+LINKS = PersonalLinks(TOKEN_KIND)
 
 NOT_ON_LIST = N_("That name isn't on this team's list.")
 ALREADY_CLAIMED = N_("That name's already been claimed. If it's yours, ask the organiser to "
@@ -57,6 +63,9 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
                      "drawnAt": None}
     CoffeePerson.insert_many([{"instance": instance, "position": position, "name": name}
                               for position, name in enumerate(data["names"])]).execute()
+    if LINKS.keep_option(instance, data):
+        for person in _team(instance):
+            LINKS.issue(instance, person.id)
 
 
 def _team(instance: Instance) -> list[CoffeePerson]:
@@ -82,20 +91,35 @@ def _about(instance: Instance) -> dict[str, Any]:
             "drawnAt": data["drawnAt"]}
 
 
+def _personal(instance: Instance) -> dict[str, Any]:
+    """`personalLinks: true`, only on a roulette that hands out personal links."""
+    return {"personalLinks": True} if LINKS.on(instance) else {}
+
+
+def named_people(instance: Instance) -> list[tuple[int, str]]:
+    """Each member's id and name, in the organiser's order: whom personal links go to."""
+    return [(person.id, person.name) for person in _team(instance)]
+
+
 def public_view(instance: Instance) -> dict[str, Any]:
-    """The team page: the details, the round number and who has claimed their name."""
+    """The team page: the details, the round number and who has claimed their name (with
+    personal links: who has opened their link). Never a link."""
     return {**_about(instance),
             "people": [{"name": person.name, "claimed": person.claimed_at is not None}
-                       for person in _team(instance)]}
+                       for person in _team(instance)], **_personal(instance)}
 
 
 def organiser_view(instance: Instance) -> dict[str, Any]:
     """Who has claimed (and when) and which round is current; never who is with whom.
-    Also the export."""
+    With personal links, each member's link. Also the export."""
+    team = _team(instance)
     people = [{"name": person.name, "claimed": person.claimed_at is not None,
-               "claimedAt": utc_iso(person.claimed_at)} for person in _team(instance)]
-    return {**_about(instance), "people": people,
-            "claimedCount": sum(person["claimed"] for person in people)}
+               "claimedAt": utc_iso(person.claimed_at)} for person in team]
+    view = {**_about(instance), "people": people,
+            "claimedCount": sum(person["claimed"] for person in people), **_personal(instance)}
+    if LINKS.on(instance):
+        view["links"] = LINKS.listed(instance, named_people(instance))
+    return view
 
 
 def private_view(instance: Instance, person: CoffeePerson) -> dict[str, Any]:
@@ -118,10 +142,19 @@ def private_view(instance: Instance, person: CoffeePerson) -> dict[str, Any]:
 
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
+    """The private page. With personal links its first opening counts as the member's
+    claim: the organiser and their partners see that they have their link."""
     person = MEMBERS.find_own(instance, credential)
     if credential.kind == RESET_KIND:
         # No partners: whoever holds the old link learns only that it was reset.
-        return {**_about(instance), "name": person.name, "reset": True, "partners": []}
+        return {**_about(instance), "name": person.name, "reset": True, "partners": [],
+                **_personal(instance)}
+    if LINKS.on(instance) and person.claimed_at is None:
+        person.claimed_at = utcnow()
+        CoffeePerson.update(claimed_at=person.claimed_at).where(
+            CoffeePerson.id == person.id).execute()
+        instance_changed(instance)  # the organiser's open page shows who has their link
+        instance.version += 1  # and this page starts from the version it shows
     return private_view(instance, person)
 
 
@@ -134,11 +167,16 @@ _ABOUT_SCHEMA: dict[str, Any] = {
     "round": {"type": "integer", "description": "rounds drawn so far; 0 before the first"},
     "drawnAt": {"type": ["string", "null"], "format": "date-time",
                 "description": "when the current round was drawn"}}
+_PERSONAL_SCHEMA: dict[str, Any] = {
+    "type": "boolean", "description": "present (true) only when the organiser hands out "
+    "personal links: names cannot be claimed, and `claimed` means the member has opened "
+    "their link"}
 PUBLIC_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     **_ABOUT_SCHEMA,
     "people": {"type": "array", "description": "in the organiser's order", "items": {
         "type": "object", "properties": {"name": {"type": "string"},
-                                         "claimed": {"type": "boolean"}}}}}}
+                                         "claimed": {"type": "boolean"}}}},
+    "personalLinks": _PERSONAL_SCHEMA}}
 PRIVATE_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     **_ABOUT_SCHEMA,
     "name": {"type": "string", "description": "whose link this is"},
@@ -166,13 +204,15 @@ RESET_REPLY = ok_reply(reset="false when the name was not claimed")
     404: f"Unknown slug (`Nothing here — check the link you were given.`), or the name "
          f"(C({NAME_LIMIT}), compared ignoring case and look-alike letters) is blank or "
          f"not on the list: `{NOT_ON_LIST}`",
-    409: f"The name is already claimed: `{ALREADY_CLAIMED}`"})
+    409: f"The name is already claimed: `{ALREADY_CLAIMED}`; or the roulette uses personal "
+         f"links (any name): `{CLAIM_BY_LINK}`"})
 def claim(call: Call) -> dict[str, Any]:
     """Claim your name; returns the token of your permanent private page `/p/{token}`.
 
     Each person claims their name once and keeps the private link for good: every new round shows up
     on the same page.
     """
+    LINKS.refuse_claim(call.instance)
     person = _named(call.instance, call.data["name"])
     claim_once(person, CoffeePerson.claimed_at, call.now, ALREADY_CLAIMED)
     return {"token": issue_token(call.instance, TOKEN_KIND, str(person.id))}
@@ -222,12 +262,15 @@ def reset(call: Call) -> dict[str, Any]:
     For a lost link or a name claimed by the wrong person: the private link stops showing the
     partner at once (it says it was reset and how to claim again) and the name can be claimed again,
     which issues a fresh link. The person stays in the rounds (same partner this round). Resetting
-    an unclaimed name changes nothing and answers `reset: false`.
+    an unclaimed name changes nothing and answers `reset: false`. With personal links the person
+    gets a fresh personal link at once (on the organiser page) and the answer is always `reset:
+    true`.
     """
     person = _named(call.instance, call.data["name"])
     retire_tokens(call.instance, TOKEN_KIND, str(person.id), RESET_KIND)
     CoffeePerson.update(claimed_at=None).where(CoffeePerson.id == person.id).execute()
-    return {"ok": True, "reset": person.claimed_at is not None}
+    fresh = LINKS.issue(call.instance, person.id)
+    return {"ok": True, "reset": fresh is not None or person.claimed_at is not None}
 
 
 # --- the organiser's edit -----------------------------------------------------------------
@@ -303,7 +346,8 @@ def _regroup(call: Call, names: list[str]) -> None:
             (CoffeePerson.update(position=position, name=name)
              .where(CoffeePerson.id == kept[key].id).execute())
         else:
-            CoffeePerson.create(instance=instance, position=position, name=name)
+            joined = CoffeePerson.create(instance=instance, position=position, name=name)
+            LINKS.issue(instance, joined.id)
 
 
 def apply_edit(call: Call) -> dict[str, Any]:
@@ -323,6 +367,7 @@ EDIT = Edit(fields=("title", "names", "cadence", "note"), current=edit_current,
                 "their links stop working.")},
             description="`names` is the whole list, matched to the team ignoring case and "
                         "look-alike letters: new names join from the next draw, names left "
-                        "out go. Everyone else "
+                        "out go (with personal links, a new name gets its link on the "
+                        "organiser page). Everyone else "
                         "keeps their link, their claim and this round's partner; the rule "
                         "against recent repeats still counts the rounds drawn before.")

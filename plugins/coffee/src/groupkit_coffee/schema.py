@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from groupkit import N_
 from groupkit import Count
+from groupkit import Flag
 from groupkit import Line
 from groupkit import Schema
 from groupkit import StringList
@@ -28,6 +29,11 @@ class CreateCoffee(Schema):
                        at_most=Count(MAX_PEOPLE, MANY_NAMES), distinct=DUPLICATE_NAME)
     cadence = Text(40)
     note = Text(300)
+    # Optional; absent, a roulette behaves exactly as one created before it existed.
+    personalLinks = Flag(description=(
+        "optional: hand each person their own private link (listed on the organiser page, "
+        "and emailed with `invite` when the server sends email) instead of claiming names "
+        "on the team page, which is then turned off"))
 
 
 class NameBody(Schema):

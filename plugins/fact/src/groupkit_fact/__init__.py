@@ -6,6 +6,7 @@ from groupkit import Tool
 
 from . import api
 from .api import BOARD_SCHEMA
+from .api import LINKS
 from .api import PERSON
 from .api import PERSON_RESET
 from .models import Person
@@ -17,5 +18,5 @@ groupkit_tool = Tool.hook(
     api, hidden=(), create_schema=CreateFact, participant_kinds=(PERSON, PERSON_RESET),
     reset_kinds=(PERSON_RESET,),
     models=[Person], limits={"names": MAX_NAMES, "factCharacters": FACT_LIMIT},
-    public_schema=BOARD_SCHEMA,
+    public_schema=BOARD_SCHEMA, invite=LINKS.invitations(api.named_people),
 )

@@ -22,6 +22,7 @@ from groupkit import Edit
 from groupkit import Instance
 from groupkit import Operations
 from groupkit import conflict
+from groupkit import instance_changed
 from groupkit import issue_token
 from groupkit import kept_by_name
 from groupkit import message
@@ -32,7 +33,10 @@ from groupkit import revoke_tokens
 from groupkit import rotate_token
 from groupkit import text_key
 from groupkit import utc_iso
+from groupkit import utcnow
+from groupkit.entries import CLAIM_BY_LINK
 from groupkit.entries import OK_REPLY
+from groupkit.entries import PersonalLinks
 from groupkit.entries import token_reply
 
 from .models import Person
@@ -53,6 +57,8 @@ PERSON_RESET = "fact-name-reset"
 DEFAULT_HEADING = N_("Fact Matcher")
 NOT_ON_LIST = N_("That name isn't on this list.")
 TAKEN = N_("That name's already been taken. If it's you, ask the organiser to reset it.")
+#: With `personalLinks`, each person's own link, handed out by the organiser.
+LINKS = PersonalLinks(PERSON)
 #: Facts join the grid this many at a time (or more), so a new batch never says whose a
 #: fact is; fewer wait for more, for the organiser's "show them now", or for the reveal.
 BATCH = 3
@@ -66,17 +72,25 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
     """Seed every name with an empty fact and its own private token."""
     instance.data = {"prompt": data["prompt"], "note": data["note"], "revealed": False,
                      "shown": {}, "notices": []}
+    LINKS.keep_option(instance, data)
     for position, name in enumerate(data["names"]):
         _add(instance, position, name)
 
 
 def _add(instance: Instance, position: int, name: str) -> None:
-    """A name joins with an empty fact and its own private token; `name_key` is its
-    `name_digest`, which only the unique index reads."""
+    """A name joins with an empty fact and its own private token (with personal links, one
+    the organiser page lists); `name_key` is its `name_digest`, which only the unique index
+    reads."""
     person = Person.create(instance=instance, position=position, name=name,
                            name_key=name_digest(name),
                            fact_id=new_fact_id())
-    issue_token(instance, PERSON, str(person.id))
+    if LINKS.issue(instance, person.id) is None:
+        issue_token(instance, PERSON, str(person.id))
+
+
+def named_people(instance: Instance) -> list[tuple[int, str]]:
+    """Each person's id and name, in the organiser's order: whom personal links go to."""
+    return [(person.id, person.name) for person in people_of(instance)]
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -134,9 +148,12 @@ def _board(instance: Instance, people: list[Person]) -> dict[str, Any]:
         "title": instance.title, "heading": instance.title or DEFAULT_HEADING,
         "prompt": data["prompt"], "note": data["note"], "revealed": data["revealed"],
         "names": [person.name for person in people],
+        "taken": [person.name for person in people if person.claimed is not None],
         "facts": [{"id": fact["id"], "text": fact["text"]} for fact in grid],
         "factsIn": len(grid), "total": len(people),
         "notices": list(data.get("notices", []))}
+    if LINKS.on(instance):
+        board["personalLinks"] = True
     if data["revealed"]:
         board["answers"] = [{"name": person.name, "fact": person.fact or None,
                              "id": person.fact_id if person.fact else None}
@@ -155,10 +172,13 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
     count of facts waiting; once revealed, who sent one."""
     people = people_of(instance)
     revealed = instance.data["revealed"]
-    return {**_board(instance, people),
+    view = {**_board(instance, people),
             "people": [{"name": person.name, "claimed": person.claimed is not None,
                         **({"hasFact": bool(person.fact)} if revealed else {})}
                        for person in people]}
+    if LINKS.on(instance):
+        view["links"] = LINKS.listed(instance, named_people(instance))
+    return view
 
 
 def export(instance: Instance) -> dict[str, Any]:
@@ -180,7 +200,14 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
     data = instance.data
     if credential.kind == PERSON_RESET:
         return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
-                "name": person.name, "reset": True}
+                "name": person.name, "reset": True, "personalLinks": LINKS.on(instance)}
+    if LINKS.on(instance) and person.claimed is None:
+        # With personal links the page's first opening is the claim: the organiser sees
+        # who has their link, and the name leaves the list of names still open.
+        person.claimed = utcnow()
+        person.save(only=[Person.claimed])
+        instance_changed(instance)
+        instance.version += 1  # this page starts from the version it shows
     shown = shown_facts(instance, [person]).get(str(person.id), {})
     return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
             "prompt": data["prompt"], "note": data["note"], "revealed": data["revealed"],
@@ -209,13 +236,15 @@ TOKEN_REPLY = token_reply("the private link's token: `/p/{token}` is where the f
     404: f"Checked in this order: unknown public link; name blank or not on the list "
          f"(C({NAME_LIMIT}), ignoring case and look-alike letters). Both answer "
          f"`{NOT_ON_LIST}`",
-    409: f"The name is already claimed: `{TAKEN}`"})
+    409: f"The name is already claimed: `{TAKEN}`; or the game uses personal links (any "
+         f"name): `{CLAIM_BY_LINK}`"})
 def claim(call: Call) -> dict[str, Any]:
     """Claim your name; returns the token of your private page.
 
     Claims a name and issues its private link: the name's token is rotated, so the token returned is
     the only one that works. Answers 200, as a Kris Kringle claim does (the name already exists).
     """
+    LINKS.refuse_claim(call.instance)
     person = _person(call.instance, call.data["name"])
     if person.claimed is not None:
         raise conflict(TAKEN)
@@ -251,7 +280,8 @@ def reset(call: Call) -> dict[str, Any]:
 
     The name becomes unclaimed and its fact is wiped; its private link is retired, so the old link
     only says it was reset, and the person claims the name again for a fresh one. Resetting an
-    unclaimed name is allowed.
+    unclaimed name is allowed. With personal links the person gets a fresh personal link at once,
+    on the organiser page.
     """
     instance = call.instance
     person = _person(instance, call.data["name"])
@@ -267,6 +297,7 @@ def reset(call: Call) -> dict[str, Any]:
     person.save(only=[Person.claimed, Person.fact, Person.saved, Person.fact_id])
     # The old link now opens a page that says it was reset, and nothing else.
     retire_tokens(instance, PERSON, str(person.id), PERSON_RESET)
+    LINKS.issue(instance, person.id)
     return {"ok": True}
 
 
@@ -314,6 +345,11 @@ BOARD_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     "revealed": {"type": "boolean"},
     "names": {"type": "array", "items": {"type": "string"},
               "description": "every name, in the organiser's order"},
+    "taken": {"type": "array", "items": {"type": "string"}, "description": (
+        "the names already claimed (with personal links: whose page has been opened), in "
+        "the organiser's order; the claim form offers only the others")},
+    "personalLinks": {"type": "boolean", "description": "present (true) only when the "
+                      "organiser hands out personal links: names cannot be claimed"},
     "facts": {"type": "array", "description": "the facts sent so far, shuffled (by their "
               "random labels), with nothing tying them to a name",
               "items": {"type": "object", "properties": {

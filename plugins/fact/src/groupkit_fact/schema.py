@@ -30,6 +30,11 @@ class CreateFact(Schema):
     note = Text(300)
     names = StringList(NAME_LIMIT, convert="always", at_least=Count(MIN_NAMES, FEW_NAMES),
                        at_most=Count(MAX_NAMES, MANY_NAMES), distinct=DUPLICATE_NAME)
+    # Optional; absent, a game behaves exactly as one created before it existed.
+    personalLinks = Flag(description=(
+        "optional: hand each person their own private link (listed on the organiser page, "
+        "and emailed with `invite` when the server sends email) instead of claiming names "
+        "on the share page, which is then turned off"))
 
 
 class NameBody(Schema):

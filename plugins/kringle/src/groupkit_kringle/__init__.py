@@ -6,10 +6,10 @@ from __future__ import annotations
 from groupkit import Hidden
 from groupkit import Tool
 from groupkit import gettext
-from groupkit.integrations import Invitations
 
 from . import api
 from .api import DEFAULT_HEADING
+from .api import LINKS
 from .api import NO_LOOP_MESSAGES
 from .api import PUBLIC_SCHEMA
 from .api import RESET_KIND
@@ -74,7 +74,7 @@ groupkit_tool = Tool.hook(
             "households": MAX_GROUPS, "exclusions": MAX_PAIRS,
             "questionsPerPair": MAX_QUESTIONS, "questionCharacters": QUESTION_LIMIT},
     public_schema=PUBLIC_SCHEMA, description=DESCRIPTION, edit=EDIT,
-    invite=Invitations(api.invite_links),
+    invite=LINKS.invitations(api.named_people),
     preview=lambda instance: {
         "title": instance.title or gettext(DEFAULT_HEADING),
         "description": gettext("Claim your name to see who you're buying for.")},

@@ -30,6 +30,7 @@ from groupkit import utc_iso
 from groupkit import utcnow
 from groupkit.entries import OK_REPLY
 from groupkit.entries import Entries
+from groupkit.entries import PersonalLinks
 from groupkit.entries import claim_once
 from groupkit.entries import ok_reply
 from groupkit.entries import token_reply
@@ -68,6 +69,8 @@ ALREADY_CLAIMED = N_("That name's already been claimed. If it's yours, ask the o
                      "reset you.")
 PERSONAL_LINKS = N_("This draw uses personal links, so names can't be claimed here: ask the "
                     "organiser for your link.")
+#: Each person's own link, handed out by the organiser (`personalLinks`).
+LINKS = PersonalLinks(TOKEN_KIND, PERSONAL_LINKS)
 OPEN_FIRST = N_("Open this personal link's page first: its first opening goes on record, so "
                 "nobody can read a personal link unseen.")
 QUESTIONS_OFF = N_("Anonymous questions aren't turned on for this draw.")
@@ -151,9 +154,9 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
     pairs = [pair for pair in pairs if pair[0] != pair[1]]
     if groups or pairs:
         instance.data.update(size=len(names), households=groups, exclusions=pairs)
-    for option in ("personalLinks", "questions"):
-        if data[option]:
-            instance.data[option] = True
+    LINKS.keep_option(instance, data)
+    if data["questions"]:
+        instance.data["questions"] = True
     groups, forbidden = _rules(instance.data)
     try:
         giftees = allowed_loop(len(names), forbidden, groups)
@@ -167,13 +170,12 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
         {"instance": instance, "position": position, "name": name,
          "giftee": giftees[position]}
         for position, name in enumerate(names)]).execute()
-    if instance.data.get("personalLinks"):
-        for person in _people(instance):
-            issue_token(instance, TOKEN_KIND, str(person.id), keep_plain=True)
+    for person in _people(instance):
+        LINKS.issue(instance, person.id)
 
 
 def _personal(instance: Instance) -> bool:
-    return bool(instance.data.get("personalLinks"))
+    return LINKS.on(instance)
 
 
 def _questions(instance: Instance) -> bool:
@@ -241,34 +243,23 @@ def public_view(instance: Instance) -> dict[str, Any]:
     return view
 
 
-def _links(instance: Instance) -> dict[str, str]:
-    """With personal links, each person's (by id) current private link token."""
-    if not _personal(instance):
-        return {}
-    return {credential.ref: credential.plain or "" for credential in Credential.select().where(
-        (Credential.instance == instance) & (Credential.kind == TOKEN_KIND))}
-
-
-def invite_links(instance: Instance) -> dict[str, str]:
-    """With personal links, each person's name and their own page, for email invitations;
-    without them nobody has a link to send."""
-    links = _links(instance)
-    return {person.name: f"/p/{links[str(person.id)]}" for person in _people(instance)
-            if links.get(str(person.id))}
+def named_people(instance: Instance) -> list[tuple[int, str]]:
+    """Each person's id and name, in the organiser's order: whom personal links go to."""
+    return [(person.id, person.name) for person in _people(instance)]
 
 
 def organiser_view(instance: Instance) -> dict[str, Any]:
     """Who has claimed and who has opened their page, the resets, and with personal links
     each person's link; never who drew whom, never a wishlist or a question. Also the
     export."""
-    links = _links(instance)
+    links = LINKS.links(instance)
     people: list[dict[str, Any]] = []
     for person in _people(instance):
         entry = {"name": person.name, "claimed": person.claimed_at is not None,
                  "claimedAt": utc_iso(person.claimed_at), "opened": person.opened_at is not None,
                  "openedAt": utc_iso(person.opened_at)}
         if str(person.id) in links:
-            entry["link"] = f"/p/{links[str(person.id)]}"
+            entry["link"] = links[str(person.id)]
         people.append(entry)
     view = {**_details(instance), "people": people,
             "claimedCount": sum(person["claimed"] for person in people),
@@ -403,8 +394,7 @@ RESET_REPLY = ok_reply(reset="false when the name was not claimed")
          f"links: `{PERSONAL_LINKS}`"})
 def claim(call: Call) -> dict[str, Any]:
     """Claim your name; returns the token of your private page `/p/{token}`."""
-    if _personal(call.instance):
-        raise conflict(PERSONAL_LINKS)
+    LINKS.refuse_claim(call.instance)
     person = _find(call.instance, call.data["name"])
     claim_once(person, KringlePerson.claimed_at, call.now, ALREADY_CLAIMED)
     return {"token": issue_token(call.instance, TOKEN_KIND, str(person.id))}
@@ -523,8 +513,7 @@ def reset(call: Call) -> dict[str, Any]:
     revoke_tokens(call.instance, TOKEN_KIND, str(person.id))
     KringlePerson.update(claimed_at=None, opened_at=None, wishlist="").where(
         KringlePerson.id == person.id).execute()
-    if personal:
-        issue_token(call.instance, TOKEN_KIND, str(person.id), keep_plain=True)
+    LINKS.issue(call.instance, person.id)
     return {"ok": True, "reset": was_claimed}
 
 

@@ -20,11 +20,11 @@ from groupkit import Edit
 from groupkit import Instance
 from groupkit import bad_request
 from groupkit import conflict
-from groupkit import issue_token
 from groupkit import message
 from groupkit import revoke_tokens
 from groupkit import text_key as key_of
 
+from .api import LINKS
 from .api import RESET_KIND as RESET
 from .api import TOKEN_KIND
 from .api import _named
@@ -168,8 +168,7 @@ def _store(instance: Instance, names: list[str], kept: list[KringlePerson | None
         if kept_person is None:
             row = KringlePerson.create(instance=instance, position=place, name=names[place],
                                        giftee=giftees[place])
-            if _personal(instance):
-                issue_token(instance, TOKEN_KIND, str(row.id), keep_plain=True)
+            LINKS.issue(instance, row.id)
             ids.append(row.id)
         else:
             KringlePerson.update(position=place, name=names[place],

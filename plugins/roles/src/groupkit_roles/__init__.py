@@ -5,8 +5,12 @@ from __future__ import annotations
 from groupkit import Tool
 
 from . import api
+from .api import LINKS
+from .api import MORE_PLAYERS
+from .api import NO_PLAYERS
 from .api import PLAYER
 from .api import PUBLIC_SCHEMA
+from .api import TWICE
 from .edit import EDIT
 from .models import Player
 from .schema import MAX_ROLES
@@ -36,11 +40,18 @@ Decisions where the spec is silent:
   and counts as a change for live updates: pages call it only when they must (a returning
   visitor's stored token, a player page whose token stopped working) and otherwise follow
   the live update stream.
+- Optional `personalLinks` with `names` (off unless sent at create): the named players
+  join at create, each dealt a random role, and each gets their own link, listed on the
+  organiser page and in the export (`links`: `{{name, link}}`, never on the share page) and
+  emailed with `invite` when the server sends email. `claim` then answers 409 for any
+  name; `reset` keeps the player's role and issues a fresh link; `restart` deals the same
+  players afresh with fresh links. Refused at create (400): no names
+  `{NO_PLAYERS}`, a name twice `{TWICE}`, more players than roles `{MORE_PLAYERS}`.
 """
 
 
 groupkit_tool = Tool.hook(
     api, hidden=(), create_schema=CreateRoles, participant_kinds=(PLAYER,), models=[Player],
     limits={"roles": MAX_ROLES, "claimRetries": 3}, public_schema=PUBLIC_SCHEMA,
-    description=DESCRIPTION, edit=EDIT,
+    description=DESCRIPTION, edit=EDIT, invite=LINKS.invitations(api.named_people),
 )

@@ -24,6 +24,7 @@ from groupkit import bad_request
 from groupkit import checked_in_order
 from groupkit import conflict
 from groupkit import find_token
+from groupkit import first_duplicate
 from groupkit import instance_changed
 from groupkit import issue_token
 from groupkit import message
@@ -33,7 +34,9 @@ from groupkit import request_time
 from groupkit import revoke_tokens
 from groupkit import text_key
 from groupkit import utc_iso
+from groupkit.entries import CLAIM_BY_LINK
 from groupkit.entries import OK_REPLY
+from groupkit.entries import PersonalLinks
 from groupkit.entries import token_reply
 
 from .models import Player
@@ -62,6 +65,12 @@ CONTENTION = N_("Everyone grabbed at once — try again.")
 FEWER_THAN_PLAYERS = N_("{n} people have already joined — give at least {n} roles, "
                         "or reset someone first.")
 NOT_JOINED = N_("Nobody has joined with that name.")
+NO_PLAYERS = N_("Add the players' names, one per line, so each gets their own link.")
+MORE_PLAYERS = N_("That's {n} players for {m} roles — give at least one role per player.")
+TWICE = N_('"{name}" is on the list twice — add a surname initial.')
+
+#: With `personalLinks`, each named player's own link, handed out by the organiser.
+LINKS = PersonalLinks(PLAYER)
 
 _random = secrets.SystemRandom()
 
@@ -70,6 +79,30 @@ def create(instance: Instance, data: dict[str, Any]) -> None:
     instance.data = {"note": data["note"], "roles": data["roles"],
                      "briefs": match_briefs(data["roles"], data["briefs"]),
                      "preset": data["preset"], "game": 1, "round": 1}
+    if LINKS.keep_option(instance, data):
+        _name_players(instance, data["names"])
+
+
+def _name_players(instance: Instance, names: list[str]) -> None:
+    """Personal links: every named player joins now, is dealt a role and gets a link."""
+    roles = len(instance.data["roles"])
+    if not names:
+        raise bad_request(NO_PLAYERS)
+    if first_duplicate(names) is not None:
+        raise bad_request(message(TWICE, name=first_duplicate(names)))
+    if len(names) > roles:
+        raise bad_request(message(MORE_PLAYERS, n=len(names), m=roles))
+    now = request_time()
+    for name in names:
+        Player.create(instance=instance, name=name, name_key=name_digest(name), joined=now)
+    _deal(instance, roles)
+    for player in players_of(instance):
+        LINKS.issue(instance, player.id)
+
+
+def named_people(instance: Instance) -> list[tuple[int, str]]:
+    """Each player's id and name, in the order they joined: whom personal links go to."""
+    return [(player.id, player.name) for player in players_of(instance)]
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -101,9 +134,12 @@ def public_view(instance: Instance) -> dict[str, Any]:
     total = len(data["roles"])
     dealt = Player.select().where((Player.instance == instance)
                                   & Player.slot.is_null(False)).count()
-    return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
+    view = {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
             "note": data["note"], "total": total, "dealt": dealt, "left": total - dealt,
             "game": data["game"]}
+    if LINKS.on(instance):
+        view["personalLinks"] = True
+    return view
 
 
 def organiser_view(instance: Instance) -> dict[str, Any]:
@@ -115,11 +151,14 @@ def organiser_view(instance: Instance) -> dict[str, Any]:
                 "looked": utc_iso(player.looked),
                 "role": roles[player.slot] if player.slot is not None else None}
                for player in players_of(instance)]
-    return {**public_view(instance), "round": data["round"], "preset": data["preset"],
+    view = {**public_view(instance), "round": data["round"], "preset": data["preset"],
             "roles": roles, "briefs": data["briefs"],
             "setup": [{**group, "brief": data["briefs"].get(group["name"], "")}
                       for group in grouped(roles)],
             "players": players}
+    if LINKS.on(instance):
+        view["links"] = LINKS.listed(instance, named_people(instance))
+    return view
 
 
 def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
@@ -139,7 +178,7 @@ def participant_view(instance: Instance, credential: Credential) -> dict[str, An
     return {"title": instance.title, "heading": instance.title or DEFAULT_HEADING,
             "note": data["note"], "name": player.name, "role": role,
             "brief": data["briefs"].get(role, ""), "game": data["game"],
-            "round": data["round"]}
+            "round": data["round"], **({"personalLinks": True} if LINKS.on(instance) else {})}
 
 
 # --- dealing ------------------------------------------------------------------------------
@@ -192,7 +231,8 @@ def _joined_as(instance: Instance, name: str) -> list[Player]:
 
 @ops.public("claim", body=ClaimBody, status=201, returns=TOKEN_REPLY, errors={
     400: f"Name empty after cleaning (C({NAME_LIMIT})): `{NO_NAME}`",
-    409: f"Checked in this order on every try: no role left: `{ALL_DEALT}`; the name "
+    409: f"A game with personal links, for any name: `{CLAIM_BY_LINK}`. Otherwise checked "
+         f"in this order on every try: no role left: `{ALL_DEALT}`; the name "
          f"(ignoring case and look-alike letters) has already joined: `{NAME_TAKEN}`; three "
          f"tries lost to simultaneous joins: `{CONTENTION}`"},
     description="Deals a random unclaimed role slot and returns the player's token. Each "
@@ -205,6 +245,7 @@ def _joined_as(instance: Instance, name: str) -> list[Player]:
 def claim(call: Call) -> dict[str, Any]:
     """Join the game: deals you a random role and returns your private token."""
     instance, name = call.instance, call.data["name"]
+    LINKS.refuse_claim(instance)
     slots = len(instance.data["roles"])
     for _ in range(CLAIM_TRIES):
         free = sorted(set(range(slots)) - dealt_slots(instance))
@@ -245,14 +286,18 @@ def reset(call: Call) -> dict[str, Any]:
     """Reset one player.
 
     The player leaves the game: their slot returns to the pool and their token stops working. They
-    can join again from the share link.
+    can join again from the share link. With personal links the player keeps their role and gets
+    a fresh link at once (on the organiser page); the old one stops working.
     """
     joined = _joined_as(call.instance, call.data["name"])
     if not joined:
         raise not_found(NOT_JOINED)
     player = joined[0]
     revoke_tokens(call.instance, PLAYER, str(player.id))
-    player.delete_instance()
+    if LINKS.issue(call.instance, player.id) is not None:
+        Player.update(looked=None).where(Player.id == player.id).execute()
+    else:
+        player.delete_instance()
     return {"ok": True}
 
 
@@ -310,10 +355,16 @@ def restart(call: Call) -> dict[str, Any]:
     """Clear all players so the group joins again.
 
     Clears every player and revokes every player token (a player's next join gets a new one); `game`
-    goes up and `round` starts again at 1.
+    goes up and `round` starts again at 1. With personal links the named players stay: each is
+    dealt afresh and gets a fresh link (on the organiser page).
     """
     revoke_tokens(call.instance, PLAYER)
-    Player.delete().where(Player.instance == call.instance).execute()
+    if LINKS.on(call.instance):
+        _deal(call.instance, len(call.instance.data["roles"]))
+        for player in players_of(call.instance):
+            LINKS.issue(call.instance, player.id)
+    else:
+        Player.delete().where(Player.instance == call.instance).execute()
     data = _save_data(call.instance, game=call.instance.data["game"] + 1, round=1)
     return {"ok": True, "game": data["game"]}
 
@@ -335,4 +386,6 @@ PUBLIC_SCHEMA = {"type": "object", "properties": {
     "note": {"type": "string"},
     "total": {"type": "integer", "description": "role slots, one per player"},
     "dealt": {"type": "integer"}, "left": {"type": "integer"},
-    "game": {"type": "integer", "description": "goes up on every restart"}}}
+    "game": {"type": "integer", "description": "goes up on every restart"},
+    "personalLinks": {"type": "boolean", "description": "present (true) only when the "
+                      "organiser hands out personal links: nobody joins from the share page"}}}

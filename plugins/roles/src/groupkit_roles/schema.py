@@ -13,6 +13,7 @@ from groupkit import N_
 from groupkit import Choice
 from groupkit import Count
 from groupkit import Exact
+from groupkit import Flag
 from groupkit import Line
 from groupkit import Schema
 from groupkit import SpecField
@@ -61,6 +62,17 @@ class Briefs(SpecField):
                                "Every slot with that role gets the briefing."}
 
 
+class PlayerNames(StringList):
+    """The players a game with personal links names at create; checked there (only when
+    `personalLinks` is on), so a game without it reads them not at all."""
+
+    def openapi(self) -> dict[str, Any]:
+        return {**super().openapi(), "description": (
+            f"with `personalLinks` only (ignored otherwise): the players, each "
+            f"C({NAME_LIMIT}), empties dropped, at least one, distinct ignoring case, no more "
+            "than the roles")}
+
+
 def roles_field() -> StringList:
     return StringList(ROLE_LIMIT, at_least=Count(MIN_ROLES, FEW_ROLES),
                       at_most=Count(MAX_ROLES, MANY_ROLES))
@@ -88,6 +100,13 @@ class CreateRoles(Schema):
     roles = roles_field()
     briefs = Briefs()
     preset = Choice(list(PRESETS), default="")
+    # Optional; absent, a game behaves exactly as one created before it existed.
+    personalLinks = Flag(description=(
+        "optional: the organiser names the players (`names`), each is dealt a role at once "
+        "and gets their own private link (listed on the organiser page, and emailed with "
+        "`invite` when the server sends email) instead of joining from the share page, "
+        "which is then turned off"))
+    names = PlayerNames(NAME_LIMIT)
     #: What each preset fills in, for the create page's template (it reaches the schema as
     #: `tool.create_schema`), which fills the editor itself when a browser has no script.
     presets: ClassVar[dict[str, Any]] = PRESETS

@@ -133,6 +133,10 @@
         .then(function (reply) {
           if (reply.status === 404) {
             out(words("The organiser deleted this game."));
+          } else if (reply.ok && !reply.data.held && root.dataset.rolesPersonal !== undefined) {
+            out(String(reply.data.game) !== game ?
+              words("The organiser restarted the game with new links, so this one is gone. Ask the organiser for yours.") :
+              words("The organiser reset your link, so this one is gone. Ask the organiser for your fresh link."));
           } else if (reply.ok && !reply.data.held) {
             out(String(reply.data.game) !== game ?
               words("The organiser restarted the game, so this role is gone. Join again from the game's page.") :
