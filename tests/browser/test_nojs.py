@@ -425,10 +425,10 @@ def test_personal_links_are_made_and_listed_without_javascript(
     expect(section.get_by_role("button", name="Copy all")).to_be_visible()
     expect(section.get_by_role("button", name="Share…")).to_have_count(0)  # script only
     everyone = [line.split(": ", 1) for line in
-                section.locator("#all-links").input_value().strip().splitlines()]
+                section.locator("#roles-links-all").input_value().strip().splitlines()]
     assert [name for name, _ in everyone] == ["Ann", "Bo", "Cy"]
     for index, (_, link) in enumerate(everyone, start=1):
-        field = section.locator(f"#link-{index}")
+        field = section.locator(f"#roles-links-{index}")
         expect(field).to_have_value(link)
         box = field.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
