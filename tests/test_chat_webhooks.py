@@ -244,7 +244,10 @@ async def test_the_organiser_page_never_shows_a_stale_delivery_log(
     assert "waiting" in await log_line()
     assert cache.renders == renders  # nothing changed: served from memory
     assert await deliver(app, clock) == 0  # a failed try: attempts and outcome move
-    assert "waiting: HTTP 500" in await log_line()
+    # People's words for what went wrong, not the status code.
+    line = await log_line()
+    assert "waiting to try again: the chat app had a problem on its side" in line
+    assert "HTTP 500" not in line
     clock.advance(seconds=2)
     assert await deliver(app, clock) == 1
     line = await log_line()
@@ -471,3 +474,39 @@ async def test_every_chat_operation_is_in_the_openapi_document(app: Any) -> None
         assert "409" in paths[f"{base}/test"]["post"]["responses"]
         log = paths[f"{base}/log"]["get"]["responses"]["200"]["content"]["application/json"]
         assert "log" in log["schema"]["properties"]
+
+
+async def test_the_log_says_what_went_wrong_in_peoples_words(app: Any, clock: Clock,
+                                                             receiver: Receiver) -> None:
+    """A chat address that is gone is "not found", once and for all, in the reader's time
+    zone (a `<time data-local>` the script turns local); the API keeps the outcome as it
+    was, for the operator."""
+    client = app.test_client()
+    made = await kudos_wall(client, receiver)
+    receiver.answers = [404]
+    await post_note(client, made["slug"])
+    assert await deliver(app, clock) == 0
+    page = await (await client.get(f"/e/{made['editToken']}")).get_data(as_text=True)
+    log = page[page.index("Delivery log"):]
+    assert "not sent: the chat address was not found" in log
+    assert re.search(r'<time datetime="[^"]+" data-local>\d+ \w+ \d{4}, \d\d:\d\d UTC</time>',
+                     log)
+    api = await (await client.get(f"/api/kudos/{made['editToken']}/chat/log")).get_json()
+    assert api["log"][0]["outcome"] == "HTTP 404"
+    german = await (await client.get(f"/e/{made['editToken']}",
+                                     headers={"Accept-Language": "de"})).get_data(as_text=True)
+    assert "nicht gesendet: die Chat-Adresse wurde nicht gefunden" in german
+
+
+async def test_only_a_scheduled_ritual_asks_an_hour_and_names_its_zone(
+        app: Any, receiver: Receiver) -> None:
+    client = app.test_client()
+    kudos = await kudos_wall(client, receiver)
+    page = await (await client.get(f"/e/{kudos['editToken']}")).get_data(as_text=True)
+    assert 'id="chat-hour"' not in page  # a post per note: no hour to choose
+    qotd = await create(client, "qotd", {"teamName": "Platform"})
+    page = await (await client.get(f"/e/{qotd['editToken']}")).get_data(as_text=True)
+    assert 'id="chat-hour"' in page and "Scheduled posts from (Sydney time)" in page
+    spanish = await (await client.get(f"/e/{qotd['editToken']}",
+                                      headers={"Accept-Language": "es"})).get_data(as_text=True)
+    assert "Sídney" in spanish

@@ -464,6 +464,45 @@ def chat_status(instance: Instance) -> dict[str, Any]:
                     for post in posts]}
 
 
+#: What went wrong with a post, in the words of the people reading the delivery log (the
+#: log's `outcome` stays the technical one, for the API and the operator).
+_REASONS = (
+    ("HTTP 404", N_("the chat address was not found")),
+    ("HTTP 410", N_("the chat address was not found")),
+    ("HTTP 401", N_("the chat app refused the address: it may have been removed there")),
+    ("HTTP 403", N_("the chat app refused the address: it may have been removed there")),
+    ("HTTP 429", N_("the chat app asked to slow down")),
+    ("HTTP 5", N_("the chat app had a problem on its side")),
+    ("HTTP", N_("the chat app refused the post")),
+    ("timed out", N_("the chat app didn't answer in time")),
+    (LATE, N_("the chat app answered too late, so it wasn't sent again (it may have "
+              "posted)")),
+    ("connection failed", N_("the chat app couldn't be reached")),
+    ("refused: redirect", N_("the chat address sends posts somewhere else, which isn't "
+                             "allowed")),
+    ("refused", N_("the chat address isn't allowed here")),
+    ("webhook removed", N_("the chat was disconnected before it went out")),
+)
+SENT = N_("sent")
+WAITING = N_("waiting")
+WAITING_BECAUSE = N_("waiting to try again: {reason}")
+NOT_SENT = N_("not sent")
+NOT_SENT_BECAUSE = N_("not sent: {reason}")
+
+
+def said(post: Mapping[str, Any]) -> str:
+    """A delivery-log line's state in people's words, in the language being spoken."""
+    if post["state"] == "sent":
+        return i18n.gettext(SENT)
+    reason = next((i18n.gettext(words) for start, words in _REASONS
+                   if post["outcome"].startswith(start)), post["outcome"])
+    if post["state"] == "pending":
+        return i18n.gettext(WAITING_BECAUSE).format(reason=reason) if post["outcome"] \
+            else i18n.gettext(WAITING)
+    return i18n.gettext(NOT_SENT_BECAUSE).format(reason=reason) if reason \
+        else i18n.gettext(NOT_SENT)
+
+
 def chat_stamp(instance: Instance) -> str:
     """A digest of what `chat_status` shows, for the organiser page's render-cache key: the
     delivery loop changes the log without bumping the instance's version."""

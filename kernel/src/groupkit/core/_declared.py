@@ -53,10 +53,13 @@ Schedule = Callable[[Instance, ChatTime], Iterable[tuple[str, str]]]
 class ChatRitual:
     """`Tool.chat`: the tool can post to a chat webhook. `what` completes "this board
     posts ..." on the organiser page and in the OpenAPI document; `schedule` yields the
-    posts the clock brings (operations queue the others with `post_to_chat`)."""
+    posts the clock brings (operations queue the others with `post_to_chat`), from the
+    hour the organiser picks in `zone` (an IANA name the organiser page names; the
+    schedule reads the hour in it). Without a schedule the page asks no hour."""
 
     what: str
     schedule: Schedule | None = None
+    zone: str = "UTC"
 
 
 #: `events(instance, claim, base_url)` -> the claim's events now; the claim is a

@@ -55,6 +55,7 @@ __all__ = [
     "speaking",
     "translated",
     "use",
+    "zone_city",
 ]
 
 #: The language nothing needs translating into: the source strings are English.
@@ -303,6 +304,16 @@ def language_name(code: str) -> str:
     """A language's name in itself ("Deutsch"), for the language switcher."""
     name = _locale(code).get_display_name(_locale(code)) or code
     return name[:1].upper() + name[1:]
+
+
+def zone_city(zone: str) -> str:
+    """A time zone as a reader knows it, their language's name of its city ("Sídney"):
+    where an hour is read, on a page that asks for one."""
+    try:
+        return str(babel.dates.get_timezone_location(zone, locale=_locale(language()),
+                                                     return_city=True))
+    except (LookupError, ValueError):
+        return zone
 
 
 def format_date(value: dt.date, format: str = "medium") -> str:

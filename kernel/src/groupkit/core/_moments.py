@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 from markupsafe import Markup
 from markupsafe import escape
 
+from groupkit.core import _i18n as i18n
 from groupkit.core._clock import request_time
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -32,14 +33,19 @@ def parse_moment(value: str | dt.datetime) -> dt.datetime | None:
 
 
 def local_time(value: str | dt.datetime | None) -> Markup:
-    """`<time datetime data-local>` for a moment, written in UTC until the script runs."""
+    """`<time datetime data-local>` for a moment, written in UTC until the script runs (in
+    the reader's language's way: "27. Nov. 2026, 09:30 UTC")."""
     if not value:
         return Markup("")
     moment = parse_moment(value)
     if moment is None:
         return escape(str(value))
     iso = moment.isoformat()
-    text = f"{moment.day} {MONTHS[moment.month - 1]} {moment.year}, {moment:%H:%M} UTC"
+    if i18n.language() == i18n.DEFAULT:
+        text = f"{moment.day} {MONTHS[moment.month - 1]} {moment.year}, {moment:%H:%M} UTC"
+    else:
+        utc = moment.astimezone(dt.UTC).replace(tzinfo=None)
+        text = f"{i18n.format_datetime(utc, 'd MMM y, HH:mm')} UTC"
     return Markup('<time datetime="{}" data-local>{}</time>').format(iso, text)
 
 

@@ -260,8 +260,13 @@ async def organiser_page(edit_token: str) -> Response:
 
     def make(tool: Tool, instance: Instance) -> tuple[str, str]:
         chat = webhooks.chat_status(instance) if tool.chat is not None else None
+        if chat is not None:
+            for post in chat["log"]:
+                post["said"] = webhooks.said(post)
         context = dict(tool=tool, instance=instance, view=tool.organiser_view(instance),
                        chat=chat, chat_what=tool.chat.what if tool.chat is not None else "",
+                       chat_zone=(i18n.zone_city(tool.chat.zone)
+                                  if tool.chat is not None and tool.chat.schedule else ""),
                        links=_links(instance.slug, edit_token), slug=instance.slug,
                        edit_token=edit_token, api=f"/api/{tool.name}/{edit_token}",
                        created=request.args.get("new") == "1",

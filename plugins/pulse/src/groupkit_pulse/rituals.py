@@ -46,4 +46,4 @@ def due_posts(instance: Instance, when: ChatTime) -> Iterator[tuple[str, str]]:
 
 
 RITUAL = ChatRitual(what=N_("a reminder on Friday, and last week's result on Monday once it has "
-                         "enough responses to show"), schedule=due_posts)
+                         "enough responses to show"), schedule=due_posts, zone=SYDNEY)

@@ -32,4 +32,5 @@ def morning_post(instance: Instance, when: ChatTime) -> Iterator[tuple[str, str]
         link=when.link))
 
 
-RITUAL = ChatRitual(what=N_("today's question each morning"), schedule=morning_post)
+RITUAL = ChatRitual(what=N_("today's question each morning"), schedule=morning_post,
+                    zone=rotation.ZONE)
