@@ -57,8 +57,11 @@ def connect_chat(s: Session) -> None:
 CHAT = {"chat": call("chat", {"url": WEBHOOK}),
         "chat/test": OrganiserStep(act=lambda s: s.organiser("chat/test"),
                                    prepare=connect_chat)}
+#: The group's language (every tool that sends its group anything): Spanish, from English.
+LANGUAGE = {"language": call("language", {"language": "es"})}
+CHAT = {**CHAT, **LANGUAGE}
 #: Revoking calendar feeds: every feed of the instance.
-FEEDS = {"feeds/revoke": call("feeds/revoke", {})}
+FEEDS = {"feeds/revoke": call("feeds/revoke", {}), **LANGUAGE}
 
 
 def _closes_in_an_hour(s: Session) -> None:
@@ -95,6 +98,7 @@ ORGANISER_STEPS: dict[str, dict[str, OrganiserStep]] = {
     },
     "coffee": {**CHAT, "reset": call("reset", {"name": "Ann"})},
     "fact": {
+        **LANGUAGE,
         "reset": call("reset", {"name": "Ann"}),
         "reveal": OrganiserStep(act=REVEALS["fact"]),
         "reveal hidden again": OrganiserStep(act=lambda s: s.organiser("reveal", {
@@ -111,7 +115,7 @@ ORGANISER_STEPS: dict[str, dict[str, OrganiserStep]] = {
         "removeIdea": on_listed("removeIdea", "itoken", "ideas", "itoken"),
     },
     "hens": {**FEEDS, "remove": call("remove", {"slotId": "c0-1"})},
-    "kringle": {"reset": call("reset", {"name": "Ann"})},
+    "kringle": {**LANGUAGE, "reset": call("reset", {"name": "Ann"})},
     "kudos": {
         **CHAT,
         "remove": on_listed("remove", "noteId", "notes"),
@@ -169,6 +173,7 @@ ORGANISER_STEPS: dict[str, dict[str, OrganiserStep]] = {
         "edit.overflowTitle": edit({"overflowTitle": "Fuel for the trip"}),
     },
     "roles": {
+        **LANGUAGE,
         "reset": on_listed("reset", "name", "players", "name"),
         "details": call("details", {"title": "Saturday werewolf", "note": "Phones away."}),
         "roles": call("roles", {"roles": ["Werewolf", "Seer", "Villager", "Villager"],
