@@ -113,6 +113,27 @@ def test_teams_names_message_outlines_the_names_box(
     watched.check(f"fixes-teams-names-error-{scheme}")
 
 
+def test_teams_names_message_outlines_the_names_box_without_javascript(
+        open_context: Callable[..., Watched], scheme: Scheme) -> None:
+    """Without the script, names typed but never shuffled: the refusal comes back at the
+    names box (outlined, focused on load, the message right under it), as it does with the script,
+    not at the first team's name."""
+    watched = phone(open_context, scheme, "/new/teams", java_script=False)
+    page = watched.page
+    page.fill("#teams-names", "Ann")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save these teams").click()
+    error = page.locator("[data-field-error]")
+    expect(error).to_have_text("Add at least two names — one person is just practice.")
+    names = page.locator("#teams-names")
+    expect(names).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("[aria-invalid]")).to_have_count(1)
+    expect(page.locator("[autofocus]")).to_have_attribute("id", "teams-names")
+    field, message = box(page, "#teams-names"), box(page, "[data-field-error]")
+    assert 0 <= message["y"] - (field["y"] + field["height"]) < 24  # right under it
+    watched.check(f"fixes-teams-names-error-nojs-{scheme}")
+
+
 def test_roles_preset_fills_the_editor_without_javascript(
         api: httpx.Client, open_context: Callable[..., Watched], scheme: Scheme) -> None:
     watched = phone(open_context, scheme, "/new/roles", java_script=False)
