@@ -1,7 +1,7 @@
 """Scrum Poker's story list on a phone (390x844), light and dark, with and without
 JavaScript: the facilitator pastes a backlog on the create page, votes through it story by
-story from the organiser page (an empty "Next story" takes the next on the list), and
-downloads the estimates with the average."""
+story from the organiser page (an empty "Next story" takes the next on the list), adds one
+in "Change details", and downloads the estimates with the average."""
 
 from __future__ import annotations
 
@@ -60,6 +60,16 @@ def test_a_pasted_backlog_is_voted_through_and_exported(
     expect(page.locator("#poker-board")).to_contain_text(BACKLOG[1])
     expect(up_next.get_by_role("heading")).to_have_text("Up next: 1 story")
     expect(up_next.locator("li")).to_have_text(BACKLOG[2:])
+
+    # "Change details": the stories still to vote on, one a line; one more added.
+    page.get_by_text("Change details", exact=True).click()
+    stories = page.get_by_label("Stories still to vote on")
+    expect(stories).to_have_value(BACKLOG[2])
+    stories.fill(f"{BACKLOG[2]}\nPAY-4 Chargebacks")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save changes").click()
+    expect(up_next.locator("li")).to_have_text([BACKLOG[2], "PAY-4 Chargebacks"])
+    expect(page.locator("#poker-board")).to_contain_text(BACKLOG[1])  # the story voted on
 
     # The estimates: each revealed story with its low, high and average.
     download = page.get_by_role("link", name="Download the estimates (CSV)")
