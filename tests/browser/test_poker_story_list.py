@@ -49,6 +49,8 @@ def test_a_pasted_backlog_is_voted_through_and_exported(
     assert heading and heading["width"] <= PHONE["width"]
     watched.check(f"poker-stories-organiser-{scheme}-{'js' if java_script else 'nojs'}")
 
+    expect(page.get_by_role("link", name="Download the estimates (CSV)")).to_have_count(0)
+
     # Vote on the first story, reveal, and take the next from the list.
     page.fill("#seat-name", "Sam")
     page.get_by_role("button", name="Take a seat and vote").click()
@@ -56,6 +58,7 @@ def test_a_pasted_backlog_is_voted_through_and_exported(
     expect(page.get_by_role("button", name="Reveal the cards")).to_be_enabled()
     page.get_by_role("button", name="Reveal the cards").click()
     expect(page.locator("#poker-board")).to_contain_text("8")
+    expect(page.get_by_role("link", name="Download the estimates (CSV)")).to_be_visible()
     page.get_by_role("button", name="Start the next story").click()
     expect(page.locator("#poker-board")).to_contain_text(BACKLOG[1])
     expect(up_next.get_by_role("heading")).to_have_text("Up next: 1 story")
