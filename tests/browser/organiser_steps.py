@@ -138,6 +138,7 @@ ORGANISER_STEPS: dict[str, dict[str, OrganiserStep]] = {
         "reveal": OrganiserStep(act=REVEALS["poker"]),
         "next": call("next", {"story": "PAY-143 Refund by card"}),
         "remove": on_listed("remove", "voterId", "voters"),
+        "edit.stories": edit({"stories": ["PAY-150 Split bills", "PAY-151 Receipts"]}),
         "edit.deck": OrganiserStep(act=lambda s: s.organiser("edit", {"deck": "tshirt"}),
                                    prepare=lambda s: s.organiser("next", {"story": "PAY-143"})),
     },

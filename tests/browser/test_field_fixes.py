@@ -113,6 +113,27 @@ def test_teams_names_message_outlines_the_names_box(
     watched.check(f"fixes-teams-names-error-{scheme}")
 
 
+def test_teams_names_message_outlines_the_names_box_without_javascript(
+        open_context: Callable[..., Watched], scheme: Scheme) -> None:
+    """Without the script, names typed but never shuffled: the refusal comes back at the
+    names box (outlined, focused on load, the message right under it), as it does with the script,
+    not at the first team's name."""
+    watched = phone(open_context, scheme, "/new/teams", java_script=False)
+    page = watched.page
+    page.fill("#teams-names", "Ann")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save these teams").click()
+    error = page.locator("[data-field-error]")
+    expect(error).to_have_text("Add at least two names — one person is just practice.")
+    names = page.locator("#teams-names")
+    expect(names).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("[aria-invalid]")).to_have_count(1)
+    expect(page.locator("[autofocus]")).to_have_attribute("id", "teams-names")
+    field, message = box(page, "#teams-names"), box(page, "[data-field-error]")
+    assert 0 <= message["y"] - (field["y"] + field["height"]) < 24  # right under it
+    watched.check(f"fixes-teams-names-error-nojs-{scheme}")
+
+
 def test_roles_preset_fills_the_editor_without_javascript(
         api: httpx.Client, open_context: Callable[..., Watched], scheme: Scheme) -> None:
     watched = phone(open_context, scheme, "/new/roles", java_script=False)
@@ -153,14 +174,19 @@ def test_roles_too_few_message_sits_at_the_focused_row(
 
 
 def test_roles_too_few_message_sits_above_the_rows_without_javascript(
-        open_context: Callable[..., Watched]) -> None:
-    watched = phone(open_context, "light", "/new/roles", java_script=False)
+        open_context: Callable[..., Watched], scheme: Scheme) -> None:
+    """Without the script the editor is rows of fields too: the message speaks of rows (the
+    spec's "one per line" is for a list of roles sent to the API), above the rows."""
+    watched = phone(open_context, scheme, "/new/roles", java_script=False)
     page = watched.page
+    page.locator("[data-list='roles'] [data-key='name']").first.fill("Seer")
     page.get_by_role("button", name="Set up the game").click()
-    expect(page.locator("[data-field-error='roles']")).to_be_visible()
+    expect(page.locator("[data-field-error='roles']")).to_have_text(
+        "Add at least two roles: a name on each row, and how many players get it.")
+    assert "per line" not in page.inner_text("main")
     at, field = box(page, "[data-field-error='roles']"), box(page, "[data-list='roles']")
     assert 0 <= field["y"] - (at["y"] + at["height"]) <= 16
-    watched.check("fixes-roles-few-nojs")
+    watched.check(f"fixes-roles-few-nojs-{scheme}")
 
 
 def test_find_a_date_message_names_no_format_beside_the_picker(

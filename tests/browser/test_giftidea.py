@@ -45,9 +45,7 @@ def expected_refusals(watched: Watched, status: int, path: str, count: int) -> N
 
 
 def suggest(page: Page, idea: str, link: str = "", name: str = "") -> None:
-    """Opens "Suggest an idea" (folded away once the board has ideas), fills it, sends it."""
-    if page.locator("details.giftidea-suggest[open]").count() == 0:
-        page.locator("details.giftidea-suggest > summary").click()
+    """Fills "Suggest an idea" (open, before the ideas), sends it."""
     page.fill("#idea", idea)
     page.fill("#link", link)
     page.fill("#suggestedBy", name)

@@ -389,14 +389,16 @@ def test_roles_are_set_up_and_edited_without_javascript(phone: Page, api: httpx.
     assert game["roles"] == ["Wolf", "Wolf", "Oracle", "Hunter"]
     assert game["briefs"] == {"Oracle": "Ask about one player."}
 
-    # Too few roles: the spec's message at the roles, what was typed kept.
+    # Too few roles: the message in the editor's words (rows) at the roles, what was typed
+    # kept.
     phone.get_by_text("Change details", exact=True).click()
     for index in range(1, 4):
         rows.nth(index).locator("[data-key='name']").fill("")
     rows.nth(0).locator("[data-key='count']").fill("1")
     with phone.expect_navigation():
         editor.get_by_role("button", name="Save changes").click()
-    expect(phone.locator("#groupkit-flash")).to_have_text("Add at least two roles — one per line.")
+    expect(phone.locator("#groupkit-flash")).to_have_text(
+        "Add at least two roles: a name on each row, and how many players get it.")
     expect(phone.locator('[aria-describedby~="groupkit-flash"]')).to_have_attribute(
         "name", "roles.0.name")
     expect(rows.nth(1).locator("[data-key='name']")).to_have_value("")

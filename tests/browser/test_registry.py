@@ -74,7 +74,7 @@ def test_registry_create_claim_chip_in_and_organise(
     for value in PRIVATE:
         assert value in payment_box
     assert page.locator(".van .part.open").count() == 126
-    assert page.locator(".van a.part").count() == 0  # nothing claimed, nothing to link to
+    assert page.locator(".van [data-equivalent]").count() == 0  # no claim to point at yet
     couple.check("registry-organiser-new")
     stored = api.post(f"/api/registry/{edit_token}/export").raise_for_status().json()
     assert stored["data"]["payment"] == PAYMENT
@@ -85,7 +85,7 @@ def test_registry_create_claim_chip_in_and_organise(
     phone.set_viewport_size(PHONE)
     phone.goto(share)
     assert phone.get_by_role("heading", level=1).inner_text() == "Mia & Sam"
-    assert phone.locator(".van a.part").count() == 126
+    assert phone.locator(".van .part[data-equivalent]").count() == 126
     assert_private_absent(phone, [])
     guest.check("registry-public-phone")
 
@@ -227,10 +227,71 @@ def test_a_finished_van(server: Any, api: httpx.Client,
         ).raise_for_status()
     watched = open_context()
     watched.page.goto(f"/s/{made['slug']}")
-    expect(watched.page.locator(".van a.part.built")).to_have_count(126)
-    expect(watched.page.locator(".van a.part.open")).to_have_count(0)
+    expect(watched.page.locator(".van .part.built")).to_have_count(126)
+    expect(watched.page.locator(".van .part.open")).to_have_count(0)
     expect(watched.page.locator("figcaption")).to_contain_text("126 of 126 parts built")
     expect(watched.page.locator(".registry-done")).to_contain_text("Every part is built")
     watched.check("registry-public-finished")
     watched.page.set_viewport_size(PHONE)
     watched.check("registry-public-phone-finished")
+
+
+# Where the value's text wraps: the text and the index of each character that starts a line.
+LINE_STARTS = """(span) => {
+  const range = document.createRange(), starts = [];
+  const walker = document.createTreeWalker(span, NodeFilter.SHOW_TEXT);
+  let index = 0, top = null;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i += 1, index += 1) {
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const box = range.getBoundingClientRect();
+      if (top !== null && box.top > top + 2) starts.push(index);
+      top = box.top;
+    }
+  }
+  const box = span.getBoundingClientRect();
+  return {text: span.textContent, starts, right: box.right,
+          select: getComputedStyle(span).userSelect};
+}"""
+
+
+@pytest.mark.parametrize("java_script", [True, False], ids=["js", "nojs"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("width", "alias", "one_line"), [
+    (390, "mia.sam.payid@example.com", True),
+    (320, "mia.sam.payid@example.com", True),
+    (320, "mia.and.sam.kowalczyk.wedding.fund@example-mail.com.au", False),
+], ids=["phone", "small-phone", "long-payid-small-phone"])
+def test_payid_after_a_claim_stays_on_one_line(
+        api: httpx.Client, open_context: Callable[..., Watched], scheme: str,
+        java_script: bool, width: int, alias: str, one_line: bool) -> None:
+    """The receipt after a claim (the script's thank-you panel, or the page a plain form
+    post comes back to): the PayID whole on one line on a phone, its Copy button under it
+    when both do not fit; only a PayID longer than the whole line is split; never past the
+    screen's edge; a tap selects it whole, and its Copy button copies it whole."""
+    made = api.post("/api/registry", json={"coupleNames": "Mia & Sam", "payment": {
+        **PAYMENT, "aliasId": alias}}).raise_for_status().json()
+    watched = open_context(viewport={"width": width, "height": 844}, color_scheme=scheme,
+                           java_script=java_script)
+    page = watched.page
+    page.goto(f"/s/{made['slug']}")
+    page.select_option("#partId", label="Co-pilot pup — $80")
+    page.fill("#claim-name", "Aunty Jo")
+    page.get_by_role("button", name="Build it").click()
+    receipt = page.locator("#registry-thanks" if java_script else ".registry-receipt")
+    expect(receipt).to_contain_text("You're building the Co-pilot pup — $80.")
+    value = receipt.locator(".registry-pay dd > span", has_text=alias)  # the PayID itself
+    shown = value.evaluate(LINE_STARTS)
+    assert shown["text"] == alias
+    assert (shown["starts"] == []) == one_line, shown
+    assert shown["right"] <= width
+    assert shown["select"] == "all"
+    no_sideways = page.evaluate("document.documentElement.scrollWidth")
+    assert no_sideways <= width
+    size = "usual" if one_line else "long"
+    watched.check(f"registry-payid-{size}-{width}-{scheme}-{'js' if java_script else 'nojs'}")
+    if java_script:
+        receipt.locator(".registry-pay dd", has_text=alias).get_by_role(
+            "button", name="Copy").click()
+        assert page.evaluate("navigator.clipboard.readText()") == alias

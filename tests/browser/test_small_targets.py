@@ -1,7 +1,8 @@
 """No tap target under 24x24 CSS px, counted strictly (no exception for a checkbox's label
 or an inline link), on the pages where people tick boxes and follow the organiser's links:
 radios and checkboxes in Group Vote, Question of the Day, Scrum Poker, Tournament Bracket,
-Weekly Pulse and Kris Kringle, and the organiser page's running links."""
+Weekly Pulse and Kris Kringle, the organiser page's running links, and the Pixel Gift
+Registry's van (one link as big as the picture, not 126 parts mostly under a fingertip)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ UNDERSIZED_JS = """() => [...document.querySelectorAll(
   .map(([e, r]) => `${e.tagName.toLowerCase()}[${e.type || ''}] ${Math.round(r.width)}x`
        + `${Math.round(r.height)} ${(e.textContent || e.name || '').trim().slice(0, 30)}`)"""
 
-TOOLS = ("poll", "qotd", "poker", "bracket", "pulse", "kringle")
+TOOLS = ("poll", "qotd", "poker", "bracket", "pulse", "kringle", "registry")
 
 
 def test_boxes_and_running_links_are_big_enough_to_tap(api: httpx.Client,

@@ -84,7 +84,7 @@ async def test_public_page_is_the_book(client: Any, book: dict[str, str]) -> Non
     assert "12 squares" in text and "Nana made it every Sunday." in text
     assert text.count('class="recipe-story"') == 1
     assert text.count('class="recipe-serves"') == 1
-    assert 'id="recipe-book" data-live-region' in text
+    assert 'id="recipe-book" class="recipe-book" data-live-region' in text
     assert 'data-api="/api/recipe/add"' in text and 'data-goto="/p/{token}"' in text
     assert_no_inline_code(text)
 

@@ -11,6 +11,7 @@ import pytest
 import groupkit_roles
 
 FEW = "Add at least two roles — one per line."
+FEW_ROWS = "Add at least two roles: a name on each row, and how many players get it."
 MANY = "That's {n} roles — this tool tops out at 40."
 PRESETS = json.loads((Path(groupkit_roles.__file__).parent / "static" / "presets.json")
                      .read_text(encoding="utf-8"))
@@ -118,7 +119,12 @@ async def test_the_editors_rows_create_a_game_as_the_page_sends_them(api: Any) -
         {"name": "", "count": ""}, {"name": "", "count": 3, "brief": "lost"}]})
     assert game["roles"] == ["Wolf", "Wolf", "Seer"]
     assert game["briefs"] == {"Wolf": "Eat."}
-    assert await api.refused({"roles": [{"name": "Wolf"}, {"name": ""}]}) == FEW
+    # Too few: said in the editor's words (rows), where the spec's list hears "one per line".
+    assert await api.refused({"roles": [{"name": "Wolf"}, {"name": ""}]}) == FEW_ROWS
+    assert await api.refused({"roles": [{"name": " ", "count": 4}]}) == FEW_ROWS
+    assert (await stored(api, {"roles": [{"name": "Wolf", "count": 2}]}))["roles"] == [
+        "Wolf", "Wolf"]
+    assert await api.refused({"roles": ["Wolf"]}) == FEW
 
 
 async def test_empty_and_non_string_briefings_are_dropped(api: Any) -> None:

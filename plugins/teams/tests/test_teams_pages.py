@@ -51,8 +51,9 @@ async def test_create_page_shuffles_in_the_browser(client: Any) -> None:
                      text)
     assert 'data-key="title"' in text and 'name="title"' in text
     # The names box and team count are not posted with the teams: they belong to the
-    # shuffle's own form, which asks this page to deal them out without script.
-    assert re.search(r'<textarea[^>]*data-teams-names[^>]*\sname="names" form="teams-shuffle"',
+    # shuffle's own form, which asks this page to deal them out without script. The box is
+    # named for the field its refusal speaks of, so a plain post's message outlines it.
+    assert re.search(r'<textarea[^>]*data-teams-names[^>]*\sname="teams" form="teams-shuffle"',
                      text)
     assert re.search(r'<input[^>]*data-teams-count name="count" form="teams-shuffle"', text)
     assert '<form id="teams-shuffle" method="get" action="/new/teams"></form>' in text
@@ -67,7 +68,7 @@ def shown_rows(text: str) -> list[list[str]]:
 
 async def test_create_page_shuffles_on_the_server_without_script(client: Any) -> None:
     names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]
-    query = urlencode({"names": "\n".join(names) + "\n\n  \n", "count": "3"})
+    query = urlencode({"teams": "\n".join(names) + "\n\n  \n", "count": "3"})
     groupings: set[frozenset[frozenset[str]]] = set()
     for _ in range(6):
         text = await page(client, f"/new/teams?{query}")
@@ -89,7 +90,7 @@ async def test_create_page_shuffles_on_the_server_without_script(client: Any) ->
 ])
 async def test_the_shuffle_without_script_keeps_to_the_limits(
         client: Any, names: str, count: str, sizes: list[int], status: str) -> None:
-    text = await page(client, f"/new/teams?{urlencode({'names': names, 'count': count})}")
+    text = await page(client, f"/new/teams?{urlencode({'teams': names, 'count': count})}")
     assert sorted((len(row) for row in shown_rows(text)), reverse=True) == sizes
     assert status in text
 

@@ -16,6 +16,7 @@ from groupkit import Credential
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import Operations
+from groupkit import Reply
 from groupkit import bad_request
 from groupkit import checked_in_order
 from groupkit import conflict
@@ -27,6 +28,7 @@ from groupkit import text_key
 from groupkit.entries import Entries
 from groupkit.entries import ok_reply
 from groupkit.entries import token_reply
+from groupkit.signups import csv_reply
 
 from .models import PokerVoter
 from .rituals import announce_reveal
@@ -56,8 +58,16 @@ NO_SEAT = N_("Take a seat at the table first — add your name, then pick a card
 
 
 def create(instance: Instance, data: dict[str, Any]) -> None:
-    instance.data = {"team": data["team"], "deck": data["deck"], "story": data["story"],
-                     "round": 1, "revealed": False, "history": []}
+    story, stories = data["story"], list(data["stories"])
+    if not story and stories:  # a pasted list and no first story: the list's first
+        story = stories.pop(0)
+    instance.data = {"team": data["team"], "deck": data["deck"], "story": story,
+                     "round": 1, "revealed": False, "history": [], "stories": stories}
+
+
+def up_next(instance: Instance) -> list[str]:
+    """The stories still to vote on (none on a board made before there was a list)."""
+    return list(instance.data.get("stories", []))
 
 
 def title_of(data: dict[str, Any]) -> str:
@@ -105,7 +115,7 @@ def board(instance: Instance) -> dict[str, Any]:
                     "card": voter.card if revealed else None} for voter in voters],
         "voted": len(votes),
         "summary": summarise(data["deck"], votes) if revealed else None,
-        "history": list(reversed(data["history"]))}
+        "history": list(reversed(data["history"])), "upNext": up_next(instance)}
 
 
 def _seat(instance: Instance, voter_id: int | None) -> PokerVoter | None:
@@ -167,7 +177,10 @@ BOARD_SCHEMA = _schema({
     "voted": {"type": "integer"}, "summary": SUMMARY,
     "history": {"type": "array", "description": "earlier rounds, newest first",
                 "items": _schema({"round": {"type": "integer"}, "story": {"type": "string"},
-                                  "summary": SUMMARY})}})
+                                  "summary": SUMMARY})},
+    "upNext": {"type": "array", "items": {"type": "string"},
+               "description": "the stories still to vote on, in order (the create's and "
+                              "edit's optional `stories`); empty without a list"}})
 
 
 @ops.public("join", body=JoinBody, status=201, returns=token_reply(
@@ -303,7 +316,9 @@ def reveal(call: Call) -> dict[str, Any]:
     "ok": {"type": "boolean"}, "round": {"type": "integer"}, "story": {"type": "string"}}),
     description="Start the next story (C(120), may be empty): every card is cleared and "
                 "voting opens again. A revealed round is kept in the board's history "
-                f"(the last {HISTORY}); an unrevealed round's cards are discarded unseen.")
+                f"(the last {HISTORY}); an unrevealed round's cards are discarded unseen. "
+                "With `story` empty and stories waiting (the board's `upNext`), the first "
+                "of them is the next story and leaves the list.")
 def next_story(call: Call) -> dict[str, Any]:
     """Clear the cards and start voting on the next story."""
     data = dict(call.instance.data)
@@ -314,10 +329,48 @@ def next_story(call: Call) -> dict[str, Any]:
             "round": data["round"], "story": data["story"],
             "summary": summarise(data["deck"], votes)}][-HISTORY:]
     PokerVoter.update(card=None).where(PokerVoter.instance == call.instance).execute()
-    data.update(round=data["round"] + 1, story=call.data["story"], revealed=False)
+    story, stories = call.data["story"], up_next(call.instance)
+    if not story and stories:
+        story = stories.pop(0)
+    data.update(round=data["round"] + 1, story=story, revealed=False, stories=stories)
     call.instance.data = data
     call.instance.save()
     return {"ok": True, "round": data["round"], "story": data["story"]}
+
+
+def average(deck: str, summary: dict[str, Any]) -> str:
+    """The mean of a round's number cards, to one decimal ("" for T-shirt sizes, or when
+    only ? and coffee were played): the estimate a backlog tool takes, beside the low and
+    the high the board shows."""
+    numbers = [(int(entry["card"]), entry["count"]) for entry in summary["counts"]
+               if deck == "fib" and entry["card"].isdigit()]
+    played = sum(count for _, count in numbers)
+    return f"{sum(card * count for card, count in numbers) / played:.1f}" if played else ""
+
+
+@ops.organiser("estimates", method="GET", content_type="text/csv", description=(
+    "Every revealed story as CSV, oldest first (the history's last "
+    f"{HISTORY}, then the current round once revealed): `round`, `story`, `votes`, `low`, "
+    "`high` (cards), `average` (number cards only, one decimal; empty for T-shirt sizes). "
+    "Served no-store."))
+def estimates(call: Call) -> Reply:
+    """Download the estimates, one story a row."""
+    data = call.instance.data
+    rounds = list(data["history"])
+    if data["revealed"]:
+        votes = [(voter.name, voter.card) for voter in _voters(call.instance)
+                 if voter.card is not None]
+        rounds.append({"round": data["round"], "story": data["story"],
+                       "summary": summarise(data["deck"], votes)})
+
+    def card(end: dict[str, Any] | None) -> str:
+        return end["card"] if end else ""
+
+    rows = [(past["round"], past["story"], past["summary"]["votes"],
+             card(past["summary"]["low"]), card(past["summary"]["high"]),
+             average(data["deck"], past["summary"])) for past in rounds]
+    return csv_reply(("round", "story", "votes", "low", "high", "average"), rows,
+                     f"estimates-{call.instance.slug}.csv")
 
 
 @ops.organiser("remove", body=RemoveBody,
@@ -345,6 +398,14 @@ def apply_edit(call: Call) -> dict[str, Any]:
     return changes
 
 
-EDIT = Edit(fields=("team", "story", "deck"), apply=apply_edit,
+def current_values(instance: Instance) -> dict[str, Any]:
+    """The edit form's values: the create's fields, the waiting stories among them."""
+    data = instance.data
+    return {"team": data["team"], "story": data["story"], "deck": data["deck"],
+            "stories": up_next(instance)}
+
+
+EDIT = Edit(fields=("team", "story", "deck", "stories"), current=current_values,
+            apply=apply_edit,
             errors={409: f"A new deck while cards are down this round: `{DECK_IN_PLAY}`; "
                          "`field` is `deck`."})

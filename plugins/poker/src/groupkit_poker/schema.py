@@ -9,6 +9,7 @@ from groupkit import Line
 from groupkit import RecordId
 from groupkit import Schema
 from groupkit import SpecField
+from groupkit import StringList
 from groupkit import whole_number
 
 #: The decks exactly as the spec lists them, in table order (low to high, then the extras).
@@ -21,12 +22,30 @@ EXTRAS = ("?", "coffee")
 
 TEAM_LIMIT = 60
 STORY_LIMIT = 120
+#: Stories waiting their turn: a backlog pasted at once, not the whole product.
+STORIES_LIMIT = 50
+
+
+class Stories(StringList):
+    """The stories still to vote on, in order (an addition to the spec's fields: without it
+    the board is the spec's, one story at a time)."""
+
+    def __init__(self) -> None:
+        super().__init__(STORY_LIMIT, convert="always", keep_first=STORIES_LIMIT)
+
+    def openapi(self) -> dict[str, Any]:
+        return {**super().openapi(), "description": (
+            f"optional: the stories still to vote on, in order; each C({STORY_LIMIT}), "
+            f"non-strings as text, blanks dropped, the first {STORIES_LIMIT} kept. With "
+            "`story` empty the first is voted on first; `next` with an empty `story` takes "
+            "the next")}
 
 
 class CreatePoker(Schema):
     team = Line(TEAM_LIMIT)
     story = Line(STORY_LIMIT)
     deck = Choice(list(DECKS), default="fib")
+    stories = Stories()
 
 
 #: A voter's name: the spec gives it no length.

@@ -24,6 +24,10 @@ from groupkit import clean_text
 from groupkit import whole_number
 
 FEW_ROLES = N_("Add at least two roles — one per line.")
+#: The same refusal for the role editor's rows (the create and organiser pages' form, with or
+#: without script): the reader sees rows there, not lines. A body with the spec's list of
+#: roles still gets the spec's words.
+FEW_ROWS = N_("Add at least two roles: a name on each row, and how many players get it.")
 MANY_ROLES = N_("That's {n} roles — this tool tops out at 40.")
 NO_NAME = N_("Tell us your name first.")
 
@@ -93,7 +97,8 @@ class CreateRoles(Schema):
     create and organiser pages' form, with or without script): each row stands for `count`
     players of that role (a missing or bad count is one), its brief becomes the role's
     briefing unless `briefs` is sent, and `was` (the organiser's edit only: the role's name
-    when the page showed it) renames that role."""
+    when the page showed it) renames that role. Rows that make fewer than two roles are
+    refused in the editor's words (`FEW_ROWS`)."""
 
     title = Text(TITLE_LIMIT)
     note = Text(NOTE_LIMIT)
@@ -133,6 +138,9 @@ class CreateRoles(Schema):
             was = row.get("was")
             if key and isinstance(was, str) and clean_line(was, ROLE_LIMIT) not in ("", key):
                 renamed.setdefault(was, key)
+        named = [role for role in roles if isinstance(role, str) and clean_line(role, ROLE_LIMIT)]
+        if len(named) < MIN_ROLES:
+            raise ma.ValidationError({"roles": [FEW_ROWS]})
         data = {**data, "roles": roles}
         data.setdefault("briefs", briefs)
         if renamed:

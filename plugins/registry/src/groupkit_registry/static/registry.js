@@ -79,12 +79,41 @@
     }
   }
 
+  /* The full-size row a part of the picture stands for (its build sheet entry, its claim on
+     the organiser's page, the overflow form): opened, brought into view and focused. */
+  function reveal(row) {
+    var details = row.closest("details");
+    if (details) details.open = true;
+    var control = row.querySelector("a[href], button, input:not([type=hidden]), select, textarea");
+    if (!control) {
+      row.setAttribute("tabindex", "-1");
+      control = row;
+    }
+    row.scrollIntoView({ block: "center" });
+    control.focus({ preventScroll: true });
+    document.querySelectorAll(".van-pointed").forEach(function (other) {
+      other.classList.remove("van-pointed");
+    });
+    row.classList.add("van-pointed");
+  }
+
+  /* A part at least a fingertip wide on screen can be aimed at: it is picked in place. */
+  function bigEnough(region) {
+    var box = region.getBoundingClientRect();
+    return box.width >= 24 && box.height >= 24;
+  }
+
   document.addEventListener("click", function (event) {
-    var region = event.target.closest(".van a.part[data-part]");
+    var region = event.target.closest(".van [data-part], .van [data-equivalent]");
     var button = event.target.closest("[data-pick]");
-    if (region && document.getElementById("partId")) {
+    var row = region && region.dataset.equivalent && document.getElementById(region.dataset.equivalent);
+    if (region && region.dataset.part && document.getElementById("partId") && bigEnough(region)) {
       event.preventDefault();
       pick(region.dataset.part, true);
+    } else if (row) {
+      event.preventDefault();
+      if (region.dataset.part && document.getElementById("partId")) pick(region.dataset.part, false);
+      reveal(row);
     } else if (button) {
       event.preventDefault();  // without script the link reloads with the part chosen
       pick(button.dataset.pick, true);
@@ -135,6 +164,15 @@
     return button;
   }
 
+  /* A value to copy, as _van.html's `copyable` writes it: the value, whole on its line
+     (registry.css), then its Copy button. */
+  function copyable(text) {
+    var value = el("dd", null, "registry-copyable");
+    value.appendChild(el("span", text, "registry-value"));
+    value.appendChild(copyButton());
+    return value;
+  }
+
   function paymentList(payment) {
     var known = payment && (payment.aliasId || payment.accountName || payment.bsb || payment.accountNumber);
     if (!known) return el("p", words("The couple haven't added payment details here — they'll let you know how to pay."));
@@ -142,10 +180,8 @@
     PAYMENT_LABELS.forEach(function (pair) {
       if (!payment[pair[0]]) return;
       list.appendChild(el("dt", pair[1]));
-      var value = el("dd");
-      value.appendChild(el("span", payment[pair[0]]));
-      if (COPYABLE.indexOf(pair[0]) >= 0) value.appendChild(copyButton());
-      list.appendChild(value);
+      list.appendChild(COPYABLE.indexOf(pair[0]) >= 0 ? copyable(payment[pair[0]])
+                                                      : el("dd", payment[pair[0]]));
     });
     return list;
   }
