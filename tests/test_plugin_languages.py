@@ -6,6 +6,7 @@ shift's time, a part's name) in the language being spoken."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -65,3 +66,37 @@ async def test_pages_speak_german_and_the_api_english(
     in_german = await text(client, public, **{"Accept-Language": "de"})
     assert english in in_english and german not in in_english
     assert german in in_german and english not in in_german
+
+
+async def test_money_and_averages_are_written_the_readers_way(
+        make_app: Callable[..., Any], offers_german: None) -> None:
+    """A registry's prices and a pulse's average, in German: "1.234,00 AU$", "3,5"; English
+    pages keep their own "$1,234" and "3.5"."""
+    app = make_app(tools=["registry"])
+    client = app.test_client()
+    made = await create(client, "registry", dict(app.config["GROUPKIT_TOOLS"]["registry"].example))
+    german = await text(client, f"/s/{made['slug']}", **GERMAN)
+    english = await text(client, f"/s/{made['slug']}")
+    assert "\xa0AU$" in german and "AU$" not in english
+    assert "$" in english.split("Roof ladder", 1)[1][:200]
+    from groupkit.core._i18n import format_decimal
+    from groupkit.core._i18n import speaking
+
+    with speaking(None, "de"):
+        assert format_decimal(3.5, "0.0") == "3,5" and format_decimal(4.0, "0.0") == "4,0"
+    assert format_decimal(4.0, "0.0") == "4.0"
+
+
+async def test_an_export_downloaded_by_a_form_is_the_apis_english(
+        make_app: Callable[..., Any], offers_german: None) -> None:
+    """The organiser page's download works without JavaScript (a form post): what it saves
+    is the API's data, in English, for a German reader too."""
+    app = make_app(tools=["roster"])
+    client = app.test_client()
+    made = await create(client, "roster", dict(app.config["GROUPKIT_TOOLS"]["roster"].example))
+    path = f"/api/roster/{made['editToken']}/export"
+    by_form = await client.post(path, form={"groupkit-download": "1"}, headers=GERMAN)
+    assert by_form.status_code == 200
+    body = await by_form.get_data(as_text=True)
+    assert "Sat 14 Mar 2026" in body and "Samstag" not in body
+    assert json.loads(body) == await (await client.post(path)).get_json()

@@ -327,9 +327,10 @@ def format_datetime(value: dt.datetime, format: str = "medium") -> str:
     return str(babel.dates.format_datetime(value, format, locale=_locale(language())))
 
 
-def format_decimal(value: int | float | decimal.Decimal) -> str:
-    """A number the reader's way: "1,234.5" in English is "1.234,5" in German."""
-    return str(babel.numbers.format_decimal(value, locale=_locale(language())))
+def format_decimal(value: int | float | decimal.Decimal, format: str | None = None) -> str:
+    """A number the reader's way: "1,234.5" in English is "1.234,5" in German; `format` a
+    Babel pattern ("0.0": always one decimal)."""
+    return str(babel.numbers.format_decimal(value, format, locale=_locale(language())))
 
 
 def format_money(amount: int | float | decimal.Decimal, currency: str) -> str:

@@ -215,9 +215,10 @@ def _install_language(app: Quart, catalogs: i18n.Catalogs) -> None:
     async def speak() -> None:
         # The JSON API speaks the specification's English to every client; a form post
         # to it answers with a page, and a live stream sends page parts.
-        if request.path.startswith("/api/") and not forms.is_form_post() and \
-                not request.path.endswith("/events"):
-            return
+        if request.path.startswith("/api/") and (
+                (not forms.is_form_post() and not request.path.endswith("/events"))
+                or request.path.endswith("/export")):
+            return  # an export is the API's data, downloaded by a form or not: English
         i18n.use(catalogs, catalogs.pick(request.cookies.get(i18n.COOKIE),
                                          request.headers.get("Accept-Language")))
 

@@ -147,6 +147,8 @@ def page_environment(app: Quart, reload: bool) -> jinja2.Environment:
     catalogs: i18n.Catalogs = app.config.get("GROUPKIT_CATALOGS") or i18n.Catalogs([])
     environment.globals.update(page_language=i18n.language, page_direction=i18n.direction,
                                language_name=i18n.language_name,
+                               format_money=i18n.format_money,
+                               format_decimal=i18n.format_decimal,
                                script_words=lambda: catalogs.script_words(i18n.language()))
     environment.filters.update(app.jinja_env.filters)
     environment.policies.update(app.jinja_env.policies)
