@@ -13,8 +13,12 @@ from markupsafe import Markup
 from markupsafe import escape
 
 from groupkit.core._clock import request_time
+from groupkit.core._i18n import N_
+from groupkit.core._i18n import gettext
 
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+#: The months' short names, in the reader's language where the moment is written.
+MONTHS = (N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"), N_("Jul"),
+          N_("Aug"), N_("Sep"), N_("Oct"), N_("Nov"), N_("Dec"))
 
 
 def parse_moment(value: str | dt.datetime) -> dt.datetime | None:
@@ -39,7 +43,8 @@ def local_time(value: str | dt.datetime | None) -> Markup:
     if moment is None:
         return escape(str(value))
     iso = moment.isoformat()
-    text = f"{moment.day} {MONTHS[moment.month - 1]} {moment.year}, {moment:%H:%M} UTC"
+    month = gettext(MONTHS[moment.month - 1])
+    text = f"{moment.day} {month} {moment.year}, {moment:%H:%M} UTC"
     return Markup('<time datetime="{}" data-local>{}</time>').format(iso, text)
 
 
