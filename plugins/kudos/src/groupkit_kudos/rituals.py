@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from groupkit import N_
 from groupkit import Call
 from groupkit.integrations import ChatRitual
 from groupkit.integrations import post_to_chat
 
-RITUAL = ChatRitual(what="each new kudos note, as the wall shows it")
+RITUAL = ChatRitual(what=N_("each new kudos note, as the wall shows it"))
 
 
 def announce(call: Call, recipient: str, message: str, sender: str) -> None:

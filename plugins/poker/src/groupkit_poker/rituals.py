@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from groupkit import N_
 from groupkit import Call
 from groupkit.integrations import ChatRitual
 from groupkit.integrations import post_to_chat
 
-RITUAL = ChatRitual(what="each reveal: the story, the spread of cards, the high and the low")
+RITUAL = ChatRitual(
+    what=N_("each reveal: the story, the spread of cards, the high and the low"))
 
 
 def _end(which: str, end: dict[str, Any] | None) -> str:

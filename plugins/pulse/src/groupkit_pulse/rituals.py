@@ -10,6 +10,7 @@ import datetime as dt
 from collections.abc import Iterator
 from zoneinfo import ZoneInfo
 
+from groupkit import N_
 from groupkit import Instance
 from groupkit.integrations import ChatRitual
 from groupkit.integrations import ChatTime
@@ -40,5 +41,5 @@ def due_posts(instance: Instance, when: ChatTime) -> Iterator[tuple[str, str]]:
                    f"{week['inResults']} responses ({spread}). More: {when.link}")
 
 
-RITUAL = ChatRitual(what="a reminder on Friday, and last week's result on Monday once it has "
-                         "enough responses to show", schedule=due_posts)
+RITUAL = ChatRitual(what=N_("a reminder on Friday, and last week's result on Monday once it "
+                            "has enough responses to show"), schedule=due_posts)

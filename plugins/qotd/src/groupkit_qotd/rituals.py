@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from zoneinfo import ZoneInfo
 
+from groupkit import N_
 from groupkit import Instance
 from groupkit.integrations import ChatRitual
 from groupkit.integrations import ChatTime
@@ -25,4 +26,4 @@ def morning_post(instance: Instance, when: ChatTime) -> Iterator[tuple[str, str]
            f"Pick a side: {when.link}")
 
 
-RITUAL = ChatRitual(what="today's question each morning", schedule=morning_post)
+RITUAL = ChatRitual(what=N_("today's question each morning"), schedule=morning_post)
