@@ -128,6 +128,17 @@ class BrowserKit(KitSuite):
         """(take_part, reveal) of an installed tool; fails naming what to declare."""
         return declared_steps(installed_tools()[tool], cls.scenarios, cls.reveals)
 
+    @classmethod
+    def walk_steps(cls, tool: str) -> tuple[Step | None, Step | None]:
+        """(take_part, reveal) for `walk_tool`: (None, None) where the tool's own
+        `Walkthrough` drives it, else the suite's scenarios as walkthrough steps."""
+        found = installed_tools()[tool]
+        take_part, reveal = cls.steps(tool)
+        if found.walkthrough is not None:
+            return None, None
+        return (session_step(found, take_part) if take_part else None,
+                session_step(found, reveal) if reveal else None)
+
     @pytest.fixture(scope="class")
     @classmethod
     def browser_server(cls, live_server: Callable[..., Any]) -> Any:
@@ -232,11 +243,7 @@ class AllStatesSuite(BrowserKit):
         from groupkit_testing.allstates import walk_tool
 
         tool = installed_tools()[kit_tool]
-        take_part, reveal = self.steps(kit_tool)
-        steps: tuple[Step | None, Step | None] = (None, None)  # the walkthrough's own
-        if tool.walkthrough is None:
-            steps = (session_step(tool, take_part) if take_part else None,
-                     session_step(tool, reveal) if reveal else None)
+        steps = self.walk_steps(kit_tool)  # a tool that declares none fails here, by name
         with browser_server.client() as client:
             found = walk_tool(allstates_tab, client, tool, self.screens, *steps,
                               allstates_checker)
@@ -253,6 +260,77 @@ class AllStatesSuite(BrowserKit):
         (self.screens / "home-findings.txt").write_text(
             "".join(f"{f}\n" for f in found), encoding="utf-8")
         assert not found, summary(found)
+
+
+# --- every word translated ---------------------------------------------------------------------
+
+class PseudoLocaleSuite(BrowserKit):
+    """Every page state of each tool (as `AllStatesSuite` walks them, JavaScript on) and
+    its create form without JavaScript, and the home page, in a made-up language
+    (`groupkit_testing.pseudo`) whose catalogs are built from every domain's `.pot`: a word
+    of English on a page that is not text people typed escaped translation. One phone view,
+    no layout checks (the all-states suite makes those)."""
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def pseudo_server(cls, live_server: Callable[..., Any],
+                      tmp_path_factory: pytest.TempPathFactory) -> Any:
+        """A development server that offers the made-up language besides the shipped ones."""
+        from groupkit_testing.pseudo import LOCALE_PATH
+        from groupkit_testing.pseudo import compile_pseudo
+
+        folder = compile_pseudo(tmp_path_factory.mktemp("pseudo"))
+        return live_server(mode="development", limits={"post_per_hour": 1_000_000},
+                           env={LOCALE_PATH: str(folder)})
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def pseudo_tabs(cls, kit_chromium: Browser, pseudo_server: Any
+                    ) -> Iterator[tuple[Page, Page]]:
+        """(a page with JavaScript, one without), both reading the made-up language (its
+        cookie, as the switcher sets it); an uncaught script error fails the class."""
+        from groupkit.core._i18n import COOKIE
+        from groupkit_testing.pseudo import LANGUAGE
+
+        pages, contexts, errors = [], [], []
+        for script in (True, False):
+            context = kit_chromium.new_context(base_url=pseudo_server.base_url,
+                                               viewport={"width": 390, "height": 844},
+                                               java_script_enabled=script)
+            context.set_default_timeout(TIMEOUT_MS)
+            context.add_cookies([{"name": COOKIE, "value": LANGUAGE,
+                                  "url": pseudo_server.base_url}])
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            contexts.append(context)
+            pages.append(page)
+        yield pages[0], pages[1]
+        for context in contexts:
+            context.close()
+        assert errors == []
+
+    def test_every_word_of_every_state_is_translated(
+            self, kit_tool: str, pseudo_server: Any, pseudo_tabs: tuple[Page, Page]) -> None:
+        from groupkit_testing.allstates import walk_tool
+        from groupkit_testing.pseudo import TextChecker
+
+        tool = installed_tools()[kit_tool]
+        steps = self.walk_steps(kit_tool)
+        with pseudo_server.client() as client:
+            checker = TextChecker(client)
+            found = walk_tool(pseudo_tabs[0], client, tool, Path("."), *steps, checker)
+            pseudo_tabs[1].goto(f"/new/{kit_tool}")
+            found += checker.check(pseudo_tabs[1], f"{kit_tool}-create-without-javascript")
+        assert not found, f"{kit_tool}: words that escaped translation:\n" + "\n".join(
+            str(finding) for finding in found)
+
+    def test_every_word_of_the_home_page_is_translated(
+            self, pseudo_tabs: tuple[Page, Page]) -> None:
+        from groupkit_testing.allstates import walk_home
+        from groupkit_testing.pseudo import TextChecker
+
+        found = walk_home(pseudo_tabs[0], Path("."), TextChecker())
+        assert not found, "words that escaped translation:\n" + "\n".join(map(str, found))
 
 
 # --- script injection ------------------------------------------------------------------------

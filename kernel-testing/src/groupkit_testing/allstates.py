@@ -27,6 +27,7 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+from typing import Protocol
 
 import httpx
 from axe_playwright_python.base import AxeResults
@@ -216,6 +217,9 @@ class Checker:
             self.checked[document] = (state, found)
         return found
 
+    def watch(self, tool: str, slug: str, edit: str) -> None:
+        """Nothing to note: a layout looks the same whoever typed what."""
+
     def views(self) -> list[str]:
         return [f"{width}x{height}-{scheme}" for width, height in self.sizes
                 for scheme in self.schemes]
@@ -252,6 +256,18 @@ class Checker:
         path.write_bytes(_full_page_png(page))
         page.evaluate("window.scrollTo(0, 0)")
         return found
+
+
+class StateCheck(Protocol):
+    """What `walk_tool` checks each page state with: the layout `Checker`, or another
+    check of the page (`groupkit_testing.pseudo.TextChecker`)."""
+
+    def watch(self, tool: str, slug: str, edit: str) -> None:
+        """The instance whose states are about to be checked."""
+
+    def check(self, page: Page, state: str) -> list[Finding]:
+        """The findings on the page loaded."""
+        ...
 
 
 class ApiParticipation:
@@ -312,7 +328,7 @@ def private_page(client: httpx.Client, tokens: Iterable[str], edit: str) -> str 
 
 def walk_tool(page: Page, client: httpx.Client, tool: Tool, screens: Path,
               take_part: Step | None = None, reveal: Step | None = None,
-              checker: Checker | None = None) -> list[Finding]:
+              checker: StateCheck | None = None) -> list[Finding]:
     """Every page state of one instance of `tool.example`, checked in every view.
 
     `take_part` and `reveal` default to the tool's `Walkthrough`. A tool with a private page
@@ -335,6 +351,7 @@ def walk_tool(page: Page, client: httpx.Client, tool: Tool, screens: Path,
     made = client.post(f"/api/{name}", json=dict(tool.example))
     assert made.status_code == 201, (name, made.text)
     slug, edit = made.json()["slug"], made.json()["editToken"]
+    checker.watch(name, slug, edit)
     visit(f"/new/{name}", "create")
     visit(f"/s/{slug}", "public")
     visit(f"/s/{slug}/sheet", "share-sheet")
@@ -363,7 +380,7 @@ def walk_tool(page: Page, client: httpx.Client, tool: Tool, screens: Path,
     return found
 
 
-def walk_home(page: Page, screens: Path, checker: Checker | None = None) -> list[Finding]:
+def walk_home(page: Page, screens: Path, checker: StateCheck | None = None) -> list[Finding]:
     """The home page (every installed tool, grouped by occasion), checked in every view as
     a tool's states are: the page every visitor without a link starts on."""
     checker = checker or Checker(screens)
@@ -376,6 +393,7 @@ __all__ = [
     "ApiParticipation",
     "Checker",
     "Finding",
+    "StateCheck",
     "private_page",
     "walk_home",
     "walk_tool",
