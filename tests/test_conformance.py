@@ -1,5 +1,7 @@
 """Spec conformance of a running service: headers, robots, 404 sameness, well-known documents,
-the OpenAPI document, body parsing and size, and the create rate limit.
+the OpenAPI document, body parsing and size, and the create rate limit. The development
+server's checks run twice, the second time asking for German (`Accept-Language` and the
+language cookie): the API's answers are the specification's English whatever is asked.
 
 One development-mode server serves most of the module; the rate-limit tests share one
 production-mode server, each from its own loopback address (so each is its own client IP).
@@ -21,6 +23,7 @@ from openapi_spec_validator import validate
 
 from groupkit import Settings
 from groupkit import create_app
+from groupkit.core._i18n import COOKIE
 from groupkit_testing._suites import capability_headers
 
 pytestmark = pytest.mark.server
@@ -78,10 +81,27 @@ def server(servers: dict[str, Any]) -> Any:
     return servers["development"]
 
 
+#: What a reader who chose German sends: the API's answers must not move for it.
+GERMAN = {"Accept-Language": "de", "Cookie": f"{COOKIE}=de"}
+
+
+@pytest.fixture(scope="module", params=["en", "de"])
+def language(request: pytest.FixtureRequest) -> str:
+    """The language the module's client asks for."""
+    return str(request.param)
+
+
 @pytest.fixture(scope="module")
-def http(server: Any) -> Iterator[httpx.Client]:
-    with server.client() as client:
+def http(server: Any, language: str) -> Iterator[httpx.Client]:
+    """A client of the development server, once plain and once asking for German on every
+    request: every test of it passes unchanged either way."""
+    with server.client(headers=GERMAN if language == "de" else {}) as client:
         yield client
+
+
+def test_the_client_asks_for_its_language(http: httpx.Client, language: str) -> None:
+    """The German pass does ask for German: its pages speak it."""
+    assert f'<html lang="{language}"' in http.get("/").text
 
 
 @pytest.fixture(scope="module")

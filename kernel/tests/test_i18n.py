@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -220,3 +223,46 @@ def test_a_languages_plural_rule_is_its_own(tmp_path: Path) -> None:
         assert i18n.ngettext("one spot", "%(num)s spots", 1) == "un sitio"
         assert i18n.ngettext("one spot", "%(num)s spots", 3) == "%(num)s sitios"
         assert i18n.ngettext("one spot", "%(num)s spots", 1_000_000) == "%(num)s de sitios"
+
+
+def test_preview_folders_are_read_from_the_environment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(i18n.LOCALE_PATH, f"/one{os.pathsep}{os.pathsep}/two")
+    assert i18n.preview_folders() == [Path("/one"), Path("/two")]
+    monkeypatch.delenv(i18n.LOCALE_PATH)
+    assert i18n.preview_folders() == []
+    assert i18n.preview_folders("") == []
+
+
+def test_a_previewed_catalog_adds_a_language_and_its_words_win(tmp_path: Path) -> None:
+    """A catalog folder given as a preview (`$GROUPKIT_LOCALE_PATH`): a language it holds
+    for the kernel's domain is offered; its words win over the installed ones of the same
+    domain, and the kernel's words still win over a plugin's."""
+    plugin, preview = tmp_path / "groupkit_demo", tmp_path / "preview"
+    compiled(plugin / "locale", "groupkit_demo", "de", {"Bring a plate": "Teller",
+                                                        "Sign up": "Mitmachen"})
+    compiled(preview, "groupkit", "eo", {"Save": "Konservi"})
+    compiled(preview, "groupkit_demo", "eo", {"Bring a plate": "Alportu"})
+    compiled(preview, "groupkit_demo", "de", {"Bring a plate": "Bring einen Teller"})
+    compiled(preview, "groupkit", "de", {"Sign up": "Eintragen"})
+    catalogs = i18n.Catalogs.of([plugin], previews=[tmp_path / "nowhere", preview])
+    assert "eo" in catalogs.languages and "de" in catalogs.languages
+    with i18n.speaking(catalogs, "eo"):
+        assert i18n.gettext("Save") == "Konservi"
+        assert i18n.gettext("Bring a plate") == "Alportu"
+    with i18n.speaking(catalogs, "de"):
+        assert i18n.gettext("Bring a plate") == "Bring einen Teller"
+        assert i18n.gettext("Sign up") == "Eintragen"  # the kernel's, previewed
+        assert i18n.gettext("Save") == "Speichern"  # the installed kernel's
+    assert "eo" not in i18n.Catalogs.of([plugin]).languages
+
+
+async def test_the_app_serves_a_previewed_language(
+        make_app: Callable[..., Any], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled(tmp_path, "groupkit", "eo", {"Find a tool": "Trovu ilon"})
+    monkeypatch.setenv(i18n.LOCALE_PATH, str(tmp_path))
+    client = make_app(tools=["plate"]).test_client()
+    page = await (await client.get("/", headers={"Accept-Language": "eo"})).get_data(
+        as_text=True)
+    assert "Trovu ilon" in page and 'lang="eo"' in page

@@ -1,4 +1,5 @@
-"""Every page state of every installed tool, on two phones, light and dark: the kit's
+"""Every page state of every installed tool, on two phones, light and dark, in English, German
+and Spanish (axe-core in English: the same markup): the kit's
 `groupkit_testing.AllStatesSuite` (over `groupkit_testing.allstates`), the one a plugin author runs
 over their tool. Create, public, the printable share sheet, organiser, private, after
 participation, after the reveal, deleted; and the home page. No horizontal overflow, no tap
@@ -27,6 +28,8 @@ class TestEveryInstalledTool(AllStatesSuite):
     scenarios = SCENARIOS
     reveals = REVEALS
     screens = Path(__file__).resolve().parents[2] / "artifacts" / "screens"
+    #: German's longer words are the likeliest to overflow a phone; Spanish's too.
+    languages = ("en", "de", "es")
 
 
 FAULTY = """<!doctype html><html lang="en"><head><title>Faulty</title>

@@ -364,6 +364,7 @@ async def error_of(response: Any, status: int, *, field: str | None = None) -> s
 
 from groupkit_testing._browser import AllStatesSuite
 from groupkit_testing._browser import BrowserSuites
+from groupkit_testing._browser import PseudoLocaleSuite
 from groupkit_testing._browser import ScriptInjectionSuite
 from groupkit_testing._browser import kit_chromium
 from groupkit_testing._participation import Free
@@ -408,6 +409,7 @@ __all__ = [
     "Markers",
     "PostgresSchema",
     "PrivacySuite",
+    "PseudoLocaleSuite",
     "ScriptInjectionSuite",
     "Sent",
     "ServerFailed",

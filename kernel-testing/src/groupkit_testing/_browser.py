@@ -17,12 +17,14 @@ $GROUPKIT_REQUIRE_EXTERNAL=1, like every external skip of the kit.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Mapping
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
@@ -128,6 +130,17 @@ class BrowserKit(KitSuite):
         """(take_part, reveal) of an installed tool; fails naming what to declare."""
         return declared_steps(installed_tools()[tool], cls.scenarios, cls.reveals)
 
+    @classmethod
+    def walk_steps(cls, tool: str) -> tuple[Step | None, Step | None]:
+        """(take_part, reveal) for `walk_tool`: (None, None) where the tool's own
+        `Walkthrough` drives it, else the suite's scenarios as walkthrough steps."""
+        found = installed_tools()[tool]
+        take_part, reveal = cls.steps(tool)
+        if found.walkthrough is not None:
+            return None, None
+        return (session_step(found, take_part) if take_part else None,
+                session_step(found, reveal) if reveal else None)
+
     @pytest.fixture(scope="class")
     @classmethod
     def browser_server(cls, live_server: Callable[..., Any]) -> Any:
@@ -196,63 +209,162 @@ class AllStatesSuite(BrowserKit):
     sheet, organiser, private, after participation, after the reveal, deleted) and the home
     page, at 320x640 and 390x844, light and dark: no horizontal overflow, no tap target
     under 24x24 CSS px, nothing axe-core objects to; screenshots and a findings file per
-    tool in `screens`."""
+    tool in `screens`. Each of `languages` is walked as a reader who chose it (the language
+    cookie): English with axe-core, another language (the same markup, longer words) with
+    the layout checks, its screenshots in `screens/<language>/`."""
 
     #: Where the screenshots and `<tool>-findings.txt` go.
     screens: ClassVar[Path] = Path("artifacts") / "screens"
+    #: The languages each state is checked in (`"en"` first: the one axe-core runs in).
+    languages: ClassVar[Sequence[str]] = ("en",)
 
     @pytest.fixture(scope="class")
     @classmethod
-    def allstates_tab(cls, kit_chromium: Browser, browser_server: Any) -> Iterator[Page]:
-        """One page for every state of every tool the class checks; an uncaught script
-        error on any of them fails the class's last test."""
+    def allstates_tab(cls, kit_chromium: Browser, browser_server: Any
+                      ) -> Iterator[dict[str, Page]]:
+        """One page per language for every state of every tool the class checks (one
+        browser context each, with the language cookie); an uncaught script error on any of
+        them fails the class's last test."""
+        from groupkit.core._i18n import COOKIE
         from groupkit_testing.allstates import preload_axe
 
-        context = kit_chromium.new_context(base_url=browser_server.base_url)
-        context.set_default_timeout(TIMEOUT_MS)
-        preload_axe(context)
-        page = context.new_page()
+        contexts: list[BrowserContext] = []
+        pages: dict[str, Page] = {}
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        yield page
-        context.close()
+        for language in cls.languages:
+            context = kit_chromium.new_context(base_url=browser_server.base_url)
+            context.set_default_timeout(TIMEOUT_MS)
+            if language == "en":
+                preload_axe(context)
+            else:
+                context.add_cookies([{"name": COOKIE, "value": language,
+                                      "url": browser_server.base_url}])
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            contexts.append(context)
+            pages[language] = page
+        yield pages
+        for context in contexts:
+            context.close()
         assert errors == []
 
     @pytest.fixture(scope="class")
     @classmethod
-    def allstates_checker(cls) -> Checker:
-        """The views every state is checked in (axe-core injected once per page load)."""
+    def allstates_checker(cls) -> dict[str, Checker]:
+        """The views every state is checked in, per language (axe-core, injected once per
+        page load, in English only)."""
         from groupkit_testing.allstates import Checker
 
-        return Checker(cls.screens)
+        return {language: Checker(cls.screens if language == "en" else cls.screens / language,
+                                  axe=language == "en") for language in cls.languages}
 
     def test_every_state_fits_a_phone_and_passes_axe(
-            self, kit_tool: str, browser_server: Any, allstates_tab: Page,
-            allstates_checker: Checker) -> None:
+            self, kit_tool: str, browser_server: Any, allstates_tab: dict[str, Page],
+            allstates_checker: dict[str, Checker]) -> None:
         from groupkit_testing.allstates import walk_tool
 
         tool = installed_tools()[kit_tool]
-        take_part, reveal = self.steps(kit_tool)
-        steps: tuple[Step | None, Step | None] = (None, None)  # the walkthrough's own
-        if tool.walkthrough is None:
-            steps = (session_step(tool, take_part) if take_part else None,
-                     session_step(tool, reveal) if reveal else None)
+        steps = self.walk_steps(kit_tool)  # a tool that declares none fails here, by name
+        found: list[Finding] = []
         with browser_server.client() as client:
-            found = walk_tool(allstates_tab, client, tool, self.screens, *steps,
-                              allstates_checker)
+            for language, checker in allstates_checker.items():
+                found += in_language(language, walk_tool(
+                    allstates_tab[language], client, tool, checker.screens, *steps, checker))
         report = self.screens / f"{kit_tool}-findings.txt"
         report.write_text("".join(f"{finding}\n" for finding in found), encoding="utf-8")
         assert not found, summary(found)
 
     def test_the_home_page_fits_a_phone_and_passes_axe(
-            self, browser_server: Any, allstates_tab: Page,
-            allstates_checker: Checker) -> None:
+            self, browser_server: Any, allstates_tab: dict[str, Page],
+            allstates_checker: dict[str, Checker]) -> None:
         from groupkit_testing.allstates import walk_home
 
-        found = walk_home(allstates_tab, self.screens, allstates_checker)
+        found: list[Finding] = []
+        for language, checker in allstates_checker.items():
+            found += in_language(language, walk_home(allstates_tab[language],
+                                                     checker.screens, checker))
         (self.screens / "home-findings.txt").write_text(
             "".join(f"{f}\n" for f in found), encoding="utf-8")
         assert not found, summary(found)
+
+
+def in_language(language: str, found: list[Finding]) -> list[Finding]:
+    """Findings of a walk in `language`, their states named with it (English's as they are)."""
+    if language == "en":
+        return found
+    return [dataclasses.replace(finding, state=f"{finding.state} [{language}]")
+            for finding in found]
+
+
+# --- every word translated ---------------------------------------------------------------------
+
+class PseudoLocaleSuite(BrowserKit):
+    """Every page state of each tool (as `AllStatesSuite` walks them, JavaScript on) and
+    its create form without JavaScript, and the home page, in a made-up language
+    (`groupkit_testing.pseudo`) whose catalogs are built from every domain's `.pot`: a word
+    of English on a page that is not text people typed escaped translation. One phone view,
+    no layout checks (the all-states suite makes those)."""
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def pseudo_server(cls, live_server: Callable[..., Any],
+                      tmp_path_factory: pytest.TempPathFactory) -> Any:
+        """A development server that offers the made-up language besides the shipped ones."""
+        from groupkit_testing.pseudo import LOCALE_PATH
+        from groupkit_testing.pseudo import compile_pseudo
+
+        folder = compile_pseudo(tmp_path_factory.mktemp("pseudo"))
+        return live_server(mode="development", limits={"post_per_hour": 1_000_000},
+                           env={LOCALE_PATH: str(folder)})
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def pseudo_tabs(cls, kit_chromium: Browser, pseudo_server: Any
+                    ) -> Iterator[tuple[Page, Page]]:
+        """(a page with JavaScript, one without), both reading the made-up language (its
+        cookie, as the switcher sets it); an uncaught script error fails the class."""
+        from groupkit.core._i18n import COOKIE
+        from groupkit_testing.pseudo import LANGUAGE
+
+        pages, contexts, errors = [], [], []
+        for script in (True, False):
+            context = kit_chromium.new_context(base_url=pseudo_server.base_url,
+                                               viewport={"width": 390, "height": 844},
+                                               java_script_enabled=script)
+            context.set_default_timeout(TIMEOUT_MS)
+            context.add_cookies([{"name": COOKIE, "value": LANGUAGE,
+                                  "url": pseudo_server.base_url}])
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            contexts.append(context)
+            pages.append(page)
+        yield pages[0], pages[1]
+        for context in contexts:
+            context.close()
+        assert errors == []
+
+    def test_every_word_of_every_state_is_translated(
+            self, kit_tool: str, pseudo_server: Any, pseudo_tabs: tuple[Page, Page]) -> None:
+        from groupkit_testing.allstates import walk_tool
+        from groupkit_testing.pseudo import TextChecker
+
+        tool = installed_tools()[kit_tool]
+        steps = self.walk_steps(kit_tool)
+        with pseudo_server.client() as client:
+            checker = TextChecker(client)
+            found = walk_tool(pseudo_tabs[0], client, tool, Path("."), *steps, checker)
+            pseudo_tabs[1].goto(f"/new/{kit_tool}")
+            found += checker.check(pseudo_tabs[1], f"{kit_tool}-create-without-javascript")
+        assert not found, f"{kit_tool}: words that escaped translation:\n" + "\n".join(
+            str(finding) for finding in found)
+
+    def test_every_word_of_the_home_page_is_translated(
+            self, pseudo_tabs: tuple[Page, Page]) -> None:
+        from groupkit_testing.allstates import walk_home
+        from groupkit_testing.pseudo import TextChecker
+
+        found = walk_home(pseudo_tabs[0], Path("."), TextChecker())
+        assert not found, "words that escaped translation:\n" + "\n".join(map(str, found))
 
 
 # --- script injection ------------------------------------------------------------------------

@@ -97,8 +97,10 @@ class LiveServer:
                  limits: Mapping[str, int], trusted_proxies: Sequence[str],
                  tools: Sequence[str], extra_toml: str = "",
                  python: str = sys.executable,
-                 webhooks: Mapping[str, Any] | None = None, base_url: str = "") -> None:
+                 webhooks: Mapping[str, Any] | None = None, base_url: str = "",
+                 env: Mapping[str, str] | None = None) -> None:
         self.directory = directory
+        self.env = dict(env or {})  # more environment for the process
         self.python = python  # the interpreter whose installed groupkit serves
         self.workers = workers
         self.mode = mode
@@ -140,6 +142,7 @@ class LiveServer:
         self.base_url = f"http://127.0.0.1:{self.port}"
         env = {key: value for key, value in os.environ.items() if key not in SCRUBBED_ENV}
         env["PYTHONUNBUFFERED"] = "1"
+        env.update(self.env)
         command = [self.python, "-m", "groupkit", "--config", str(self.config_path),
                    "serve", "--host", "127.0.0.1", "--port", str(self.port),
                    "--workers", str(self.workers)]
@@ -296,7 +299,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[.
     trusted_proxies=(), tools=("*",), extra_toml="", webhooks=None, base_url="")` starts a
     fresh server and waits until it serves (`extra_toml`: more sections for its config file,
     such as `[metrics]` or `[email]`; `webhooks`: the `[webhooks]` config table; `base_url`:
-    the config's, which links in email need) (`database`: "default",
+    the config's, which links in email need; `env`: more environment variables for the
+    process, such as `GROUPKIT_LOCALE_PATH`) (`database`: "default",
     "sqlite", "postgres", or another LiveServer to share its database; `python`: another
     environment's interpreter, to serve what is installed there); with `wait=False` it only
     launches it (call `.wait()` later, e.g. to start several at once). All stop at module
@@ -308,14 +312,15 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[.
               limits: Mapping[str, int] | None = None, trusted_proxies: Sequence[str] = (),
               tools: Sequence[str] = ("*",), extra_toml: str = "",
               wait: bool = True, python: str = sys.executable,
-              webhooks: Mapping[str, Any] | None = None, base_url: str = "") -> LiveServer:
+              webhooks: Mapping[str, Any] | None = None, base_url: str = "",
+              env: Mapping[str, str] | None = None) -> LiveServer:
         if workers not in (1, 2):
             raise ValueError("workers is 1 or 2")
         server = LiveServer(tmp_path_factory.mktemp("server"), workers=workers, mode=mode,
                             database=database, limits=dict(limits or {}),
                             trusted_proxies=trusted_proxies, tools=tools,
                             extra_toml=extra_toml, python=python, webhooks=webhooks,
-                            base_url=base_url)
+                            base_url=base_url, env=env)
         started.append(server)
         server.launch()
         return server.wait() if wait else server

@@ -30,6 +30,7 @@ import pytest
 
 from groupkit.blocks._slots import SlotClaim
 from groupkit.core._credentials import ALPHABET
+from groupkit.core._i18n import COOKIE
 from groupkit.core._storage import Credential
 from groupkit.core._storage import Instance
 from groupkit.ops._plugins import ENTRY_POINT_GROUP
@@ -79,6 +80,8 @@ def parametrize_suites(metafunc: pytest.Metafunc) -> None:
     cls = metafunc.cls
     if cls is not None and issubclass(cls, KitSuite) and "kit_tool" in metafunc.fixturenames:
         metafunc.parametrize("kit_tool", cls.suite_tools())
+    if cls is not None and "kit_language" in metafunc.fixturenames:
+        metafunc.parametrize("kit_language", getattr(cls, "languages", ("en",)))
     cases = getattr(cls, "suite_cases", None)
     if cases is not None and "kit_case" in metafunc.fixturenames:
         metafunc.parametrize("kit_case", cases(), ids=str)
@@ -94,12 +97,34 @@ def _expected_version(tool: str) -> str | None:
 
 # --- the contract ------------------------------------------------------------------------------
 
+def speaking(client: Any, language: str) -> Any:
+    """`client` (an app's test client) asking for `language` on every request, as a reader
+    who chose it does: its `Accept-Language` and the language cookie."""
+    if language == "en":
+        return client
+    opened = client.open
+
+    async def open_in(*args: Any, headers: Mapping[str, str] | None = None,
+                      **kwargs: Any) -> Any:
+        asked = {"Accept-Language": language, "Cookie": f"{COOKIE}={language}",
+                 **(headers or {})}
+        return await opened(*args, headers=asked, **kwargs)
+
+    client.open = open_in
+    return client
+
+
 class ContractSuite(KitSuite):
     """What every tool must do, in-process on the test's database (SQLite, or PostgreSQL
     with $GROUPKIT_TEST_POSTGRES_URL): its declaration holds together, its OpenAPI example
     creates (201) an instance whose links open their pages with the kernel's headers and
     whose public side never shows the edit link, every bad link of every operation answers
-    the same 404, and a delete removes every row (then every link is that 404)."""
+    the same 404, and a delete removes every row (then every link is that 404). It runs
+    once per language of `languages`, the client asking for it: the API's answers are the
+    specification's English whatever it asks for, while its pages speak it."""
+
+    #: The languages the client asks for (each a run of the suite's requests).
+    languages: ClassVar[Sequence[str]] = ("en",)
 
     def test_declaration(self, kit_tool: str) -> None:
         tool = installed_tools()[kit_tool]
@@ -114,9 +139,10 @@ class ContractSuite(KitSuite):
                 f"{kit_tool}: {model.__name__} needs `instance = ForeignKeyField(Instance, "
                 f"on_delete=\"CASCADE\")`")
 
-    async def test_lifecycle(self, kit_tool: str, make_app: Callable[..., Any]) -> None:
+    async def test_lifecycle(self, kit_tool: str, kit_language: str,
+                             make_app: Callable[..., Any]) -> None:
         tool = installed_tools()[kit_tool]
-        client = make_app(tools=[kit_tool]).test_client()
+        client = speaking(make_app(tools=[kit_tool]).test_client(), kit_language)
         response = await client.post(f"/api/{kit_tool}", json=dict(tool.example))
         made = await response.get_json()
         assert response.status_code == 201, f"{kit_tool}: the example answered {made}"
@@ -130,6 +156,7 @@ class ContractSuite(KitSuite):
         for path in (f"/s/{slug}", f"/e/{edit}", f"/new/{kit_tool}"):
             page = await client.get(path)
             assert page.status_code == 200, path
+            assert f'<html lang="{kit_language}"' in await page.get_data(as_text=True), path
             assert page.headers["Referrer-Policy"] == "same-origin", path
             if not path.startswith("/new/"):
                 capability_headers(page.headers, private=path.startswith("/e/"), what=path)
@@ -155,12 +182,12 @@ class ContractSuite(KitSuite):
         for path in (f"/s/{slug}", f"/e/{edit}"):
             assert (await client.get(path)).status_code == 404
 
-    async def test_every_bad_link_is_the_same_404(self, kit_tool: str,
+    async def test_every_bad_link_is_the_same_404(self, kit_tool: str, kit_language: str,
                                                   make_app: Callable[..., Any]) -> None:
         """Each operation given an unknown link, a malformed one and a deleted instance's:
         one 404 body per operation, the kernel's (or the one the tool declares for it)."""
         tool = installed_tools()[kit_tool]
-        client = make_app(tools=[kit_tool]).test_client()
+        client = speaking(make_app(tools=[kit_tool]).test_client(), kit_language)
         gone = await (await client.post(f"/api/{kit_tool}", json=dict(tool.example))).get_json()
         assert (await client.post(f"/api/{kit_tool}/{gone['editToken']}/delete")
                 ).status_code == 200

@@ -264,3 +264,11 @@ async def test_openapi_has_every_path(client: Any) -> None:
     assert "instance lock" in claim["description"]
     tags = {tag["name"]: tag.get("description", "") for tag in document.get("tags", [])}
     assert "`redeal` and `roles` deal every joined player afresh" in tags["roles"]
+
+
+def test_every_preset_label_is_in_the_catalog() -> None:
+    """The create page translates each preset's label: each is marked for the catalog."""
+    from groupkit_roles.schema import PRESET_LABELS
+    from groupkit_roles.schema import PRESETS
+
+    assert sorted(PRESET_LABELS) == sorted(preset["label"] for preset in PRESETS.values())

@@ -23,6 +23,7 @@ import contextvars
 import datetime as dt
 import decimal
 import functools
+import os
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -37,6 +38,7 @@ from babel.support import Translations
 __all__ = [
     "COOKIE",
     "DEFAULT",
+    "LOCALE_PATH",
     "N_",
     "Catalogs",
     "Message",
@@ -52,6 +54,7 @@ __all__ = [
     "message",
     "ngettext",
     "pick",
+    "preview_folders",
     "speaking",
     "translated",
     "use",
@@ -65,6 +68,10 @@ COOKIE = "groupkit-lang"
 #: The kernel's gettext domain, and where its catalogs live.
 DOMAIN = "groupkit"
 KERNEL_LOCALE = Path(__file__).resolve().parent.parent / "locale"
+#: The environment variable naming more catalog folders (`os.pathsep`-separated), each
+#: holding `<language>/LC_MESSAGES/<domain>.mo` for any domain: a translator previews a
+#: catalog without rebuilding a package, and a check renders pages in a made-up language.
+LOCALE_PATH = "GROUPKIT_LOCALE_PATH"
 
 _NOTHING = NullTranslations()
 _language: contextvars.ContextVar[str] = contextvars.ContextVar("groupkit_language",
@@ -77,8 +84,9 @@ class Catalogs:
     """The compiled catalogs of the kernel and of every installed plugin.
 
     `sources` are (domain, folder) pairs, the folder holding `<language>/LC_MESSAGES/
-    <domain>.mo`. A language is offered when the kernel's own domain has a catalog for it
-    (a page half in one language and half in another helps nobody), English always.
+    <domain>.mo`; of one domain's catalogs, a later source's words win over an earlier's.
+    A language is offered when the kernel's own domain has a catalog for it (a page half
+    in one language and half in another helps nobody), English always.
     """
 
     def __init__(self, sources: Iterable[tuple[str, Path]],
@@ -100,19 +108,23 @@ class Catalogs:
         page, whatever a plugin's "Open" means on its own)."""
         merged = self._merged.get(language)
         if merged is None:
-            found: list[Translations] = []
+            kernel: list[Translations] = []
+            plugins: list[Translations] = []
             if language != DEFAULT and language in self.languages:
                 for domain, folder in self.sources:
                     loaded = Translations.load(str(folder), [language], domain)
                     if isinstance(loaded, Translations):
-                        found.append(loaded)
+                        (kernel if domain == DOMAIN else plugins).append(loaded)
             merged = _NOTHING
+            found = [*kernel, *plugins]
             if found:
                 base = found[0]
-                kernel = dict(base._catalog)
-                for more in found[1:]:
+                for more in kernel[1:]:
                     base.merge(more)
-                base._catalog.update(kernel)
+                own = dict(base._catalog) if kernel else {}
+                for more in plugins[int(not kernel):]:
+                    base.merge(more)
+                base._catalog.update(own)
                 merged = base
             self._merged[language] = merged
         return merged
@@ -136,12 +148,25 @@ class Catalogs:
         return pick(chosen, accept_language, self.languages)
 
     @classmethod
-    def of(cls, packages: Iterable[Path], scripts: Iterable[Path] = ()) -> Catalogs:
+    def of(cls, packages: Iterable[Path], scripts: Iterable[Path] = (),
+           previews: Iterable[Path] = ()) -> Catalogs:
         """The kernel's catalogs and those of the plugin packages given (each package's
         `locale` folder, its domain the package's import name); `scripts` are the folders
-        of page scripts whose words pages hand over."""
-        return cls([(DOMAIN, KERNEL_LOCALE),
-                    *((package.name, package / "locale") for package in packages)], scripts)
+        of page scripts whose words pages hand over. The `previews` folders (see
+        `preview_folders`) add catalogs of any of those domains, their words winning over
+        the installed ones, and a language they hold for the kernel's domain is offered."""
+        more = [Path(folder) for folder in previews]
+        domains = [(DOMAIN, KERNEL_LOCALE),
+                   *((package.name, package / "locale") for package in packages)]
+        return cls([source for domain, folder in domains
+                    for source in [(domain, folder), *((domain, extra) for extra in more)]],
+                   scripts)
+
+
+def preview_folders(value: str | None = None) -> list[Path]:
+    """The folders $GROUPKIT_LOCALE_PATH names (`value`, when given), in its order."""
+    value = os.environ.get(LOCALE_PATH, "") if value is None else value
+    return [Path(part) for part in value.split(os.pathsep) if part.strip()]
 
 
 def _script_messages(folders: Iterable[Path]) -> set[str]:

@@ -38,6 +38,7 @@ from groupkit.core._declared import ChatRitual
 from groupkit.core._declared import FeedSource
 from groupkit.core._declared import Invitations
 from groupkit.core._i18n import N_
+from groupkit.core._i18n import translated
 from groupkit.core._storage import Credential
 from groupkit.core._storage import Instance
 from groupkit.core._storage import Migration
@@ -566,7 +567,9 @@ class Tool:
     def preview_of(self, instance: Instance) -> dict[str, Any]:
         if self.preview is not None:
             return self.preview(instance)
-        return {"title": instance.title or self.title, "description": self.summary}
+        # The tool's own words, in the reader's language (an instance's title is typed).
+        return {"title": instance.title or translated(self.title),
+                "description": translated(self.summary)}
 
 
 #: The `Tool` fields `Tool.from_module` takes from the module, and the names it looks for.

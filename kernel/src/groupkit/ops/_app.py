@@ -142,7 +142,8 @@ def create_app(settings: Settings | None = None, *, extra_plugins: Iterable[obje
     app.jinja_env.autoescape = True
     catalogs = i18n.Catalogs.of(
         [t.templates.parent for t in registry.tools.values() if t.templates is not None],
-        scripts=[web.STATIC, *(t.static for t in registry.tools.values() if t.static)])
+        scripts=[web.STATIC, *(t.static for t in registry.tools.values() if t.static)],
+        previews=i18n.preview_folders())
     app.config["GROUPKIT_CATALOGS"] = catalogs
     app.config["GROUPKIT_MAILER"].catalogs = catalogs
     app.jinja_env.globals.update(enabled_tools=registry.tools, next_midnight=times.next_midnight,

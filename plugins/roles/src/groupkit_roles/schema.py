@@ -90,6 +90,11 @@ def roles_field() -> StringList:
 #: `roles`; a recognised preset name is only kept for the record.
 PRESETS: dict[str, Any] = json.loads(
     (Path(__file__).parent / "static" / "presets.json").read_text(encoding="utf-8"))
+#: The presets' labels (`label` in presets.json), for the catalog: the create page's list
+#: shows each in its reader's language.
+PRESET_LABELS = (N_("Werewolf (8 players)"), N_("Mafia (7 players)"),
+                 N_("Find the spy (6 players)"), N_("Murder mystery (6 players)"),
+                 N_("Traitors (10 players)"))
 
 
 class CreateRoles(Schema):

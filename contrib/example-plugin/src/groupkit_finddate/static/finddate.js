@@ -25,9 +25,9 @@
       if (!zone || label.dataset.zone === zone || label.querySelector(".finddate-yours")) return;
       var start = new Date(label.dataset.starts);
       if (isNaN(start.getTime())) return;
-      var text = start.toLocaleString(undefined, DAY);
+      var text = start.toLocaleString(document.documentElement.lang || undefined, DAY);
       var end = label.dataset.ends ? new Date(label.dataset.ends) : null;
-      if (end && !isNaN(end.getTime())) text += "–" + end.toLocaleTimeString(undefined, CLOCK);
+      if (end && !isNaN(end.getTime())) text += "–" + end.toLocaleTimeString(document.documentElement.lang || undefined, CLOCK);
       var yours = document.createElement("span");
       yours.className = "finddate-yours";
       yours.textContent = words("{time} your time", { time: text });

@@ -4,6 +4,10 @@
 (function () {
   "use strict";
 
+  var words = window.groupkitWords;
+  /* Times are written the page's way (its language), not the browser's. */
+  function language() { return document.documentElement.lang || undefined; }
+
   var WHEN = { day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit" };
 
   /* <time datetime="…Z" data-local>: the moment in the viewer's zone; the UTC text stays
@@ -14,16 +18,16 @@
       var moment = new Date(element.getAttribute("datetime"));
       if (isNaN(moment.getTime()) || element.dataset.localised) return;
       element.title = element.textContent;
-      element.textContent = moment.toLocaleString(undefined, WHEN);
+      element.textContent = moment.toLocaleString(language(), WHEN);
       element.dataset.localised = "1";
     });
     root.querySelectorAll("time[data-local-clock]").forEach(function (element) {
       var moment = new Date(element.getAttribute("datetime"));
       if (isNaN(moment.getTime()) || element.dataset.localised) return;
-      var clock = moment.toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
+      var clock = moment.toLocaleTimeString(language(), { hour: "numeric", minute: "2-digit" });
       element.title = element.textContent;
-      element.textContent = (moment.getHours() === 0 && moment.getMinutes() === 0 ? "midnight" : clock)
-        + " your time";
+      element.textContent = moment.getHours() === 0 && moment.getMinutes() === 0
+        ? words("midnight your time") : words("{time} your time", { time: clock });
       element.dataset.localised = "1";
     });
   }

@@ -38,7 +38,7 @@
 
   var zone = "";
   try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { zone = ""; }
-  var format = new Intl.DateTimeFormat(undefined, {
+  var format = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
     weekday: "short", day: "numeric", month: "short", year: "numeric",
     hour: "numeric", minute: "2-digit", timeZoneName: "short"
   });

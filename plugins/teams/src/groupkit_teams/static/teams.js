@@ -59,7 +59,8 @@
       var members = row.querySelector('[data-key="members"]');
       members.value = groups[i].join("\n");
       var title = row.querySelector('[data-key="title"]');
-      if (!title.value) title.placeholder = "Team " + (i + 1);
+      // The name an unnamed team is saved with: the tool's data, in English in every language.
+      if (!title.value) { title.placeholder = "Team " + (i + 1); title.lang = "en"; }
     });
     status.textContent = words(
       "Shuffled {names} names into {teams} teams. Shuffle again, or save these teams.",
