@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = [ROOT / "kernel" / "src" / "groupkit",
             *sorted(ROOT.glob("plugins/*/src/groupkit_*")),
             *sorted(ROOT.glob("contrib/example-plugin/src/groupkit_*"))]
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "words": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+            "N_": None, "words": None}
 METHODS = [("**/templates/**.html", "jinja2"), ("**/templates/email/**.txt", "jinja2"),
            ("**/static/**.js", "javascript"), ("**/tool.toml", "groupkit_tool_toml"),
            ("**/questions.txt", "groupkit_qotd.bank.extract_questions"), ("**.py", "python")]

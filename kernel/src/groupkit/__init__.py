@@ -55,6 +55,7 @@ from groupkit.core._i18n import gettext
 from groupkit.core._i18n import language
 from groupkit.core._i18n import message
 from groupkit.core._i18n import ngettext
+from groupkit.core._i18n import pgettext
 from groupkit.core._live import changed as instance_changed
 from groupkit.core._schema import Schema
 from groupkit.core._storage import BaseModel
@@ -154,6 +155,7 @@ __all__ = [
     "name_digest",
     "ngettext",
     "not_found",
+    "pgettext",
     "prepared_rows",
     "read_day",
     "read_hours",

@@ -53,6 +53,7 @@ __all__ = [
     "language_name",
     "message",
     "ngettext",
+    "pgettext",
     "pick",
     "preview_folders",
     "speaking",
@@ -272,6 +273,12 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     """The form for `count`: languages have one, two or more plural forms, so the choice
     is the catalog's, never an `if count == 1`."""
     return _words.get().ngettext(singular, plural, count)
+
+
+def pgettext(context: str, message: str) -> str:
+    """`message` as said in `context`: the same English word may need two translations
+    (a board's free spot is "Open"; so is a window, in a question's answer)."""
+    return str(_words.get().pgettext(context, message))
 
 
 def N_(text: str) -> str:

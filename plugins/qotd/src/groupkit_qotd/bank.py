@@ -14,11 +14,14 @@ from typing import IO
 from typing import Any
 
 from groupkit import gettext
+from groupkit import pgettext
 
 BANK_FILE = Path(__file__).with_name("questions.txt")
 
 #: Organiser-added questions are numbered from here, well clear of the bank's own numbers.
 CUSTOM_BASE = 10_000
+#: The message context of the bank's answers.
+ANSWER = "answer"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,9 +34,17 @@ class Question:
     def public(self) -> dict[str, object]:
         """As a view shows it: a bank question in the language being spoken (the API's is
         English), one the organiser added as they typed it."""
-        say = gettext if self.qi < CUSTOM_BASE else str
-        return {"qi": self.qi, "question": say(self.question),
-                "options": {"a": say(self.a), "b": say(self.b)}}
+        if self.qi >= CUSTOM_BASE:
+            return {"qi": self.qi, "question": self.question,
+                    "options": {"a": self.a, "b": self.b}}
+        return {"qi": self.qi, "question": gettext(self.question),
+                "options": {"a": answer(self.a), "b": answer(self.b)}}
+
+
+def answer(text: str) -> str:
+    """A bank answer in the language being spoken: its own context (ANSWER), so a one-word
+    answer ("Open") is never the board word the kernel says for the same English."""
+    return pgettext(ANSWER, text)
 
 
 def _lines(text: str) -> Iterator[tuple[int, list[str]]]:
@@ -45,11 +56,13 @@ def _lines(text: str) -> Iterator[tuple[int, list[str]]]:
 
 def extract_questions(fileobj: IO[bytes], keywords: Collection[str],
                       comment_tags: Collection[str], options: dict[str, Any]
-                      ) -> Iterator[tuple[int, None, str, list[str]]]:
-    """Babel's extractor for the bank (babel.cfg): each question and answer is a message."""
-    for number, parts in _lines(fileobj.read().decode("utf-8")):
-        for part in parts:
-            yield number, None, part, []
+                      ) -> Iterator[tuple[int, str | None, str | tuple[str, str], list[str]]]:
+    """Babel's extractor for the bank (babel.cfg): each question is a message, each answer
+    one in the ANSWER context (`pgettext`)."""
+    for number, (question, *answers) in _lines(fileobj.read().decode("utf-8")):
+        yield number, None, question, []
+        for part in answers:
+            yield number, "pgettext", (ANSWER, part), []
 
 
 def parse(text: str) -> list[Question]:

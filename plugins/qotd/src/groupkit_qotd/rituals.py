@@ -27,9 +27,10 @@ def morning_post(instance: Instance, when: ChatTime) -> Iterator[tuple[str, str]
     asked = rotation.question(instance.data, rotation.qi_on(instance.data, day))
     # A question from the bank is said in the group's language (the catalog holds the
     # bank); one the organiser wrote stays as written.
+    shown = asked.public()
+    options: dict[str, str] = shown["options"]  # type: ignore[assignment]
     yield (f"qotd-{day.isoformat()}", gettext(MORNING).format(
-        question=gettext(asked.question), a=gettext(asked.a), b=gettext(asked.b),
-        link=when.link))
+        question=shown["question"], a=options["a"], b=options["b"], link=when.link))
 
 
 RITUAL = ChatRitual(what=N_("today's question each morning"), schedule=morning_post,
