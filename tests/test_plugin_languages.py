@@ -100,3 +100,24 @@ async def test_an_export_downloaded_by_a_form_is_the_apis_english(
     body = await by_form.get_data(as_text=True)
     assert "Sat 14 Mar 2026" in body and "Samstag" not in body
     assert json.loads(body) == await (await client.post(path)).get_json()
+
+
+async def test_weights_are_written_the_readers_way(make_app: Callable[..., Any],
+                                                   offers_german: None) -> None:
+    import re
+
+    app = make_app(tools=["baby"])
+    client = app.test_client()
+    example = dict(app.config["GROUPKIT_TOOLS"]["baby"].example)
+    made = await create(client, "baby", example)
+    import datetime as dt
+
+    soon = (dt.date.today() + dt.timedelta(days=30)).isoformat()
+    guessed = await client.post("/api/baby/guess", json={
+        "slug": made["slug"], "guesser": "Ann", "date": soon, "weightGrams": 3300,
+        "message": ""})
+    assert guessed.status_code == 201, await guessed.get_json()
+    german = await text(client, f"/s/{made['slug']}", **GERMAN)
+    english = await text(client, f"/s/{made['slug']}")
+    assert re.search(r"\b3,30\xa0?\s?kg", german) and "3.30 kg" not in german
+    assert "3.30 kg" in english
