@@ -33,6 +33,7 @@ class Mailbox:
         self.refuse: str | None = None
         self.stall = False
         self.stalled = threading.Event()
+        self.waiting = 0
         self.dropped = 0
         self.lock = threading.Lock()
 
@@ -45,6 +46,8 @@ class Mailbox:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         if self.stall:
+            with self.lock:
+                self.waiting += 1
             self.stalled.set()
             try:
                 while self.stall:
