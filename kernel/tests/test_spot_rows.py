@@ -79,6 +79,7 @@ def cases() -> list[tuple[str, tuple[Any, ...]]]:
             ("mine", ("t", other, text, other, text, text, "uncook")),
             ("mine", ("t", text, other)),  # the kernel's words
             ("mine", ("t", other, text, None, None, True, "uncook", text)),
+            ("mine", ("t", other, text, None, None, None, "uncook", None, text)),
         ]
         for spot in SPOTS:
             claimed = {**spot, "claimedAt": "2026-11-27T09:30:00+00:00"}

@@ -90,6 +90,13 @@ def test_meal_train_from_start_to_csv(server: Any, api: httpx.Client,
     assert calendar_link.is_visible()
     assert owned(page, "d1-1", "Give my spot back").is_visible()
     watched.check("meal-public-phone-claimed")
+    # Only the cook reads the drop-off, with the secret their browser kept.
+    owned(page, "d1-1", "Show where to drop off").click()
+    held = page.locator("#meal-days p.spot-held:not([hidden])")
+    held.wait_for()
+    assert "Banksia" in held.inner_text()
+    assert owned(page, "d1-1", "Show where to drop off").is_hidden()
+    watched.check("meal-public-phone-drop-off")
     with page.expect_download() as download_info:
         calendar_link.click()
     entry = tmp_path / "meal.ics"
@@ -105,6 +112,8 @@ def test_meal_train_from_start_to_csv(server: Any, api: httpx.Client,
     assert "Ann" in other.page.locator("#meal-days li.taken").inner_text()
     assert owned(other.page, "d1-1", "Or download a one-off calendar file (.ics)").is_hidden()
     assert owned(other.page, "d1-1", "Give my spot back").is_hidden()
+    assert owned(other.page, "d1-1", "Show where to drop off").is_hidden()
+    assert "Banksia" not in other.page.content()
     claim(other.page, "t0-1", "Bo")
     assert "Bo" in other.page.locator("#meal-tasks li.taken").inner_text()
     other.check("meal-public-job-claimed")

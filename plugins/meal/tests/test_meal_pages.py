@@ -24,6 +24,7 @@ NASTY = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
 BAD_SLOT = "That day isn't on this roster."
 NOT_COOKING = "Nobody has claimed that day yet, so there's nothing to put in a calendar."
+NOT_HELD = "That spot isn't held with that secret — it may already be free."
 CSV_HEADER = ["Kind", "Day or job", "Date", "Spot", "Slot ID", "Name", "Dish",
               "Claimed at (UTC)"]
 
@@ -363,3 +364,32 @@ async def test_openapi_documents_meal_operations(client: Any) -> None:
         "schema"]["properties"]
     assert list(properties) == ["forWhom", "note", "allergies", "dropoff", "dates",
                                 "startDate", "days", "capacityPerDay", "tasks", "helpLinks"]
+
+
+async def test_the_cook_reads_the_drop_off_with_their_spots_secret(
+        client: Any, train: dict[str, str]) -> None:
+    """The drop-off address stays off the share page, yet whoever holds a day reads it
+    with the secret their claim returned (the page's "Show where to drop off"); a wrong
+    secret or a free day gets the tool's not-held 404."""
+    made, slug = train, train["slug"]
+    claimed = await client.post("/api/meal/claim", json={
+        "slug": slug, "slotId": "d0-1", "name": "Sam", "dish": "Soup"})
+    secret = (await claimed.get_json())["secret"]
+    page_text = await page(client, f"/s/{slug}")
+    assert DROPOFF not in page_text
+    assert re.findall(r'<button[^>]*data-show-text="forYou"[^>]*data-post="/api/meal/held"'
+                      r'[^>]*>Show where to drop off</button>', page_text)
+    held = await client.post("/api/meal/held", json={"slug": slug, "slotId": "d0-1",
+                                                     "secret": secret})
+    assert held.status_code == 200
+    assert await held.get_json() == {"forYou": f"Drop-off: {DROPOFF}"}
+    for body in ({"slotId": "d0-1", "secret": "x" * 16}, {"slotId": "d0-2", "secret": secret},
+                 {"slotId": "d0-1"}):
+        refused = await client.post("/api/meal/held", json={"slug": slug, **body})
+        assert refused.status_code == 404
+        assert (await refused.get_json())["error"] == NOT_HELD
+    await client.post(f"/api/meal/{made['editToken']}/details", json={
+        "forWhom": "the Tran family", "note": "", "allergies": "", "dropoff": ""})
+    held = await client.post("/api/meal/held", json={"slug": slug, "slotId": "d0-1",
+                                                     "secret": secret})
+    assert await held.get_json() == {"forYou": "No drop-off details yet: ask the coordinator."}

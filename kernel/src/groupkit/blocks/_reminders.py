@@ -23,13 +23,10 @@ from zoneinfo import ZoneInfo
 
 from groupkit.blocks import _email as email
 from groupkit.blocks._outbox import OutboxMessage
+from groupkit.blocks._signup import held_claim
 from groupkit.blocks._slots import SlotClaim
 from groupkit.core import _i18n as i18n
-from groupkit.core._credentials import CLAIM_SECRET_LENGTH
-from groupkit.core._credentials import digest
-from groupkit.core._credentials import looks_like_token
 from groupkit.core._declared import FeedSource
-from groupkit.core._errors import ApiError
 from groupkit.core._errors import bad_request
 from groupkit.core._errors import conflict
 from groupkit.core._fields import Exact
@@ -59,17 +56,6 @@ class RemindBody(Schema):
 OK = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
 
 
-def _held(instance: Instance, slot_id: Any, secret: Any, not_held: str) -> SlotClaim:
-    if not isinstance(slot_id, str) or not looks_like_token(secret, CLAIM_SECRET_LENGTH):
-        raise ApiError(404, not_held)
-    claim = SlotClaim.get_or_none((SlotClaim.instance == instance)
-                                  & (SlotClaim.slot_id == slot_id)
-                                  & (SlotClaim.secret_digest == digest(str(secret))))
-    if claim is None:
-        raise ApiError(404, not_held)
-    return claim
-
-
 def remind_operations(ops: Operations, source: FeedSource) -> None:
     """Add `remind` to a sign-up tool whose claims have a date; once per `Operations`."""
     if any(op.path == "remind" for op in ops.operations):
@@ -93,7 +79,7 @@ def remind_operations(ops: Operations, source: FeedSource) -> None:
         settings = email.mailer().settings
         if not settings.email:
             raise conflict(email.EMAIL_OFF)
-        claim = _held(call.instance, call.data["slotId"], call.data["secret"], not_held)
+        claim = held_claim(call.instance, call.data["slotId"], call.data["secret"], not_held)
         address = email.clean_address(call.data["email"])
         if address is None:
             raise bad_request(BAD_EMAIL, "email")

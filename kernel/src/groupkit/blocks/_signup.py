@@ -27,6 +27,8 @@ from groupkit.blocks._slots import release_slot
 from groupkit.blocks._slots import remove_slot
 from groupkit.blocks._slots import was_field
 from groupkit.core._credentials import CLAIM_SECRET_LENGTH
+from groupkit.core._credentials import digest
+from groupkit.core._credentials import looks_like_token
 from groupkit.core._errors import ApiError
 from groupkit.core._errors import checked_in_order
 from groupkit.core._fields import Count
@@ -75,6 +77,9 @@ class SignUp:
     slot_doc: what a slot id looks like, for the API document.
     secret_use: what the claim's secret is for, completing "the only way to ...".
     docs:     operation ("claim", "release", "remove") -> its longer API description.
+    for_holder: `(instance, claim) -> text` only the spot's holder reads (Meal Train's
+              drop-off address), kept off every other page: adds `POST .../held`, which
+              answers it to the claim's secret (`{"forYou": text}`).
     """
 
     spots: Callable[[Instance], Mapping[str, str]]
@@ -89,6 +94,7 @@ class SignUp:
     slot_doc: str = "a spot on this board"
     secret_use: str = "release this spot yourself"
     docs: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    for_holder: Callable[[Instance, SlotClaim], str] | None = None
 
     def spot(self, instance: Instance, slot_id: object) -> tuple[str, str]:
         """(slot id, kind) of a spot on the board now, else the tool's 400 `bad_slot`."""
@@ -154,6 +160,9 @@ def signup_operations(ops: Operations, board: SignUp) -> None:
         release_slot(call.instance, call.data["slotId"], call.data["secret"], board.not_held)
         return {"ok": True}
 
+    if board.for_holder is not None:
+        _held_operation(ops, board, board.for_holder)
+
     @ops.organiser("remove", body=board.body("RemoveBody"), returns=REMOVED_REPLY,
                    description=board.docs.get("remove", ""), errors={
                        400: f"Slot id not on this board: `{board.bad_slot}`"})
@@ -161,6 +170,36 @@ def signup_operations(ops: Operations, board: SignUp) -> None:
         """Free any spot; an already-free spot answers `removed: false`."""
         slot_id, _ = board.spot(call.instance, call.data["slotId"])
         return {"ok": True, "removed": remove_slot(call.instance, slot_id)}
+
+
+HELD_REPLY = {"type": "object", "properties": {"forYou": {
+    "type": "string", "description": "what only the spot's holder reads"}}}
+
+
+def held_claim(instance: Instance, slot_id: object, secret: object, not_held: str) -> SlotClaim:
+    """The claim `secret` holds on `slot_id`, else the tool's 404 `not_held`."""
+    if not isinstance(slot_id, str) or not looks_like_token(secret, CLAIM_SECRET_LENGTH):
+        raise ApiError(404, not_held)
+    claim = SlotClaim.get_or_none((SlotClaim.instance == instance)
+                                  & (SlotClaim.slot_id == slot_id)
+                                  & (SlotClaim.secret_digest == digest(str(secret))))
+    if claim is None:
+        raise ApiError(404, not_held)
+    return claim
+
+
+def _held_operation(ops: Operations, board: SignUp,
+                    for_holder: Callable[[Instance, SlotClaim], str]) -> None:
+    @ops.public("held", body=board.body("HeldBody", secret=Exact(SECRET)), returns=HELD_REPLY,
+                changes=False, errors={404: "The spot is not held with that secret: "
+                                            f"`{board.not_held}`"},
+                description="Body `{slug, slotId, secret}`: what only the spot's holder reads "
+                            "(the secret its claim returned), kept off every other page.")
+    def held(call: Call) -> dict[str, Any]:
+        """What only your spot's holder reads."""
+        claim = held_claim(call.instance, call.data["slotId"], call.data["secret"],
+                           board.not_held)
+        return {"forYou": for_holder(call.instance, claim)}
 
 
 def stored_groups(groups: Sequence[Mapping[str, Any]],

@@ -138,7 +138,7 @@ def taken_row(slot: Any, name: Any, extra: Any = "", extra_class: Any = "", wher
 @jinja2.pass_environment
 def mine(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any,
          release: Any = None, confirm: Any = None, feed: Any = None,
-         path: Any = "unclaim", file: Any = None) -> Markup:
+         path: Any = "unclaim", file: Any = None, held: Any = None) -> Markup:
     release, confirm = _said(release or RELEASE), _said(confirm or RELEASE_ASK)
     feed = _said(SUBSCRIBE) if feed is True else feed
     key = _text(markup_join(("groupkit:", tool, ":", slug, ":", slot)))
@@ -157,6 +157,11 @@ def mine(environment: jinja2.Environment, tool: Any, slug: Any, slot: Any,
         f'{subscribe}</a>\n' if feed else "")
     file_html = (f'<a hidden data-secret-key="{key}" href="{_text(file)}" data-calendar '
                  f'class="one-off">{_word(i18n.gettext(ONE_OFF_FILE))}</a>\n' if file else "")
+    if held:
+        file_html += (
+            f'<button type="button" hidden data-secret-key="{key}" data-keep-secret '
+            f'data-show-text="forYou" data-post="/api/{_text(tool)}/held" data-body="{body}">'
+            f'{_text(held)}</button>\n<p class="spot-held" data-text hidden></p>\n')
     return Markup(
         f'\n\n<button type="button" hidden data-secret-key="{key}" data-post="{api}" '
         f'data-body="{body}" name="{ASK}" value="1" data-confirm="{_text(confirm)}">'

@@ -25,7 +25,8 @@ groupkit_tool = Tool.hook(
             "helpLinks": MAX_LINKS},
     public_schema=board_schema(),
     description=f"Days are UTC calendar days. Slot ids: {SLOT_IDS}. The drop-off details "
-        "(`dropoff`) are shown only on the coordinator page and in the organiser export; "
+        "(`dropoff`) are shown only on the coordinator page, in the organiser export and to "
+        "whoever holds a spot (`held`, with the spot's secret); "
         "they are in no public page, public read, link preview, calendar entry or CSV. "
         "Allergies are deliberately public. The coordinator manages the roster with "
         "`details`, `addDays`, `addTask` {label, capacity} and `removeTask` {taskId}; "

@@ -207,6 +207,18 @@ def _save(instance: Instance) -> None:
     instance.save(only=[Instance.data, Instance.title])
 
 
+#: What a cook reads with their spot's secret when no drop-off details are written yet.
+NO_DROPOFF = N_("No drop-off details yet: ask the coordinator.")
+DROPOFF_IS = N_("Drop-off: {where}")
+
+
+def for_the_cook(instance: Instance, claim: Any) -> str:
+    """The drop-off details, for whoever holds a spot (the cook, a helper): kept off
+    every page but the coordinator's, and read by the holder with their spot's secret."""
+    where = instance.data.get("dropoff")
+    return gettext(DROPOFF_IS).format(where=where) if where else gettext(NO_DROPOFF)
+
+
 BOARD = SignUp(
     spots=known_slots, bad_slot=BAD_SLOT, no_name=NO_NAME,
     taken={"day": DAY_TAKEN, "task": JOB_TAKEN},
@@ -217,7 +229,8 @@ BOARD = SignUp(
                    "no dish (ignored). A day's spot taken answers the day's 409, a job's the "
                    "job's.",
           "release": "Body `{slug, slotId, secret}`: hands the day (or job spot) back.",
-          "remove": "Body `{slotId}` (as every sign-up tool): clears that spot's claim."})
+          "remove": "Body `{slotId}` (as every sign-up tool): clears that spot's claim."},
+    for_holder=for_the_cook)
 signup_operations(ops, BOARD)
 
 

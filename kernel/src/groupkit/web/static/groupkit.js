@@ -148,6 +148,25 @@
     button.hidden = true;
   }
 
+  /* A button that fetches words only this browser's holder may read (a meal's drop-off
+     address) shows them in the paragraph after it ([data-text]), as text; kept in memory,
+     so a live update that redraws the spot shows them again. */
+  var shownTexts = {};
+  function showText(button, text) {
+    var key = linkKey(button);
+    shownTexts[key] = text || "";
+    if (!button.isConnected) {
+      document.querySelectorAll("button[data-show-text]").forEach(function (fresh) {
+        if (linkKey(fresh) === key) button = fresh;
+      });
+    }
+    var shown = button.isConnected && button.parentElement.querySelector("[data-text]");
+    if (!shown) return;
+    shown.textContent = text || "";
+    shown.hidden = false;
+    button.hidden = true;
+  }
+
   /* Posts in flight, and whether this page is on its way elsewhere. A live change that
      comes while this page's own post is on its way is read once the post has its answer,
      unless that answer sends the page elsewhere: read meanwhile, it could find the page
@@ -449,6 +468,7 @@
           localStorage.removeItem(target.dataset.secretKey);
         }
         if (target.dataset.showLink) { showLink(target, data[target.dataset.showLink]); return; }
+        if (target.dataset.showText) { showText(target, data[target.dataset.showText]); return; }
         after(target, data, body);
       }).catch(function (error) { showError(target.parentElement, error.message); target.disabled = false; });
     } else if (target.dataset.download) {
@@ -482,6 +502,10 @@
     document.querySelectorAll("button[data-show-link]").forEach(function (button) {
       var address = shownLinks[linkKey(button)];
       if (address && !button.hidden) showLink(button, address);
+    });
+    document.querySelectorAll("button[data-show-text]").forEach(function (button) {
+      var text = shownTexts[linkKey(button)];
+      if (text !== undefined && !button.hidden) showText(button, text);
     });
   }
 
