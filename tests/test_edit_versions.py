@@ -357,3 +357,16 @@ async def test_a_pages_script_is_told_the_conflict_in_its_readers_language(
     assert body["shown"] == "Jemand war schneller — recipient ist jetzt “Margaret” (deins: “Marg”)."
     assert body["conflicts"][0]["text"] == "Changed by someone else to “Margaret”; yours is “Marg”."
     assert body["conflicts"][0]["shown"] == "Jetzt “Margaret”; deins: “Marg”."
+
+
+def test_a_conflicts_empty_and_yes_no_values_are_said_in_the_readers_language() -> None:
+    from groupkit.core import _edits as edits
+    from groupkit.core import _i18n as i18n
+
+    said = edits.EditConflict(3, [("note", "", "Bring cake"), ("open", True, False)])
+    assert said.message == ("Someone else saved a change while you were editing — note is "
+                            "now empty (yours: “Bring cake”); open is now yes (yours: no). "
+                            "Keep theirs, or send yours again to replace them.")
+    with i18n.speaking(i18n.Catalogs.of([]), "de"):
+        german = i18n.translated(said.message)
+    assert "leer" in german and "ja" in german and "nein" in german, german

@@ -52,6 +52,8 @@ CONFLICT = N_("Someone else saved a change while you were editing — {changes}.
 CONFLICTS = N_("Someone else saved a change while you were editing — {changes}. Keep theirs, "
                "or send yours again to replace them.")
 FIELD_NOW = N_("{field} is now {theirs} (yours: {mine})")
+#: How a conflict quotes an empty value and a yes/no one.
+EMPTY, YES, NO = N_("empty"), N_("yes"), N_("no")
 CHANGED = N_("Changed by someone else to {theirs}; yours is {mine}.")
 _VERSION = re.compile(r'(?:W/)?"?(\d{1,12})"?')
 
@@ -172,9 +174,9 @@ def shown(value: Any) -> str:
     """A value as a sentence quotes it: text in quotes, a list as its items, a row by its
     first text; long values cut short."""
     if value is None or value == "" or value == []:
-        return "empty"
+        return message(EMPTY)  # words a page says in its reader's language
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return message(YES if value else NO)
     if isinstance(value, (int, float)):
         return str(value)
     if isinstance(value, str):
