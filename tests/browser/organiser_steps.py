@@ -117,7 +117,9 @@ ORGANISER_STEPS: dict[str, dict[str, OrganiserStep]] = {
     "giftidea": {
         "removeIdea": on_listed("removeIdea", "itoken", "ideas", "itoken"),
     },
-    "hens": {**FEEDS, "remove": call("remove", {"slotId": "c0-1"})},
+    "hens": {**FEEDS, "remove": call("remove", {"slotId": "c0-1"}),
+             "rsvp/remove": OrganiserStep(act=lambda s: s.organiser("rsvp/remove", {
+                 "guestId": exported(s)["guests"]["answers"][0]["id"]}))},
     "kringle": {**LANGUAGE, "reset": call("reset", {"name": "Ann"})},
     "kudos": {
         **CHAT,
