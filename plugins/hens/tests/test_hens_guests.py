@@ -111,7 +111,7 @@ async def test_bad_answers_are_refused_in_order(client: Any, planner: dict[str, 
 async def test_a_page_hears_which_field(client: Any, planner: dict[str, str]) -> None:
     response = await client.post("/api/hens/rsvp", headers={"X-Groupkit-Errors": "all"},
                                  json={"slug": planner["slug"], "name": "Ann"})
-    assert (await response.get_json())["field"] == "answer"
+    assert (await response.get_json())["field"] == "answers"  # the radios' fieldset
 
 
 async def test_the_organiser_removes_an_answer(client: Any, planner: dict[str, str]) -> None:

@@ -29,6 +29,8 @@ from .models import HensGuest
 GUEST_KIND, MAX_GUESTS, NAME_LIMIT, NOTE_LIMIT = "guest", 300, 40, 200
 #: The answers, in the order the pages offer them: `no` is "can't make it".
 ANSWERS = ("going", "maybe", "no")
+#: Where a page shows a refused answer: the fieldset around the radios named `answer`.
+ANSWER_FIELD = "answers"
 
 #: Refusals of an answer, in check order (the body's fields top to bottom), then the cap.
 NO_GUEST_NAME = N_("Add your name so the organiser knows who's answering.")
@@ -51,10 +53,12 @@ class RemoveGuestBody(Schema):
 
 
 def _answer(call: Call) -> str:
-    """The answer sent, or the spec-shaped 400 whose field goes only to a page that asks."""
+    """The answer sent, or the spec-shaped 400 whose field goes only to a page that asks:
+    the choices' fieldset (`data-field="answers"`), so the message follows the group of
+    radios rather than its first button."""
     answer = call.data.get("answer")
     if not isinstance(answer, str) or answer not in ANSWERS:
-        raise ApiError(400, BAD_ANSWER, errors=(("answer", BAD_ANSWER),))
+        raise ApiError(400, BAD_ANSWER, errors=((ANSWER_FIELD, BAD_ANSWER),))
     return answer
 
 
