@@ -92,6 +92,9 @@ ORGANISER_STEPS: dict[str, dict[str, OrganiserStep]] = {
     "bracket": {
         "result": OrganiserStep(act=lambda s: s.organiser("result", {
             "round": 1, "match": 0, "winner": "Ann", "version": s.read()["version"]})),
+        "result with a score": OrganiserStep(act=lambda s: s.organiser("result", {
+            "round": 1, "match": 0, "winner": "Ann", "score": "3-1",
+            "version": s.read()["version"]})),
     },
     "card": {
         "remove": on_listed("remove", "messageId", "messages"),
@@ -114,7 +117,9 @@ ORGANISER_STEPS: dict[str, dict[str, OrganiserStep]] = {
     "giftidea": {
         "removeIdea": on_listed("removeIdea", "itoken", "ideas", "itoken"),
     },
-    "hens": {**FEEDS, "remove": call("remove", {"slotId": "c0-1"})},
+    "hens": {**FEEDS, "remove": call("remove", {"slotId": "c0-1"}),
+             "rsvp/remove": OrganiserStep(act=lambda s: s.organiser("rsvp/remove", {
+                 "guestId": exported(s)["guests"]["answers"][0]["id"]}))},
     "kringle": {**LANGUAGE, "reset": call("reset", {"name": "Ann"})},
     "kudos": {
         **CHAT,

@@ -54,6 +54,11 @@ def _hens(s: Session) -> None:
     for index, slot in enumerate(("c0-1", "c1-1")):
         s.public("claim", {"slotId": slot, "name": Free(f"claim.name.{index}"),
                            "message": Free(f"claim.message.{index}")})
+    s.public("rsvp", {"name": Free("rsvp.name.0"), "answer": "going",
+                      "note": Free("rsvp.note.0")})
+    token = s.public("rsvp", {"name": Free("rsvp.name.1"), "answer": "no"})["token"]
+    s.participant("r/{token}", token, {"name": Free("r/{token}.name"), "answer": "maybe",
+                                       "note": Free("r/{token}.note")})
 
 
 def _giftidea(s: Session) -> None:

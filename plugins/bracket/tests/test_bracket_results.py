@@ -389,7 +389,7 @@ async def test_openapi_documents_result_recording(client: Any) -> None:
         assert message in described
     assert TWO_AT_ONCE in operation["responses"]["409"]["description"]
     assert set(operation["requestBody"]["content"]["application/json"]["schema"][
-        "properties"]) == {"round", "match", "winner", "version"}
+        "properties"]) == {"round", "match", "winner", "score", "version"}
     assert "clears every later result" in operation["description"]
     tag = next(tag for tag in document["tags"] if tag["name"] == "bracket")
     assert "standard seeding" in tag["description"]

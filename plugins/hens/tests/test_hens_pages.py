@@ -164,7 +164,7 @@ async def test_secrets_never_in_public_responses(client: Any, planner: dict[str,
         assert planner["editToken"] not in text
     public = await (await client.get(f"/api/hens/{slug}")).get_json()
     assert set(public) == {"title", "forWhom", "when", "where", "note", "kitty",
-                           "activities", "categories"}
+                           "activities", "categories", "guests"}
     assert public["where"] == WHERE
     assert all(set(s) == {"slotId", "taken", "name", "message"}
                for c in public["categories"] for s in c["spots"])

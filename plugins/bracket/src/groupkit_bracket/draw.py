@@ -1,13 +1,16 @@
 """The bracket itself: seeding, byes, who plays whom, and what a result changes.
 
 Everything here is pure: the stored state is `seeds` (entrants in seed order, seed 1 first),
-`results` (one list per round, one winner or None per match) and `version` (moved on by every
-result, for the optimistic concurrency check). Who stands on each side of
-a match is always worked out from those two, so a stored state can never contradict itself.
+`results` (one list per round, one winner or None per match), `scores` (the same shape: the
+winner's and the loser's points, or None; absent from brackets drawn before scores were kept)
+and `version` (moved on by every result, for the optimistic concurrency check). Who stands on
+each side of a match is always worked out from the seeds and results, so a stored state can
+never contradict itself.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
@@ -48,7 +51,8 @@ def new_bracket(entrants: list[str], seeding: str) -> dict[str, Any]:
     while matches >= 1:
         results.append([None] * matches)
         matches //= 2
-    return {"seeding": seeding, "seeds": seeds, "results": results, "version": 0}
+    return {"seeding": seeding, "seeds": seeds, "results": results,
+            "scores": [[None] * len(round_results) for round_results in results], "version": 0}
 
 
 def lines(seeds: list[str]) -> list[int | None]:
@@ -65,6 +69,8 @@ class Bracket:
     def __init__(self, state: dict[str, Any]) -> None:
         self.seeds: list[str] = state["seeds"]
         self.results: list[list[str | None]] = state["results"]
+        self.scores: list[list[list[int] | None]] = state.get("scores") or [
+            [None] * len(round_results) for round_results in self.results]
         self.lines = lines(self.seeds)
 
     @property
@@ -101,10 +107,17 @@ class Bracket:
     def champion(self) -> str | None:
         return self.winner(self.rounds - 1, 0)
 
-    def record(self, round_index: int, match: int, winner: str | None) -> list[dict[str, int]]:
-        """Set (or, with None, clear) a result. When that changes who goes through, every
-        later result along the way that match fed is cleared too: those games were played
+    def score(self, round_index: int, match: int) -> list[int] | None:
+        """The winner's and the loser's points, when the result came with a score."""
+        return self.scores[round_index][match]
+
+    def record(self, round_index: int, match: int, winner: str | None,
+               score: list[int] | None = None) -> list[dict[str, int]]:
+        """Set (or, with None, clear) a result with its score (a result is stored as sent:
+        without a score it has none). When that changes who goes through, every later result
+        along the way that match fed is cleared too, score and all: those games were played
         by someone else. Returns the matches cleared that way."""
+        self.scores[round_index][match] = score if winner is not None else None
         if self.results[round_index][match] == winner:
             return []
         self.results[round_index][match] = winner
@@ -113,6 +126,7 @@ class Bracket:
             match //= 2
             if self.results[later][match] is not None:
                 self.results[later][match] = None
+                self.scores[later][match] = None
                 cleared.append({"round": later, "match": match})
         return cleared
 
@@ -128,3 +142,29 @@ def round_name(round_index: int, rounds: int) -> str:
     if from_end < len(LAST_ROUNDS):
         return LAST_ROUNDS[from_end]
     return message(ROUND_OF, n=2 ** (from_end + 1))
+
+
+#: A score as typed: two whole numbers, the winner's first, joined by a dash or a colon.
+_SCORE = re.compile(r"(\d{1,3})\s*[-\u2010-\u2015\u2212:]\s*(\d{1,3})", re.ASCII)
+BAD_SCORE = N_("Write the score as two numbers, the winner's first — like 3–1.")
+SCORE_BACKWARDS = N_("The winner's score goes first — like 3–1, not 1–3.")
+
+
+def read_score(value: object) -> list[int] | None:
+    """A score as sent (`"3-1"`, `"21 – 19"`, `"2:2"`) as the winner's and the loser's
+    points; None for no score (null, or nothing but spaces). Refused (ValueError with the
+    message) when it does not read as two numbers, or reads with the winner behind."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    found = _SCORE.fullmatch(value.strip()) if isinstance(value, str) else None
+    if found is None:
+        raise ValueError(BAD_SCORE)
+    points = [int(found.group(1)), int(found.group(2))]
+    if points[0] < points[1]:
+        raise ValueError(SCORE_BACKWARDS)
+    return points
+
+
+def score_text(points: list[int] | None) -> str | None:
+    """A stored score as the pages and the API write it: `3–1` (an en dash)."""
+    return None if points is None else f"{points[0]}\u2013{points[1]}"

@@ -40,6 +40,9 @@ class ResultBody(Schema):
     winner = Raw(["string", "null"],
                     "exactly one of the two names in that match, or null to clear its result; "
                     "required: leaving it out is not the same as null")
+    score = Raw(["string", "null"],
+                "optional: the score, the winner's points first, e.g. `3-1`; null or left out "
+                "for none")
     version = Raw(["integer"],
                      "the bracket's `version` as you last read it (public read, or the reply "
                      "to your previous result); required")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from groupkit import N_
+from groupkit import Credential
 from groupkit import Edit
 from groupkit import Instance
 from groupkit import Line
@@ -21,6 +22,10 @@ from groupkit.signups import spot_board
 from groupkit.signups import spots_schema
 from groupkit.signups import stored_groups
 
+from .guests import guest_list
+from .guests import guest_operations
+from .guests import guests_schema
+from .guests import my_answer
 from .schema import LIST_HELD
 from .schema import LIST_SHRUNK
 from .schema import MESSAGE_LIMIT
@@ -51,13 +56,21 @@ def _board(instance: Instance, organiser: bool) -> dict[str, Any]:
     categories = spot_board(instance, data["categories"], "c", organiser=organiser,
                             extra=claim_details("message"))
     return {"title": instance.title, **{key: data[key] for key in DETAILS},
-            "activities": list(data["activities"]), "categories": categories}
+            "activities": list(data["activities"]), "categories": categories,
+            "guests": guest_list(instance, organiser)}
 
 
 #: The public view: the share page: event details (the place included), the running order, the
-#: kitty and who has which spot with their message. No secrets. The organiser's: the public
-#: board plus when each spot was claimed.
+#: kitty, who has which spot with their message, and the guest list's counts and who's going.
+#: No secrets, no guest's note. The organiser's: the public board plus when each spot was
+#: claimed and every answer with its note.
 public_view, organiser_view = board_views(_board)
+
+
+def participant_view(instance: Instance, credential: Credential) -> dict[str, Any]:
+    """A guest's own page: the event details, the guest list as everyone sees it, and their
+    own answer with its note, to change it."""
+    return {**public_view(instance), "me": my_answer(instance, credential)}
 
 
 def preview(instance: Instance) -> dict[str, Any]:
@@ -81,7 +94,8 @@ def board_schema(organiser: bool = False) -> dict[str, Any]:
         "activities": {"type": "array", "items": {"type": "string"},
                        "description": "the running order; empty when none was given"},
         "categories": spots_schema(
-            "c", {"message": "the claimer's optional message (public)"}, organiser)}}
+            "c", {"message": "the claimer's optional message (public)"}, organiser),
+        "guests": guests_schema(organiser)}}
 
 
 BOARD = SignUp(
@@ -92,6 +106,7 @@ BOARD = SignUp(
                    f"share page (e.g. what they're bringing). It is C({MESSAGE_LIMIT}) and "
                    "never an error."})
 signup_operations(ops, BOARD)
+guest_operations(ops)
 
 
 EDIT = Edit(fields=("title", *DETAILS, "activities", "categories"),
