@@ -1175,3 +1175,34 @@ def landing_leaks(client: httpx.Client, server: Any, path: str, landing: str,
             for value in [*handed, *payment] for who, text in
             (("another visitor's", seen), ("the sender's next", again)) if value in text
             ], int(bool(payment))
+
+
+def test_meal_dropoff_reaches_only_the_cook_of_that_day(client: httpx.Client) -> None:
+    """The drop-off address: on the coordinator's page and export, and in the answer to the
+    day's holder's own secret (`held`); never on the public side, whatever the board holds,
+    nor for another cook's secret."""
+    look = Look(client, "meal")
+    example = dict(INSTALLED["meal"].example)
+    example["dropoff"] = look.mark("dropoff")
+    s = look.session(example, keep=tuple(string_leaves(example)), participate=False)
+    secrets_of = {}
+    for slot_id, name in (("d0-1", "Ann"), ("d1-1", "Bo")):
+        claimed = client.post("/api/meal/claim", json={"slug": s.slug, "slotId": slot_id,
+                                                       "name": name, "dish": "Soup"})
+        assert claimed.status_code == 201
+        secrets_of[slot_id] = claimed.json()["secret"]
+    s.params["slotId"] = "d0-1"  # the day's calendar read is on the public side too
+    dropoff = example["dropoff"]
+    look.absent({"the drop-off": dropoff}, look.public(s), "drop-off on the public side")
+    look.present(dropoff, look.organiser(s)[:2], "drop-off for the coordinator")
+    held = client.post("/api/meal/held", json={"slug": s.slug, "slotId": "d0-1",
+                                               "secret": secrets_of["d0-1"]})
+    look.present(dropoff, [Surface("the cook's own answer", held.text)], "drop-off for the cook")
+    wrong = client.post("/api/meal/held", json={"slug": s.slug, "slotId": "d0-1",
+                                                "secret": secrets_of["d1-1"]})
+    assert wrong.status_code == 404
+    look.absent({"the drop-off": dropoff}, [Surface("another cook's answer", wrong.text)],
+                "drop-off for another day's cook")
+    look.common(s)
+    assert look.read_count > 0
+    assert not look.controls and not look.leaks, look.report()
