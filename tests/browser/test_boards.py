@@ -83,6 +83,12 @@ def spot_count(api: httpx.Client, tool: str, slug: str) -> int:
     return sum(len(group["spots"]) for group in groups + board.get("tasks", []))
 
 
+#: What 14 spots may span (the old boards took 3,216 px for 13), and what a page puts before
+#: its board on top of MOST: Hens' guest list, Gift Idea Board's open suggest form.
+BOARD_SPAN = 1000
+EXTRA = {"hens": 700, "giftidea": 450}
+
+
 @pytest.mark.parametrize("tool", list(BOARDS))
 def test_a_14_spot_board_fits_in_1400_px_on_a_phone(
         tool: str, api: httpx.Client, open_context: Callable[..., Watched]) -> None:
@@ -91,21 +97,29 @@ def test_a_14_spot_board_fits_in_1400_px_on_a_phone(
     watched = open_context(viewport=PHONE)
     page = watched.page
     page.goto(f"/s/{made['slug']}")
+    # The board itself, from its first spot's top to its last spot's bottom: a page may put
+    # more before it (Hens' guest list, Gift Idea Board's suggest form first).
+    span = page.evaluate("""() => {
+        const spots = [...document.querySelectorAll("details.spot-claim")];
+        const first = spots[0].getBoundingClientRect(), last = spots.at(-1).getBoundingClientRect();
+        return Math.round(last.bottom - first.top);
+    }""")
     height = page.evaluate("document.documentElement.scrollHeight")
-    print(f"{tool}: 14 spots, {height} px at 390x844")
-    assert height < MOST, f"{tool}: {height} px"
+    print(f"{tool}: 14 spots over {span} px, the page {height} px at 390x844")
+    assert span < BOARD_SPAN, f"{tool}: 14 spots over {span} px"
+    assert height < MOST + EXTRA.get(tool, 0), f"{tool}: {height} px"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # Every claim form is folded away: no name box shows until a spot's button is tapped.
-    expect(page.locator("input[name='name']:visible")).to_have_count(0)
+    expect(page.locator("details.spot-claim input[name='name']:visible")).to_have_count(0)
     summaries = page.locator("details.spot-claim > summary")
     assert summaries.count() == 14
     summaries.nth(1).click()
-    expect(page.locator("input[name='name']:visible")).to_have_count(1)
+    expect(page.locator("details.spot-claim input[name='name']:visible")).to_have_count(1)
     expect(page.locator("details.spot-claim[open] input[name='name']")).to_be_focused()
     # Another spot's button: that one opens, the first folds away again.
     summaries.nth(3).click()
     expect(page.locator("details.spot-claim[open]")).to_have_count(1)
-    expect(page.locator("input[name='name']:visible")).to_have_count(1)
+    expect(page.locator("details.spot-claim input[name='name']:visible")).to_have_count(1)
     watched.check(f"boards-{tool}-phone")
 
 

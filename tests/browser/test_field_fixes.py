@@ -183,7 +183,9 @@ def test_roles_too_few_message_sits_above_the_rows_without_javascript(
     page.get_by_role("button", name="Set up the game").click()
     expect(page.locator("[data-field-error='roles']")).to_have_text(
         "Add at least two roles: a name on each row, and how many players get it.")
-    assert "per line" not in page.inner_text("main")
+    # The roles editor's words (the players' list for personal links is one name per line).
+    editor = page.locator("[data-list='roles']").locator("xpath=..")
+    assert "per line" not in editor.inner_text()
     at, field = box(page, "[data-field-error='roles']"), box(page, "[data-list='roles']")
     assert 0 <= field["y"] - (at["y"] + at["height"]) <= 16
     watched.check(f"fixes-roles-few-nojs-{scheme}")

@@ -5,8 +5,16 @@
   "use strict";
 
   var words = window.groupkitWords;
-  /* Times are written the page's way (its language), not the browser's. */
-  function language() { return document.documentElement.lang || undefined; }
+  /* Times are written the page's way (its language); where the browser speaks a variant
+     of that language (en-AU on an English page), its own way of writing it. */
+  function language() {
+    var page = document.documentElement.lang || "";
+    var browser = navigator.language || "";
+    if (page && browser.toLowerCase().split("-")[0] === page.toLowerCase().split("-")[0]) {
+      return browser;
+    }
+    return page || undefined;
+  }
 
   var WHEN = { day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit" };
 
