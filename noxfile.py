@@ -20,8 +20,9 @@ the tool, e.g. `uv run nox -s tests -- -k limits -x`.
                     (bench/run.py; fails if the bare route misses 2,000 req/s)
     mutate          mutation testing (mutmut) of the kernel's fields, limits, credentials
                     and edits and of the pulse, poll and plate tools: the score per target,
-                    the surviving mutants in build/mutate/survivors.txt; `-- credentials`
-                    measures one target (docs/development.md, "Mutation testing")
+                    the survivors in build/mutate/survivors.txt (and in each target's
+                    folder); `-- credentials` measures one target (docs/development.md,
+                    "Mutation testing")
 """
 
 from __future__ import annotations
@@ -190,7 +191,8 @@ MUTATION_TARGETS: dict[str, tuple[str, list[str], list[str]]] = {
     "fields": ("kernel/src", ["groupkit/core/_fields.py"],
                ["kernel/tests/test_fields.py", "kernel/tests/test_field_properties.py"]),
     "edits": ("kernel/src", ["groupkit/core/_edits.py"],
-              ["kernel/tests/test_edit.py"]),
+              ["kernel/tests/test_edit.py", "tests/test_edit_versions.py",
+               "tests/test_edit_details.py"]),
     "pulse": ("plugins/pulse/src", ["groupkit_pulse/*"],
               ["plugins/pulse/tests", "tests/test_contract.py::TestEveryInstalledTool", "-k",
                "pulse or not TestEveryInstalledTool"]),
@@ -208,16 +210,15 @@ MUTATION_TARGETS: dict[str, tuple[str, list[str], list[str]]] = {
 MUTATION_TEST_TIMEOUT = 60
 
 
-def _mutmut_config(source: str, only: list[str], tests: list[str]) -> str:
+def _mutmut_config(only: list[str], tests: list[str]) -> str:
     """mutmut's setup.cfg for one target's folder (build/mutate/<target>): a setup.cfg, not a
     pyproject.toml, so that uv and pytest there still find the workspace's own."""
     options = {
         "source_paths": ["src/"],
         "only_mutate": [f"src/{pattern}" for pattern in only],
-        # The tests stay where they are (their paths are absolute); pytest reads the
-        # workspace's configuration, less xdist, in the one process mutmut forks per mutant.
-        "pytest_add_cli_args_test_selection": [
-            arg if arg.startswith("-") or " " in arg else str(ROOT / arg) for arg in tests],
+        # pytest reads the workspace's configuration, less xdist, in the one process mutmut
+        # forks per mutant; the tests are found through links in mutmut's folder.
+        "pytest_add_cli_args_test_selection": tests,
         "pytest_add_cli_args": ["-n", "0", "-p", "no:cacheprovider",
                                 f"--timeout={MUTATION_TEST_TIMEOUT}"],
     }
@@ -230,19 +231,31 @@ def _mutmut_config(source: str, only: list[str], tests: list[str]) -> str:
 
 def _survivor_line(diff: str, source: Path) -> int:
     """The line of the original file a mutant changes: mutmut's diff is of the function
-    alone, so find the first removed line in the file, after the function's `def`."""
+    alone, so find the first removed line in the file, after the function's `def` (in its
+    class, for a method)."""
     removed = next((line[1:].strip() for line in diff.splitlines()
                     if line.startswith("-") and not line.startswith("---")), "")
-    name = re.search(r"x(?:_|ǁ[^ǁ]+ǁ)([A-Za-z_0-9]+?)__mutmut", diff)
+    name = re.search(r"\.x(?:_|ǁ([^ǁ]+)ǁ)(\w+?)__mutmut", diff)
     lines = source.read_text().splitlines()
     start = 0
     if name:
-        start = next((number for number, line in enumerate(lines)
-                      if re.match(rf"\s*(async )?def {re.escape(name.group(1))}\b", line)), 0)
+        for pattern in ([rf"class {name.group(1)}\b"] if name.group(1) else []) + [
+                rf"(async )?def {re.escape(name.group(2))}\b"]:
+            start = next((number for number, line in enumerate(lines[start:], start)
+                          if re.match(rf"\s*{pattern}", line)), start)
     for number in range(start, len(lines)):
         if lines[number].strip() == removed:
             return number + 1
     return start + 1
+
+
+_SHOW_EACH = """\
+import sys
+from mutmut.__main__ import cli
+for name in sys.argv[1:]:
+    cli(["show", name], standalone_mode=False)
+    print("\\f")
+"""
 
 
 @nox.session
@@ -261,12 +274,23 @@ def mutate(session: nox.Session) -> None:
     scores: list[str] = []
     survivors: list[str] = []
     for name in names:
+        first_survivor = len(survivors)
         source, only, tests = MUTATION_TARGETS[name]
         work = base / name
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
         (work / "src").symlink_to(ROOT / source, target_is_directory=True)
-        (work / "setup.cfg").write_text(_mutmut_config(source, only, tests))
+        (work / "setup.cfg").write_text(_mutmut_config(only, tests))
+        # mutmut runs pytest in work/mutants with that as its rootdir: the test folders are
+        # linked in there, or pytest would name the tests without their files.
+        for arg in tests:
+            parts = Path(arg.split("::")[0]).parts
+            if "tests" in parts:
+                folder = Path(*parts[:parts.index("tests") + 1])
+                link = work / "mutants" / folder
+                if not link.exists():
+                    link.parent.mkdir(parents=True, exist_ok=True)
+                    link.symlink_to(ROOT / folder, target_is_directory=True)
         with session.chdir(work):
             session.run("nice", "-n", "19", "uv", "run", "mutmut", "run", "--max-children", "1",
                         external=True)
@@ -274,17 +298,21 @@ def mutate(session: nox.Session) -> None:
             stats = json.loads((work / "mutants" / "mutmut-cicd-stats.json").read_text())
             listing = session.run("uv", "run", "mutmut", "results", external=True,
                                   silent=True) or ""
-            for mutant, status in re.findall(r"^\s*(\S+): (.+)$", str(listing), re.M):
-                if status.strip() in ("killed", "timeout"):
-                    continue
-                diff = str(session.run("uv", "run", "mutmut", "show", mutant, external=True,
-                                       silent=True) or "")
+            left = {mutant: status.strip() for mutant, status
+                    in re.findall(r"^\s*(\S+): (.+)$", str(listing), re.M)
+                    if status.strip() not in ("killed", "timeout")}
+            # `mutmut show` for every survivor, in one process (one each took a second).
+            shown = str(session.run("uv", "run", "python", "-c", _SHOW_EACH, *left,
+                                    external=True, silent=True) or "") if left else ""
+            for mutant, diff in zip(left, shown.split("\f")[:len(left)], strict=True):
+                status = left[mutant]
                 path = re.search(r"^--- (\S+)", diff, re.M)
                 where = "?"
                 if path:
                     file = ROOT / source / Path(path.group(1)).relative_to("src")
                     where = f"{file.relative_to(ROOT)}:{_survivor_line(diff, file)}"
-                survivors.append(f"{where}  {mutant} ({status.strip()})\n{diff.strip()}\n")
+                survivors.append(f"{where}  {mutant} ({status})\n{diff.strip()}\n")
+        (work / "survivors.txt").write_text("\n".join(survivors[first_survivor:]))
         killed = stats["killed"] + stats["timeout"]
         scores.append(f"{name}: {killed} / {stats['total']} killed "
                       f"({100 * killed / max(stats['total'], 1):.1f}%), "
