@@ -197,6 +197,19 @@ async def test_pulses_do_not_share_counts(api: Any, pulse: dict[str, str]) -> No
     assert (await api.week(pulse["slug"], THIS_WEEK))["responses"] == 0
 
 
+async def test_a_reply_counts_its_own_pulse_and_week_released_or_held(
+        api: Any, pulse: dict[str, str], clock: Any) -> None:
+    """The count a reply gives is this pulse's this week: the other team's results and last
+    week's are not in it, this week's results are."""
+    other = await api.create({"team": "Other"})
+    for _ in range(4):
+        await api.responded(other["slug"], 1)
+    replies = [await api.responded(pulse["slug"]) for _ in range(5)]
+    assert [reply["responses"] for reply in replies] == [1, 2, 3, 4, 5]
+    clock.advance(days=7)
+    assert (await api.responded(pulse["slug"]))["responses"] == 1
+
+
 # --- organiser --------------------------------------------------------------------------
 
 async def test_organiser_changes_the_details(client: Any, api: Any,
