@@ -4,6 +4,7 @@ generated from the document reads every field."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from groupkit_plate.api import DEFAULT_HEADING
@@ -15,10 +16,12 @@ JSON_TYPES: dict[str, type | tuple[type, ...]] = {
 
 
 def check(schema: dict[str, Any], value: Any, where: str = "board") -> None:
-    """`value` has the type `schema` names, every key of an object is a documented property
-    (and every property is there), and so on down."""
+    """`value` has the type `schema` names (and matches its pattern), every key of an object
+    is a documented property (and every property is there), and so on down."""
     types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
     assert isinstance(value, tuple(JSON_TYPES[name] for name in types)), (where, value)
+    if "pattern" in schema:
+        assert re.search(schema["pattern"], value), (where, value)
     if isinstance(value, dict):
         assert set(value) == set(schema["properties"]), where
         for key, item in value.items():
@@ -39,3 +42,4 @@ async def test_the_views_answer_what_the_schema_documents(client: Any,
     assert "claimedAt" in str(board_schema(organiser=True))
     assert "claimedAt" not in str(board_schema())
     assert DEFAULT_HEADING in board_schema()["properties"]["heading"]["description"]
+    assert "what they're bringing" in str(board_schema())
