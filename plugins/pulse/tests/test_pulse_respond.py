@@ -109,6 +109,12 @@ async def test_the_fourth_response_shows_the_week(api: Any, pulse: dict[str, str
     assert exported["data"]["weeks"][0]["scores"] == entry["scores"]
 
 
+async def test_the_average_has_one_decimal(api: Any, pulse: dict[str, str]) -> None:
+    for score in (5, 4, 4, 3, 2, 4, 4, 4):  # 30 / 8 = 3.75
+        await api.responded(pulse["slug"], score)
+    assert (await api.week(pulse["slug"], THIS_WEEK))["average"] == 3.8
+
+
 async def test_words_are_t500_with_crlf_normalised(api: Any, pulse: dict[str, str]) -> None:
     await api.responded(pulse["slug"], 4, "  Good week.\r\n\r\nLong  lunch.  ")
     await api.responded(pulse["slug"], 4, "w" * 2000)
