@@ -66,6 +66,7 @@ def test_defaults_a_field_starts_from() -> None:
     assert Flag().clean(ma.missing) is False
     assert StringList(10).clean(["a  b\n c"]) == ["a b c"]
     assert StringList(10, text=True).clean(["a  b\n c "]) == ["a  b\n c"]
+    assert StringList(10, text=True).clean(["a\r\nb"]) == ["a\r\nb"]  # T(n), CRLF as sent
 
 
 def test_an_object_list_keeps_its_first_entries_and_names_a_rows_error() -> None:
