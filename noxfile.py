@@ -18,11 +18,18 @@ the tool, e.g. `uv run nox -s tests -- -k limits -x`.
                     and compile every language's catalog; `-- init de` starts a language
     bench           throughput, latency and CPU as ratios to bare Quart, driven by wrk
                     (bench/run.py; fails if the bare route misses 2,000 req/s)
+    mutate          mutation testing (mutmut) of the kernel's fields, limits, credentials
+                    and edits and of the pulse, poll and plate tools: the score per target,
+                    the survivors in build/mutate/survivors.txt (and in each target's
+                    folder); `-- credentials` measures one target (docs/development.md,
+                    "Mutation testing")
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -169,3 +176,153 @@ def bench(session: nox.Session) -> None:
     if shutil.which("wrk") is None:
         session.error("wrk is not installed (Debian/Ubuntu: apt install wrk)")
     uv_run(session, "python", "bench/run.py", *session.posargs)
+
+
+#: What `nox -s mutate` mutates, and the tests that judge it: (the distribution's source
+#: folder, the files mutated in it, the tests run). mutmut runs, for each mutant, only those
+#: of these tests that call the mutated function. The selections are the fastest honest
+#: subsets: every test file that exercises the module directly, and the contract suite's
+#: checks of the tool (docs/development.md, "Mutation testing", says what each run costs).
+MUTATION_TARGETS: dict[str, tuple[str, list[str], list[str]]] = {
+    "credentials": ("kernel/src", ["groupkit/core/_credentials.py"],
+                    ["kernel/tests/test_credentials.py", "kernel/tests/test_tokens.py"]),
+    "limits": ("kernel/src", ["groupkit/core/_limits.py"],
+               ["kernel/tests/test_limits.py"]),
+    "fields": ("kernel/src", ["groupkit/core/_fields.py"],
+               ["kernel/tests/test_fields.py", "kernel/tests/test_field_properties.py",
+                "kernel/tests/test_field_openapi.py", "kernel/tests/test_field_edges.py",
+                "kernel/tests/test_text_key.py",
+                "kernel/tests/test_openapi.py"]),
+    "edits": ("kernel/src", ["groupkit/core/_edits.py"],
+              ["kernel/tests/test_edit.py", "kernel/tests/test_edit_words.py",
+               "tests/test_edit_versions.py", "tests/test_edit_details.py"]),
+    "pulse": ("plugins/pulse/src", ["groupkit_pulse/*"],
+              ["plugins/pulse/tests", "tests/test_contract.py::TestEveryInstalledTool",
+               "tests/test_chat_webhooks.py::"
+               "test_pulse_reminds_on_friday_and_posts_a_result_only_past_the_threshold",
+               "-k", "pulse or not TestEveryInstalledTool"]),
+    "poll": ("plugins/poll/src", ["groupkit_poll/*"],
+             ["plugins/poll/tests", "tests/test_contract.py::TestEveryInstalledTool", "-k",
+              "poll or not TestEveryInstalledTool"]),
+    "plate": ("plugins/plate/src", ["groupkit_plate/*"],
+              ["plugins/plate/tests", "tests/test_contract.py::TestEveryInstalledTool", "-k",
+               "plate or not TestEveryInstalledTool"]),
+}
+
+#: A test that runs longer than this (seconds) under a mutant fails, so a mutant that makes
+#: the code hang counts as killed (pytest-timeout); mutmut also stops a whole mutant run
+#: that takes far longer than its tests did unmutated, and that counts as killed too.
+MUTATION_TEST_TIMEOUT = 60
+
+
+def _mutmut_config(only: list[str], tests: list[str]) -> str:
+    """mutmut's setup.cfg for one target's folder (build/mutate/<target>): a setup.cfg, not a
+    pyproject.toml, so that uv and pytest there still find the workspace's own."""
+    options = {
+        "source_paths": ["src/"],
+        "only_mutate": [f"src/{pattern}" for pattern in only],
+        # pytest reads the workspace's configuration, less xdist, in the one process mutmut
+        # forks per mutant; the tests are found through links in mutmut's folder.
+        "pytest_add_cli_args_test_selection": tests,
+        "pytest_add_cli_args": ["-n", "0", "-p", "no:cacheprovider",
+                                f"--timeout={MUTATION_TEST_TIMEOUT}"],
+    }
+    lines = ["[mutmut]"]
+    for key, values in options.items():
+        lines.append(f"{key}=")
+        lines.extend(f"    {value}" for value in values)
+    return "\n".join(lines) + "\n"
+
+
+def _survivor_line(diff: str, source: Path) -> int:
+    """The line of the original file a mutant changes: mutmut's diff is of the function
+    alone, so find the first removed line in the file, after the function's `def` (in its
+    class, for a method)."""
+    removed = next((line[1:].strip() for line in diff.splitlines()
+                    if line.startswith("-") and not line.startswith("---")), "")
+    name = re.search(r"\.x(?:_|ǁ([^ǁ]+)ǁ)(\w+?)__mutmut", diff)
+    lines = source.read_text().splitlines()
+    start = 0
+    if name:
+        for pattern in ([rf"class {name.group(1)}\b"] if name.group(1) else []) + [
+                rf"(async )?def {re.escape(name.group(2))}\b"]:
+            start = next((number for number, line in enumerate(lines[start:], start)
+                          if re.match(rf"\s*{pattern}", line)), start)
+    for number in range(start, len(lines)):
+        if lines[number].strip() == removed:
+            return number + 1
+    return start + 1
+
+
+_SHOW_EACH = """\
+import sys
+from mutmut.__main__ import cli
+for name in sys.argv[1:]:
+    cli(["show", name], standalone_mode=False)
+    print("\\f")
+"""
+
+
+@nox.session
+def mutate(session: nox.Session) -> None:
+    """Mutation testing with mutmut, one target after another (`-- fields pulse` picks some):
+    each in its own folder, build/mutate/<target>, where mutmut copies the distribution's
+    source, mutates the target's files and imports them in place of the installed ones. One
+    test process, under `nice`: the machines are shared. Prints the score (killed, a timeout
+    included, over every mutant) per target and writes each survivor, file:line and diff, to
+    build/mutate/survivors.txt."""
+    names = session.posargs or list(MUTATION_TARGETS)
+    unknown = sorted(set(names) - set(MUTATION_TARGETS))
+    if unknown:
+        session.error(f"unknown target {unknown}; the targets: {', '.join(MUTATION_TARGETS)}")
+    base = ROOT / "build" / "mutate"
+    scores: list[str] = []
+    survivors: list[str] = []
+    for name in names:
+        first_survivor = len(survivors)
+        source, only, tests = MUTATION_TARGETS[name]
+        work = base / name
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        (work / "src").symlink_to(ROOT / source, target_is_directory=True)
+        (work / "setup.cfg").write_text(_mutmut_config(only, tests))
+        # mutmut runs pytest in work/mutants with that as its rootdir: the test folders are
+        # linked in there, or pytest would name the tests without their files.
+        for arg in tests:
+            parts = Path(arg.split("::")[0]).parts
+            if "tests" in parts:
+                folder = Path(*parts[:parts.index("tests") + 1])
+                link = work / "mutants" / folder
+                if not link.exists():
+                    link.parent.mkdir(parents=True, exist_ok=True)
+                    link.symlink_to(ROOT / folder, target_is_directory=True)
+        with session.chdir(work):
+            session.run("nice", "-n", "19", "uv", "run", "mutmut", "run", "--max-children", "1",
+                        external=True)
+            session.run("uv", "run", "mutmut", "export-cicd-stats", external=True, silent=True)
+            stats = json.loads((work / "mutants" / "mutmut-cicd-stats.json").read_text())
+            listing = session.run("uv", "run", "mutmut", "results", external=True,
+                                  silent=True) or ""
+            left = {mutant: status.strip() for mutant, status
+                    in re.findall(r"^\s*(\S+): (.+)$", str(listing), re.M)
+                    if status.strip() not in ("killed", "timeout")}
+            # `mutmut show` for every survivor, in one process (one each took a second).
+            shown = str(session.run("uv", "run", "python", "-c", _SHOW_EACH, *left,
+                                    external=True, silent=True) or "") if left else ""
+            for mutant, diff in zip(left, shown.split("\f")[:len(left)], strict=True):
+                status = left[mutant]
+                path = re.search(r"^--- (\S+)", diff, re.M)
+                where = "?"
+                if path:
+                    file = ROOT / source / Path(path.group(1)).relative_to("src")
+                    where = f"{file.relative_to(ROOT)}:{_survivor_line(diff, file)}"
+                survivors.append(f"{where}  {mutant} ({status})\n{diff.strip()}\n")
+        (work / "survivors.txt").write_text("\n".join(survivors[first_survivor:]))
+        killed = stats["killed"] + stats["timeout"]
+        scores.append(f"{name}: {killed} / {stats['total']} killed "
+                      f"({100 * killed / max(stats['total'], 1):.1f}%), "
+                      f"{stats['survived']} survived, {stats['no_tests']} with no test")
+    (base / "survivors.txt").write_text("\n".join(survivors))
+    for line in scores:
+        session.log(line)
+    session.log(f"survivors: {base / 'survivors.txt'}")

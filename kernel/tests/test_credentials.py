@@ -37,6 +37,13 @@ def test_every_character_is_about_equally_likely() -> None:
     assert len(credentials.random_string(300)) == 300
 
 
+def test_short_strings_have_their_length() -> None:
+    """Fewer characters than the 8 spare bytes drawn each time: still one draw, never a
+    negative or empty one."""
+    for length in range(1, 9):
+        assert len(credentials.random_string(length)) == length
+
+
 def test_slug_is_title_words_then_a_14_character_tail() -> None:
     slug = credentials.new_slug("Office Grand-Final Sweep 2026: the big one!")
     words, tail = slug.rsplit("-", 1)
@@ -49,6 +56,15 @@ def test_slug_transliterates_and_falls_back_to_a_default_word() -> None:
     assert credentials.slug_words("🎉🎉", default="sweeps") == "sweeps"
     assert credentials.slug_words("") == credentials.DEFAULT_SLUG_WORD
     assert re.fullmatch(r"[a-z0-9-]+", credentials.slug_words("x" * 500))
+
+
+def test_slug_words_cut_at_a_hyphen_drop_it() -> None:
+    """The 40 characters end on the hyphen between two words: the slug never shows `--`."""
+    assert credentials.slug_words("a" * 39 + " b") == "a" * 39
+
+
+def test_new_slug_falls_back_to_the_tools_word() -> None:
+    assert credentials.new_slug("🎉🎉", default="sweeps").startswith("sweeps-")
 
 
 def test_slug_and_edit_token_are_independent() -> None:

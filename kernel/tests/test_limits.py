@@ -6,7 +6,10 @@ import asyncio
 import datetime as dt
 import ipaddress
 import threading
+import time
 from typing import Any
+
+import pytest
 
 import demo_plugin
 from groupkit.core import _limits as limits
@@ -28,6 +31,20 @@ def test_clock_hour_is_the_utc_hour() -> None:
     assert clock_hour(dt.datetime(2026, 12, 31, 22, 0, tzinfo=behind)) == "2027-01-01T03"
 
 
+def test_clock_hour_is_the_utc_hour_on_a_server_in_another_zone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's own zone (Sydney here, a POSIX rule needing no zone files) never moves
+    the window."""
+    monkeypatch.setenv("TZ", "AEST-10")
+    time.tzset()
+    try:
+        paris = dt.timezone(dt.timedelta(hours=1))
+        assert clock_hour(dt.datetime(2026, 11, 22, 9, 30, tzinfo=paris)) == "2026-11-22T08"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
 def test_client_address_trusts_forwarded_for_only_from_trusted_proxies() -> None:
     trusted = limits.parse_networks(["10.0.0.0/8"])
     assert client_address("203.0.113.9", "1.2.3.4", trusted) == "203.0.113.9"
@@ -36,6 +53,22 @@ def test_client_address_trusts_forwarded_for_only_from_trusted_proxies() -> None
     assert client_address("10.0.0.2", "", trusted) == "10.0.0.2"
     assert client_address(None, None, ()) == "unknown"
     assert ipaddress.ip_network("::1/128") in limits.parse_networks(["::1"])
+
+
+def test_proxy_networks_with_host_bits_are_read_as_their_network() -> None:
+    assert limits.parse_networks(["10.1.2.3/8"]) == (ipaddress.ip_network("10.0.0.0/8"),)
+
+
+def test_a_peer_or_hop_that_is_no_address_is_never_trusted() -> None:
+    everyone = limits.parse_networks(["0.0.0.0/0", "::/0"])
+    assert client_address("unix:/run/groupkit.sock", "1.2.3.4", everyone) == (
+        "unix:/run/groupkit.sock")
+    assert client_address("10.0.0.2", "1.2.3.4, not-an-address, 10.0.0.7", everyone) == (
+        "not-an-address")
+
+
+def test_client_address_is_cut_to_64_characters() -> None:
+    assert client_address("x" * 100, None, ()) == "x" * 64
 
 
 async def test_production_create_limit_is_shared_and_exact(make_app: Any, clock: Any) -> None:
@@ -64,6 +97,29 @@ async def test_window_resets_on_the_clock_hour(make_app: Any, clock: Any) -> Non
         201, 201, 429]
     clock.advance(seconds=3)
     assert (await client.post("/api/demo", json=BODY)).status_code == 201
+
+
+async def test_the_first_request_of_an_hour_forgets_finished_hours(
+        make_app: Any, clock: Any) -> None:
+    app = make_app(tools=["demo"], extra_plugins=[demo_plugin], clock=clock,
+                   mode="production")
+    client = app.test_client()
+    storage = app.config["GROUPKIT_STORAGE"]
+
+    def hours() -> list[str]:
+        return sorted({row.hour for row in limits.RateCounter.select()})
+
+    clock.now = clock.now.replace(minute=10)
+    await client.post("/api/demo", json=BODY)
+    await client.post("/api/demo", json=BODY)
+    first = storage.run_sync(hours, write=False)
+    assert len(first) == 1
+    clock.advance(seconds=3600)
+    await client.post("/api/demo", json=BODY)
+    second = storage.run_sync(hours, write=False)
+    assert len(second) == 1 and second != first
+    await client.post("/api/demo", json=BODY)
+    assert storage.run_sync(hours, write=False) == second
 
 
 async def test_development_mode_does_not_limit_creates(make_app: Any, clock: Any) -> None:

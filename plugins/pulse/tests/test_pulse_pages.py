@@ -42,6 +42,12 @@ async def test_link_preview_carries_team_and_question(api: Any) -> None:
     assert '<meta name="description" content="Energy this week?">' in page
 
 
+async def test_link_preview_of_a_pulse_without_a_team_names_the_tool(api: Any) -> None:
+    made = await api.create({"team": ""})
+    page = await api.text(f"/s/{made['slug']}")
+    assert '<meta property="og:title" content="Weekly pulse">' in page
+
+
 async def test_organiser_page_shows_the_same_results(api: Any, pulse: dict[str, str]) -> None:
     for score in (2, 4, 4):
         await api.responded(pulse["slug"], score, f"Private words {score}")

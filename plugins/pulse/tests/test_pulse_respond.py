@@ -109,6 +109,12 @@ async def test_the_fourth_response_shows_the_week(api: Any, pulse: dict[str, str
     assert exported["data"]["weeks"][0]["scores"] == entry["scores"]
 
 
+async def test_the_average_has_one_decimal(api: Any, pulse: dict[str, str]) -> None:
+    for score in (5, 4, 4, 3, 2, 4, 4, 4):  # 30 / 8 = 3.75
+        await api.responded(pulse["slug"], score)
+    assert (await api.week(pulse["slug"], THIS_WEEK))["average"] == 3.8
+
+
 async def test_words_are_t500_with_crlf_normalised(api: Any, pulse: dict[str, str]) -> None:
     await api.responded(pulse["slug"], 4, "  Good week.\r\n\r\nLong  lunch.  ")
     await api.responded(pulse["slug"], 4, "w" * 2000)
@@ -195,6 +201,19 @@ async def test_pulses_do_not_share_counts(api: Any, pulse: dict[str, str]) -> No
     for _ in range(4):
         await api.responded(other["slug"], 1, "other team")
     assert (await api.week(pulse["slug"], THIS_WEEK))["responses"] == 0
+
+
+async def test_a_reply_counts_its_own_pulse_and_week_released_or_held(
+        api: Any, pulse: dict[str, str], clock: Any) -> None:
+    """The count a reply gives is this pulse's this week: the other team's results and last
+    week's are not in it, this week's results are."""
+    other = await api.create({"team": "Other"})
+    for _ in range(4):
+        await api.responded(other["slug"], 1)
+    replies = [await api.responded(pulse["slug"]) for _ in range(5)]
+    assert [reply["responses"] for reply in replies] == [1, 2, 3, 4, 5]
+    clock.advance(days=7)
+    assert (await api.responded(pulse["slug"]))["responses"] == 1
 
 
 # --- organiser --------------------------------------------------------------------------

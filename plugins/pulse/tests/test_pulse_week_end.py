@@ -171,9 +171,13 @@ def _as_before(slug: str) -> None:
 
 
 async def test_the_migration_holds_back_what_no_batch_took(api: Any, clock: Any) -> None:
+    from groupkit import Instance
     from groupkit_pulse.migrations import MIGRATIONS
     from groupkit_testing import rerun_migrations
 
+    # Made before batches (no `release`): the migration passes it by and goes on.
+    legacy = await api.create({"team": "Before batches"})
+    await api.responded(legacy["slug"], 3)
     after_batch = await api.create({"team": "Batched"})
     for score, words in BATCH_ANSWERS + LATE_ANSWERS[:2]:
         await api.responded(after_batch["slug"], score, words)
@@ -183,8 +187,14 @@ async def test_the_migration_holds_back_what_no_batch_took(api: Any, clock: Any)
     expected = [await api.read(made["slug"]) for made in (after_batch, no_batch)]
     for made in (after_batch, no_batch):
         _as_before(made["slug"])
+    versions = {made["slug"]: Instance.get(Instance.slug == made["slug"]).version
+                for made in (after_batch, no_batch)}
     assert rerun_migrations("tool:pulse", MIGRATIONS, keep=["0001_initial"]) == ["0002_held"]
     assert [await api.read(made["slug"]) for made in (after_batch, no_batch)] == expected
+    for slug, version in versions.items():
+        # `release` goes, and no page kept from before the migration stands.
+        migrated = Instance.get(Instance.slug == slug)
+        assert "release" not in migrated.data and migrated.version == version + 1
     # What was held back is held as if it had come in now: the next two make a batch.
     for score, words in [*LATE_ANSWERS[2:], (5, "after the upgrade")]:
         await api.responded(after_batch["slug"], score, words)
