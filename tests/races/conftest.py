@@ -56,9 +56,9 @@ class Overlap:
         print(f"\n{self.method} {self.path}: {requests} requests, {self.busy_ms:.0f} ms in the "
               f"server over a race of {self.span_ms:.0f} ms, on {len(self.pids)} worker(s)")
         assert len(self.records) == requests, (len(self.records), requests)
-        assert self.busy_ms > self.span_ms, (
-            f"{requests} requests took {self.busy_ms:.0f} ms in the server in all, within a "
-            f"race of {self.span_ms:.0f} ms: they may never have overlapped")
+        # The proof is the server's own record of when each request was in it (its `start`
+        # and time taken); the sum of their times against the race's wall time is printed
+        # above only as a hint (a fast server on a quiet machine can overlap them with less).
         spans = sorted((record["start"], record["start"] + record["ms"] / 1000)
                        for record in self.records)
         # Sorted by arrival, some request arrived before an earlier one had its answer.
