@@ -15,6 +15,7 @@ the reminder went out or the day passed.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import secrets
 from collections.abc import Mapping
@@ -116,10 +117,10 @@ def confirm(token: str) -> bool:
 def _zone(instance: Instance, start: dt.date) -> dt.tzinfo:
     name = instance.data.get("timeZone") if isinstance(instance.data, dict) else None
     if isinstance(name, str) and name:
-        try:
+        # An unknown zone name falls through to the spot's own zone, then UTC: a bad value
+        # never stops a reminder.
+        with contextlib.suppress(ValueError, OSError):
             return ZoneInfo(name)
-        except (ValueError, OSError):
-            pass
     if isinstance(start, dt.datetime) and start.tzinfo is not None:
         return start.tzinfo
     return dt.UTC
