@@ -23,7 +23,8 @@ page on every change as groupkit.js does), server CPU per write against the same
 no viewer; 1,000 open event streams on one worker (memory, and the p99 of other requests
 meanwhile); claims per second with 1 and 2 workers; every scenario again on PostgreSQL with
 2 workers (the scale-out path); the database statements each write sends
-(`bench/roundtrips.py`). Loopback only.
+(`bench/roundtrips.py`); an unrelated write beside a busy ranked poll (`bench/bystander.py`,
+which fails the run over its target). Loopback only.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import bystander
 import httpx
 import roundtrips
 
@@ -564,7 +566,8 @@ def roundtrip_lines(counts: dict[str, dict[str, list[str]]]) -> list[str]:
 
 
 def markdown(reports: list[dict[str, Any]], command: str, conditions: str,
-             trips: dict[str, dict[str, list[str]]] | None = None) -> str:
+             trips: dict[str, dict[str, list[str]]] | None = None,
+             beside: dict[str, float] | None = None) -> str:
     intro = (
         "Measured by `nox -s bench` (`bench/run.py`): the real server (hypercorn, uvloop) on "
         f"loopback, driven by wrk with {CONNECTIONS} connections for {SECONDS} s per scenario, "
@@ -611,6 +614,8 @@ def markdown(reports: list[dict[str, Any]], command: str, conditions: str,
                           f"ms (without them {s['p99_quiet_ms']:.1f} ms)."]
         lines.append("")
     lines += scaling(reports)
+    if beside:
+        lines += [*textwrap.wrap(bystander.line(beside), 92), ""]
     lines += roundtrip_lines(trips or {})
     return "\n".join(lines)
 
@@ -674,11 +679,17 @@ async def main() -> None:
         sys.exit("FAILED: non-2xx answers in " + "; ".join(refused) + ". A refused write "
                  "(a spot taken, a poll full) is cheaper than a write, so its figures are too "
                  "good: give the scenario more to write to.")
+    print("running a write beside a busy ranked poll ...", flush=True)
+    beside = bystander.run(workdir)
+    if beside["ratio"] > bystander.TARGET:
+        print(bystander.line(beside))
+        sys.exit("FAILED: a write beside a busy ranked poll is over its target: a ballot "
+                 "change holds the write lock too long.")
     trips = {"SQLite": await roundtrips.count_writes(f"sqlite:///{workdir / 'trips.db'}")}
     if args.postgres:
         trips["PostgreSQL"] = await roundtrips.count_writes(args.postgres)
     out = ROOT / "bench" / "results.json"
-    out.write_text(json.dumps(reports, indent=2))
+    out.write_text(json.dumps({"configs": reports, "beside_busy_poll": beside}, indent=2))
     bare = reports[0]["bare_best_rps"]
     first = reports[0]["scenarios"][BARE]["rps"]
     conditions = (f"load average {load_before} (1 min) when it started, on 2 cores. ")
@@ -692,7 +703,7 @@ async def main() -> None:
                        f"{BARE_FLOOR:.0f}), {first:.0f} in its first run.")
     command = "uv run nox -s bench -- --postgres postgresql://…/empty_db" + (
         " --loaded" if args.loaded else "")
-    text = markdown(reports, command, conditions, trips)
+    text = markdown(reports, command, conditions, trips, beside)
     print(text)
     if not args.quick:
         (ROOT / "docs" / "performance.md").write_text(text)
