@@ -622,3 +622,47 @@ def test_a_batch_left_by_a_closed_event_loop_does_not_hold_up_the_next(tmp_path:
         assert _slugs(storage) == ["next-loop-00000001"]
     finally:
         storage.close()
+
+
+def test_a_connection_given_back_a_moment_ago_is_handed_out_without_a_round_trip(
+        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every unit of work takes a connection from the pool and gives it back. On PostgreSQL
+    the pool proved each one alive with `SELECT 1` first, a round trip per unit: one given
+    back less than `FRESH_SECONDS` ago is handed out as it is; an older one is still proved,
+    and one the server ended meanwhile is replaced, so the next unit still succeeds."""
+    storage = _with_tables(database_url)
+    proved: list[int] = []
+    if storage.postgres:
+        adapter = storage.db._adapter
+        real = adapter.is_connection_closed
+        monkeypatch.setattr(adapter, "is_connection_closed",
+                            lambda conn: proved.append(id(conn)) or real(conn))
+
+    def unit() -> int:
+        Instance.select().count()
+        return id(storage.db.connection())
+
+    try:
+        first = storage.run_sync(unit)
+        assert storage.run_sync(unit) == first  # given back, handed out again
+        assert proved == []
+        if not storage.postgres:
+            return  # SQLite's pool asks the connection object, never the file
+        monkeypatch.setattr(_storage, "FRESH_SECONDS", 0.0)  # every one is older now
+        assert storage.run_sync(unit) == first
+        assert proved == [first]  # older than the window: proved alive first
+
+        import psycopg2
+
+        pid = storage.run_sync(lambda: storage.db.connection().get_backend_pid())
+        admin = psycopg2.connect(**_storage.postgres_parameters(database_url))
+        try:
+            admin.autocommit = True
+            with admin.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(%s, 10000)", (pid,))
+        finally:
+            admin.close()
+        assert storage.run_sync(unit) != first  # the ended one was replaced
+        assert proved[-1] == first
+    finally:
+        storage.close()

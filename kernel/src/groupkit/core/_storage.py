@@ -543,6 +543,11 @@ def postgres_parameters(url: str) -> dict[str, Any]:
 _HELD = re.compile(r"(SAVEPOINT|RELEASE SAVEPOINT) \"?\w+\"?;?")
 
 
+#: How recently a pooled PostgreSQL connection must have been given back to be handed out
+#: again without proving it alive (`FewerTripsPostgres._is_closed`).
+FRESH_SECONDS = 1.0
+
+
 class FewerTripsPostgres(PooledPostgresqlDatabase):
     """The PostgreSQL pool, with fewer round trips per transaction. `BEGIN`, `SAVEPOINT`
     and `RELEASE SAVEPOINT` are held back and sent in one simple query with the statement
@@ -557,6 +562,28 @@ class FewerTripsPostgres(PooledPostgresqlDatabase):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._pending = threading.local()
+        #: When each pooled connection was last given back (`time.monotonic()`).
+        self._returned: dict[int, float] = {}
+
+    def _close(self, conn: Any, close_conn: bool = False) -> None:
+        super()._close(conn, close_conn)
+        if not close_conn and not conn.closed:
+            self._returned[self.conn_key(conn)] = time.monotonic()
+
+    def _is_closed(self, conn: Any) -> bool:
+        """peewee's pool proves each connection alive with `SELECT 1` as it hands it out: a
+        round trip on every unit of work, about a fifth of a write's. A connection given
+        back less than `FRESH_SECONDS` ago, idle, is handed out without it (under load, that
+        is every one); an older one is still proved, and replaced if the server ended it.
+        A server that ends connections within the window costs the unit that drew one its
+        answer, as an end during the unit would."""
+        returned = self._returned.pop(self.conn_key(conn), None)
+        if conn.closed:
+            return True
+        if returned is not None and time.monotonic() - returned < FRESH_SECONDS and \
+                self._adapter.txn_status(conn) == self._adapter.txn_idle:
+            return False
+        return bool(super()._is_closed(conn))
 
     def _held(self) -> list[tuple[str, Sequence[Any]]]:
         held: list[tuple[str, Sequence[Any]]] | None = getattr(self._pending, "held", None)
