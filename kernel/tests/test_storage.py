@@ -666,3 +666,51 @@ def test_a_connection_given_back_a_moment_ago_is_handed_out_without_a_round_trip
         assert proved[-1] == first
     finally:
         storage.close()
+
+
+async def test_writes_of_one_link_that_gather_share_one_commit_and_fail_alone(
+        database_url: str) -> None:
+    """Writes through one link (`key`) asked for while none of them has run yet share one
+    transaction, on PostgreSQL as on SQLite: one COMMIT, each caller its own result. One that
+    fails is undone alone, and on PostgreSQL what it left for the COMMIT (a version bump, a
+    notice, an after-commit callback) is forgotten with it; the others' stays."""
+    storage = _with_tables(database_url)
+    called: list[str] = []
+
+    def at_commit(slug: str) -> None:
+        if storage.postgres:
+            db = storage.db
+            assert isinstance(db, _storage.FewerTripsPostgres)
+            assert db.at_commit("UPDATE instance SET title = %s WHERE slug = %s",
+                                (f"bumped by {slug}", "kept-first-000001"))
+            db.after_commit(lambda: called.append(slug))
+
+    def kept(slug: str) -> str:
+        Instance.create(tool="demo", slug=slug, edit_digest=f"d-{slug}", title="Lunch",
+                        data={})
+        at_commit(slug)
+        return slug
+
+    def failing(slug: str) -> None:
+        kept(slug)
+        raise ValueError("refused by the tool")
+
+    try:
+        commits = _Commits(storage)
+        results = await asyncio.gather(
+            storage.write(kept, "kept-first-000001", key="link"),
+            storage.write(failing, "undone-link-00001", key="link"),
+            storage.write(kept, "kept-last-0000001", key="link"),
+            return_exceptions=True)
+        assert commits.count == 1
+        assert results[0] == "kept-first-000001" and results[2] == "kept-last-0000001"
+        assert isinstance(results[1], ValueError)
+        assert _slugs(storage) == ["kept-first-000001", "kept-last-0000001"]
+        assert storage._turns == {}
+        if storage.postgres:
+            assert called == ["kept-first-000001", "kept-last-0000001"]
+            title = storage.run_sync(lambda: Instance.get(
+                Instance.slug == "kept-first-000001").title, write=False)
+            assert title == "bumped by kept-last-0000001"
+    finally:
+        storage.close()

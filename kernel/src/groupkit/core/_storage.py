@@ -29,6 +29,14 @@ of CPU without a wait, and handing it to a thread and back cost more than the wr
 threads traded the GIL a dozen times a write). One that would wait goes to the process's one
 writer thread, which waits for the turn on `flock` while the loop serves; the writes that
 come meanwhile make the next batch.
+
+On PostgreSQL, writes to different instances run side by side in the pool's threads, and
+those of one instance (one `key`) take turns in the event loop; the writes that gathered
+while one ran make the next batch, the same way (one transaction, a savepoint each). A
+write's version bump, which otherwise waits for its COMMIT, goes with the next write's
+first statement, so that write finds the instance as the one before left it. With 32
+connections on one Gift Idea Board over two workers, an upvote's server CPU went from 2.4
+to 0.75 ms.
 """
 
 from __future__ import annotations
@@ -653,6 +661,26 @@ class FewerTripsPostgres(PooledPostgresqlDatabase):
         self._closing().append((sql, params))
         return True
 
+    def mark(self) -> tuple[int, int]:
+        """Where this thread's commit-time work stands (see `undo_to`)."""
+        return len(self._closing()), len(getattr(self._pending, "after", None) or [])
+
+    def undo_to(self, mark: tuple[int, int]) -> None:
+        """Forget the commit-time statements and callbacks added since `mark`: the write
+        that added them was rolled back to its savepoint, so its version bump and notice
+        must not go out with the others' COMMIT."""
+        closing, after = mark
+        del self._closing()[closing:]
+        del (getattr(self._pending, "after", None) or [])[after:]
+
+    def send_since(self, mark: tuple[int, int]) -> None:
+        """Send the commit-time statements added since `mark` with this thread's next
+        statement instead: a write done in a shared transaction, so the next one finds the
+        instance's version and data it left (it would read them stale before the COMMIT)."""
+        closing = self._closing()
+        self._held().extend(closing[mark[0]:])
+        del closing[mark[0]:]
+
     def commit(self) -> None:
         held, closing = self._forget()
         if held[:1] == [("BEGIN", ())] and not closing and all(
@@ -750,7 +778,7 @@ _SAVEPOINT = "groupkit_write"
 
 @dataclasses.dataclass(slots=True)
 class _Pending:
-    """One write waiting in this process's batch (SQLite)."""
+    """One write waiting in this process's batch (SQLite) or its key's turn (PostgreSQL)."""
 
     context: contextvars.Context
     fn: Callable[..., Any]
@@ -760,14 +788,14 @@ class _Pending:
 
 
 class _Turn:
-    """The writes of one key waiting in this process (PostgreSQL): the lock they take in
-    turn, and how many hold or wait for it (the entry goes when none do)."""
+    """The writes of one key waiting in this process (PostgreSQL), in order; the entry goes
+    when none is left."""
 
-    __slots__ = ("lock", "waiting")
+    __slots__ = ("queue", "task")
 
     def __init__(self) -> None:
-        self.lock = asyncio.Lock()
-        self.waiting = 0
+        self.queue: list[_Pending] = []
+        self.task: asyncio.Task[None] | None = None
 
 
 class Storage:
@@ -907,28 +935,48 @@ class Storage:
 
     async def write(self, fn: Callable[..., T], *args: Any,
                     before: Callable[[], None] | None = None, key: Hashable = None) -> T:
-        """Run `fn` in one write transaction (on SQLite, maybe in a savepoint of one shared
-        with other writes: see the module's docstring); `before` (a count that may refuse),
-        if given, first: in the same transaction on SQLite, just before it on PostgreSQL,
-        and kept even when `fn` fails. The result comes after the COMMIT.
+        """Run `fn` in one write transaction (maybe in a savepoint of one shared with other
+        writes: on SQLite those asked for together, see the module's docstring; on
+        PostgreSQL those of one `key` that gathered while one ran); `before` (a count that
+        may refuse), if given, first: in the same transaction, but just before it for a
+        PostgreSQL write alone, and kept even when `fn` fails. The result comes after the COMMIT.
 
         `key` names what the write will lock (an instance's link). On PostgreSQL, writes of
-        one key in this process go one at a time, each taking a database thread only when
-        its turn comes: otherwise every thread of the pool could sit in the database's
-        queue for one row lock, while writes to other instances waited for a thread."""
+        one key in this process take one database thread in turn: otherwise every thread of
+        the pool could sit in the database's queue for one row lock, while writes to other
+        instances waited for a thread. Those that gathered while one ran go next together,
+        as SQLite's batches do (one transaction, each write in its own savepoint): a busy
+        instance's writes pay one BEGIN, one COMMIT and one thread's turn between them."""
         if key is not None and self.postgres:
+            loop = asyncio.get_running_loop()
+            future: asyncio.Future[T] = loop.create_future()
             turn = self._turns.get(key)
             if turn is None:
                 turn = self._turns[key] = _Turn()
-            turn.waiting += 1
-            try:
-                async with turn.lock:
-                    return await self._write(fn, args, before)
-            finally:
-                turn.waiting -= 1
-                if not turn.waiting:
-                    del self._turns[key]
+                turn.task = loop.create_task(self._take_turns(key, turn))
+            turn.queue.append(_Pending(contextvars.copy_context(), fn, args, before, future))
+            return await future
         return await self._write(fn, args, before)
+
+    async def _take_turns(self, key: Hashable, turn: _Turn) -> None:
+        """Run `key`'s writes: those waiting, up to BATCH_MAX at a time, until none is."""
+        loop = asyncio.get_running_loop()
+        try:
+            while turn.queue:
+                batch = [pending for pending in turn.queue[:BATCH_MAX]
+                         if not pending.future.done()]  # a requester gone before its turn
+                del turn.queue[:BATCH_MAX]
+                if not batch:
+                    continue
+                try:
+                    outcomes = await loop.run_in_executor(self.writer, self._batch_unit,
+                                                          batch, False)
+                except BaseException as error:  # the loop is closing: nothing more runs
+                    _settle(batch + turn.queue, error)
+                    raise
+                _settle(batch, outcomes)
+        finally:
+            del self._turns[key]
 
     async def _write(self, fn: Callable[..., T], args: Sequence[Any],
                      before: Callable[[], None] | None) -> T:
@@ -1025,6 +1073,7 @@ class Storage:
         and kept when `fn` fails; a refusal by `before` keeps nothing."""
         execute = self.db.execute_sql
         execute(f"SAVEPOINT {_SAVEPOINT}")
+        mark = self.db.mark() if isinstance(self.db, FewerTripsPostgres) else None
         counted = False
         try:
             if before is not None:
@@ -1033,13 +1082,19 @@ class Storage:
             result = fn(*args)
         except Exception as error:
             execute(f"ROLLBACK TO {_SAVEPOINT}")
+            if mark is not None:
+                assert isinstance(self.db, FewerTripsPostgres)
+                self.db.undo_to(mark)
             if counted:
                 assert before is not None
                 with contextlib.suppress(Exception):
                     before()  # counted again, kept even if it now says "over the limit"
-            execute(f"RELEASE {_SAVEPOINT}")
+            execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
             return False, error
-        execute(f"RELEASE {_SAVEPOINT}")
+        if mark is not None:
+            assert isinstance(self.db, FewerTripsPostgres)
+            self.db.send_since(mark)
+        execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
         return True, result
 
     def run_sync(self, fn: Callable[..., T], *args: Any, write: bool = True) -> T:
