@@ -42,6 +42,22 @@ async def test_link_preview_carries_team_and_question(api: Any) -> None:
     assert '<meta name="description" content="Energy this week?">' in page
 
 
+async def test_the_default_question_speaks_the_readers_language_a_typed_one_stays(
+        api: Any, client: Any) -> None:
+    """The question left empty is the tool's own, so a German reader reads it in German;
+    one the organiser typed is shown as typed, even when it is also one of the tool's own
+    words ("Average" is "Durchschnitt" in the tool's catalog)."""
+    german = {"Accept-Language": "de"}
+    for question, shown in (("", "Wie war deine Woche?"), ("Average", "Average")):
+        made = await api.create({"team": "Data crew", "question": question})
+        response = await client.get(f"/s/{made['slug']}", headers=german)
+        page = (await response.get_data()).decode()
+        assert f'<meta name="description" content="{shown}">' in page, question
+        english = await api.text(f"/s/{made['slug']}")
+        assert f'<meta name="description" content="{question or "How was your week?"}">' \
+            in english
+
+
 async def test_link_preview_of_a_pulse_without_a_team_names_the_tool(api: Any) -> None:
     made = await api.create({"team": ""})
     page = await api.text(f"/s/{made['slug']}")
