@@ -97,6 +97,13 @@ def test_metrics_add_up_every_worker_and_carry_no_credential(
     assert value(parsed, "groupkit_instances", tool="sweeps") == 3
     assert value(parsed, "groupkit_instances", tool="plate") == 0 or \
         ("groupkit_instances", frozenset({("tool", "plate")})) not in parsed
+    with fresh_connection(server) as client:
+        only = samples(client.get("/metrics", params=[
+            ("name[]", "groupkit_write_lock_seconds_count"),
+            ("name[]", "groupkit_instances")]).text)
+    assert {name for name, _ in only} == {"groupkit_write_lock_seconds_count",
+                                          "groupkit_instances"}
+    assert value(only, "groupkit_instances", tool="sweeps") == 3
     routes = {dict(labels).get("route") for name, labels in parsed if "route" in dict(labels)}
     assert all(route is not None and (route.startswith(("/", "<"))) for route in routes)
     assert not any(edit in str(route) for route in routes)

@@ -63,7 +63,9 @@ DISTINCT = 1500
 def lock_sums(client: httpx.Client) -> dict[tuple[str, str], tuple[float, float]]:
     """(tool, operation) -> (count, sum) of the write-lock histogram."""
     found: dict[tuple[str, str], list[float]] = {}
-    for family in text_string_to_metric_families(client.get("/metrics").text):
+    text = client.get("/metrics", params=[("name[]", "groupkit_write_lock_seconds_count"),
+                                          ("name[]", "groupkit_write_lock_seconds_sum")]).text
+    for family in text_string_to_metric_families(text):
         for sample in family.samples:
             if sample.name.startswith("groupkit_write_lock_seconds_"):
                 key = (sample.labels["tool"], sample.labels["operation"])
@@ -144,8 +146,8 @@ def ranked_poll(client: httpx.Client, storage: Storage, secret: bool = False
 
 def grow(tool: str, slug: str, storage: Storage) -> None:
     """Every table of `tool` grown to the tool's largest declared cap (at most 2,000 rows)
-    for this instance, by copying the rows its participation made (a copy a unique index
-    refuses is left out)."""
+    for this instance, by copying the rows its participation made, up to the first copy a
+    unique index refuses; in chunks of 200 rows, as one insert each."""
     declared = installed_tools()[tool]
     cap = min(max(declared.limits.values(), default=0), BALLOTS)
 
@@ -158,13 +160,21 @@ def grow(tool: str, slug: str, storage: Storage) -> None:
             if not rows:
                 continue
             key = model._meta.primary_key.name
-            for index in range(cap - len(rows)):
-                row = {name: value for name, value in rows[index % len(rows)].items()
-                       if name != key}
+            copies = [{name: value for name, value in rows[index % len(rows)].items()
+                       if name != key} for index in range(cap - len(rows))]
+            for start in range(0, len(copies), 200):
+                chunk = copies[start:start + 200]
                 try:
                     with storage.db.atomic():
-                        model.insert(row).execute()
+                        model.insert_many(chunk).execute()
                 except pw.IntegrityError:
+                    # Refused somewhere in the chunk: the rows before the refusal, one by one.
+                    for row in chunk:
+                        try:
+                            with storage.db.atomic():
+                                model.insert(row).execute()
+                        except pw.IntegrityError:
+                            break
                     break
 
     storage.run_sync(copy)

@@ -7,7 +7,8 @@ credential becomes a label. Under `groupkit serve` every worker writes its sampl
 $PROMETHEUS_MULTIPROC_DIR (prometheus-client's multiprocess mode, which `serve` sets up) and
 a scrape answered by any worker adds up all of them. Installed as an ASGI middleware around
 the Quart app: it sees the status of every response, errors included, and how long a live
-stream stays open.
+stream stays open. A scrape may ask for some samples only (`?name[]=<sample name>`,
+repeated), as prometheus-client's own exporters allow.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import MutableMapping
 from typing import Any
+from urllib.parse import parse_qs
 
 from prometheus_client import CONTENT_TYPE_LATEST
 from prometheus_client import REGISTRY
@@ -168,13 +170,20 @@ class MetricsMiddleware:
         storage: Storage = self.app.config["GROUPKIT_STORAGE"]
         counts = await storage.read(_instance_counts)
         counts = {tool: count for tool, count in counts.items() if tool in self.tools}
+        # `?name[]=...` asks for some samples only, as Prometheus's own client libraries
+        # offer: a watcher polling one histogram need not have every route's rendered. A
+        # registry knows its collectors' names only when it asks them on registering.
+        names = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("name[]")
         if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-            registry = CollectorRegistry()
+            registry = CollectorRegistry(auto_describe=bool(names))
             multiprocess.MultiProcessCollector(registry)
         else:
             registry = REGISTRY
-        instances = CollectorRegistry()
+        instances = CollectorRegistry(auto_describe=bool(names))
         instances.register(_Instances(counts))
+        if names:
+            registry = registry.restricted_registry(names)
+            instances = instances.restricted_registry(names)
         body = generate_latest(registry) + generate_latest(instances)
         await _answer(send, 200, CONTENT_TYPE_LATEST.encode(), body)
 
