@@ -181,10 +181,10 @@ class MetricsMiddleware:
             registry = REGISTRY
         instances = CollectorRegistry(auto_describe=bool(names))
         instances.register(_Instances(counts))
+        chosen: list[Any] = [registry, instances]
         if names:
-            registry = registry.restricted_registry(names)
-            instances = instances.restricted_registry(names)
-        body = generate_latest(registry) + generate_latest(instances)
+            chosen = [each.restricted_registry(names) for each in chosen]
+        body = b"".join(generate_latest(each) for each in chosen)
         await _answer(send, 200, CONTENT_TYPE_LATEST.encode(), body)
 
 
