@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -107,6 +108,30 @@ def load_average() -> str:
     return Path("/proc/loadavg").read_text().split()[0]
 
 
+def machine_ticks() -> tuple[int, int]:
+    """(busy, all) clock ticks of every core since boot, from /proc/stat."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = values[3] + values[4]  # idle and iowait
+    return sum(values) - idle, sum(values)
+
+
+def database_server(database_url: str) -> int | None:
+    """The PostgreSQL server's main process when it runs on this machine (its backends and
+    helpers are its children), else None: its CPU is the database's share of a write."""
+    if not database_url.startswith("postgresql://"):
+        return None
+    import psycopg2
+
+    with contextlib.closing(psycopg2.connect(database_url)) as conn, conn.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = int(cursor.fetchone()[0])
+    try:
+        parent = int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError):
+        return None  # another machine's (or a container's) process
+    return parent
+
+
 class Server:
     def __init__(self, database_url: str, workers: int, workdir: Path) -> None:
         self.workers, self.port = workers, free_port()
@@ -131,6 +156,7 @@ class Server:
             env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True)
         self.startup_seconds = self._wait()
+        self.database_pid = database_server(database_url)
 
     def _wait(self) -> float:
         deadline = time.monotonic() + 60
@@ -149,6 +175,11 @@ class Server:
 
     def cpu(self) -> float:
         return tree_cpu(self.process.pid)
+
+    def database_cpu(self) -> float:
+        """CPU-seconds the local PostgreSQL server has spent (0 on SQLite: its work is the
+        server's own)."""
+        return 0.0 if self.database_pid is None else tree_cpu(self.database_pid)
 
     def stop(self) -> None:
         os.killpg(self.process.pid, 15)
@@ -190,16 +221,20 @@ def wrk(server: Server, path: str, script: str | None, workdir: Path,
         lua.write_text(script)
         args += ["-s", str(lua)]
     settle(server)
-    before = server.cpu()
+    before, database_before, ticks_before = server.cpu(), server.database_cpu(), machine_ticks()
     out = subprocess.run([*args, server.base + path], capture_output=True, text=True,
                          check=True).stdout
     cpu = server.cpu() - before
+    database_cpu = server.database_cpu() - database_before
+    busy, ticks = (after - was for after, was in zip(machine_ticks(), ticks_before, strict=True))
     count = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),  # type: ignore[union-attr]
             "p50_ms": _ms(re.search(r"^\s*50%\s+(\S+)", out, re.M).group(1)),  # type: ignore[union-attr]
             "p99_ms": _ms(re.search(r"^\s*99%\s+(\S+)", out, re.M).group(1)),  # type: ignore[union-attr]
             "cpu_ms": 1000 * cpu / max(count, 1), "requests": count,
+            "database_cpu_ms": 1000 * database_cpu / max(count, 1),
+            "busy": busy / max(ticks, 1),
             "errors": int(bad.group(1)) if bad else 0}
 
 
@@ -539,11 +574,11 @@ def together(runs: list[dict[str, float]]) -> dict[str, float]:
     between two back-to-back runs), so a scenario is run in `ROUNDS` parts with the bare
     route measured between them, and compared with those bare runs together."""
     requests = sum(run["requests"] for run in runs)
-    cpu = sum(run["cpu_ms"] * run["requests"] for run in runs)
-    return {"cpu_ms": cpu / max(requests, 1), "requests": requests,
-            "errors": sum(run["errors"] for run in runs),
+    return {**{key: sum(run[key] * run["requests"] for run in runs) / max(requests, 1)
+               for key in ("cpu_ms", "database_cpu_ms")},
+            "requests": requests, "errors": sum(run["errors"] for run in runs),
             **{key: sum(run[key] for run in runs) / len(runs)
-               for key in ("rps", "p50_ms", "p99_ms")}}
+               for key in ("rps", "p50_ms", "p99_ms", "busy")}}
 
 
 def roundtrip_lines(counts: dict[str, dict[str, list[str]]]) -> list[str]:
@@ -580,7 +615,11 @@ def markdown(reports: list[dict[str, Any]], command: str, conditions: str,
         "of their rates and percentiles): over one run the machine's speed drifts within a "
         "minute, and a scenario measured in a slow stretch was compared with a bare route "
         "measured in a fast one. **CPU × first bare** compares it with the run's first bare "
-        "route instead, as earlier runs did. Regenerate with:")
+        "route instead, as earlier runs did. **Database CPU** is what the PostgreSQL server "
+        "on the same machine spent per request (its backends included; SQLite's work is part "
+        "of the server's own CPU), and **cores busy** the share of all the machine's "
+        f"{os.cpu_count()} cores that were busy meanwhile (the server, the database, wrk and "
+        "anything else). Regenerate with:")
     lines = ["# Performance", "", *textwrap.wrap(intro, 92), "", f"    {command}", "",
              f"Load during this run: {conditions}", ""]
     for report in reports:
@@ -590,13 +629,16 @@ def markdown(reports: list[dict[str, Any]], command: str, conditions: str,
                       f"{m:.0f} MiB" for m in report["worker_rss_mib"])
                   + f"; load average {report['load_average']} at the end.", "",
                   "| Scenario | req/s | CPU ms/req | CPU × bare | CPU × first bare | p50 ms "
-                  "| p99 ms | p99 × bare | non-2xx |",
-                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+                  "| p99 ms | p99 × bare | non-2xx | database CPU ms/req | cores busy |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for name, f in report["scenarios"].items():
+            database = (f"{f['database_cpu_ms']:.2f}" if report["config"].startswith("Postgre")
+                        else "(in the server's)")
             lines.append(f"| {name} | {f['rps']:.0f} | {f['cpu_ms']:.2f} | "
                          f"{f['cpu_ratio']:.2f} | {f['cpu_ratio_first']:.2f} | "
                          f"{f['p50_ms']:.1f} | {f['p99_ms']:.1f} | "
-                         f"{f['p99_ratio']:.2f} | {f['errors']} |")
+                         f"{f['p99_ratio']:.2f} | {f['errors']} | {database} | "
+                         f"{100 * f['busy']:.0f}% |")
         if report.get("fanout"):
             f = report["fanout"]
             lines += ["", f"Fan-out: one claim on a 12x20 board that {f['viewers']} pages hold "
@@ -629,7 +671,8 @@ def scaling(reports: list[dict[str, Any]]) -> list[str]:
         if one is None or two is None:
             continue
         parts = [f"{name}: {two[name]['rps']:.0f} against {one[name]['rps']:.0f} "
-                 f"({two[name]['rps'] / one[name]['rps']:.2f}×)"
+                 f"({two[name]['rps'] / one[name]['rps']:.2f}×; cores busy "
+                 f"{100 * two[name]['busy']:.0f}% against {100 * one[name]['busy']:.0f}%)"
                  for name in ("claim (plate)", SPREAD) if name in one and name in two]
         lines += [f"{database}, claims per second on two workers against one: "
                   + "; ".join(parts) + ".", ""]
