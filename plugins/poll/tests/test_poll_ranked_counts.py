@@ -10,14 +10,7 @@ import pytest
 from groupkit import Instance
 from groupkit_poll.models import PollOption
 from groupkit_poll.results import BATCH
-from groupkit_poll.results import first_choices
 from groupkit_testing import edit
-
-
-def test_a_ranked_ballot_adds_its_first_choice_only() -> None:
-    assert first_choices(["b", "a", "c"]) == ["b"]
-    assert first_choices(["c"]) == ["c"]
-    assert first_choices([]) == []
 
 
 async def test_the_recount_reads_first_choices_from_the_ballots(api: Any, db: Any) -> None:

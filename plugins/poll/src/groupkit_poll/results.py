@@ -118,11 +118,6 @@ def ranked_result(instance: Instance, options: Sequence[PollOption]) -> dict[str
     return instant_runoff([option.option_id for option in options], rankings(instance))
 
 
-def first_choices(choices: Sequence[str]) -> list[str]:
-    """What a ranked ballot adds to the option counts: its first choice only."""
-    return list(choices[:1])
-
-
 # --- the secret ballot's published copy ---------------------------------------------------
 
 def snapshot(instance: Instance, options: Sequence[PollOption]) -> dict[str, Any]:
