@@ -939,7 +939,11 @@ def test_every_private_answer_is_no_store(tool_name: str, client: httpx.Client) 
     for method, template in private_operations(tool_name):
         for token in tokens[:2]:
             path = template.format(editToken=s.edit, token=token, **s.params)
-            response = client.request(method, path, json=bodies.get(template, {}))
+            # A GET carries no body, as no browser sends one: a body the server answers
+            # before reading ends the kept-alive connection (the server cannot tell where
+            # the next request starts), and the next request on it would find it closed.
+            response = client.request(method, path, json=bodies.get(template, {})) \
+                if method == "POST" else client.get(path)
             answered.setdefault((method, template), set()).add(response.status_code)
             judge(f"{method} {template}", response.status_code, response.headers)
     for path in [f"/e/{s.edit}", *(f"/p/{token}" for token in tokens)]:
